@@ -1,0 +1,99 @@
+import type { Severity } from "./diagnostic.js";
+
+/**
+ * Every public rule name, its default severity and a one-line summary.
+ * Names are public (users suppress them, CI greps them): add freely, never rename.
+ * Each rule has a page in docs/rules/<name>.md.
+ */
+export const CATALOG = {
+  // Loading the file
+  io: { severity: "error", summary: "The file cannot be read." },
+  encoding: { severity: "error", summary: "The file is not UTF-8 (or UTF-16 with a BOM) text." },
+  "yaml-syntax": { severity: "error", summary: "The YAML does not parse." },
+  "json-syntax": { severity: "error", summary: "The JSON does not parse." },
+  "duplicate-key": { severity: "error", summary: "A mapping has the same key twice." },
+  "unsafe-key": {
+    severity: "error",
+    summary: "A key such as `__proto__` that could reach an object prototype.",
+  },
+  "resource-limit": {
+    severity: "error",
+    summary: "The file is too large, too deep or expands too many aliases.",
+  },
+  // Shape
+  schema: { severity: "error", summary: "The spec does not match schema/graph.schema.json." },
+  // Names and references
+  "unknown-node": {
+    severity: "error",
+    summary: "An edge, route or option names a node that does not exist.",
+  },
+  "reserved-name": {
+    severity: "error",
+    summary: "A node is named START, END, __start__, __end__, or contains `:` or `|`.",
+  },
+  "name-collision": { severity: "error", summary: "A node has the same name as a state channel." },
+  "unknown-state-key": {
+    severity: "error",
+    summary: "A write, input, output or expression names a state key that is not declared.",
+  },
+  "unknown-tool": {
+    severity: "error",
+    summary: "A node uses a tool that is not declared in `tools`.",
+  },
+  "unknown-model": {
+    severity: "error",
+    summary: "A node uses a model that is not declared in `models`.",
+  },
+  "unknown-module": { severity: "error", summary: "A module path does not resolve to a file." },
+  "unknown-export": {
+    severity: "error",
+    summary: "A module does not export the named function or tool.",
+  },
+  "path-escape": { severity: "error", summary: "A module or graph path leaves the project root." },
+  // Graph structure
+  "missing-entry": { severity: "error", summary: "No edge leaves START." },
+  "unreachable-node": {
+    severity: "warning",
+    summary: "A node can never run: no path from START reaches it.",
+  },
+  "no-path-to-end": {
+    severity: "error",
+    summary: "A node has no path to END: a run that reaches it can never finish.",
+  },
+  "parallel-write": {
+    severity: "error",
+    summary: "Nodes that can run in the same step write the same `replace` channel.",
+  },
+  "route-no-default": {
+    severity: "warning",
+    summary: "A route has no `default`: a state that matches no case fails the run.",
+  },
+  "subgraph-cycle": { severity: "error", summary: "Subgraphs mount each other in a cycle." },
+  // Expressions and schemas
+  "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },
+  "expression-type": {
+    severity: "error",
+    summary: "A CEL expression has the wrong type, or reads a field that does not exist.",
+  },
+  "tool-args": {
+    severity: "error",
+    summary: "A tool node's `args` do not match the tool's argument schema.",
+  },
+  "interrupt-schema": {
+    severity: "error",
+    summary: "An interrupt's `schema` is not a valid JSON Schema.",
+  },
+  "output-schema": {
+    severity: "error",
+    summary:
+      "A structured-output schema is not a valid JSON Schema, or cannot be used for structured output.",
+  },
+  "internal-error": {
+    severity: "error",
+    summary: "graphspec itself failed while checking; please report it.",
+  },
+} as const satisfies Record<string, { severity: Severity; summary: string }>;
+
+export type RuleName = keyof typeof CATALOG;
+
+export const RULE_NAMES = Object.keys(CATALOG) as RuleName[];

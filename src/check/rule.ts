@@ -1,0 +1,9 @@
+import type { RuleName } from "./catalog.js";
+import type { CheckContext } from "./context.js";
+
+/** A semantic rule: one file in check/rules/, one public name from the catalog. */
+export interface Rule {
+  name: RuleName;
+  /** Runs the rule; reports through `ctx.report`. May be async (rules that load modules or subgraphs). */
+  check(ctx: CheckContext): void | Promise<void>;
+}

@@ -1,0 +1,45 @@
+import type { Rule } from "../rule.js";
+import { expressionSyntax } from "./expression-syntax.js";
+import { expressionType } from "./expression-type.js";
+import { interruptSchema } from "./interrupt-schema.js";
+import { missingEntry } from "./missing-entry.js";
+import { nameCollision } from "./name-collision.js";
+import { noPathToEnd } from "./no-path-to-end.js";
+import { outputSchema } from "./output-schema.js";
+import { parallelWrite } from "./parallel-write.js";
+import { pathEscape } from "./path-escape.js";
+import { reservedName } from "./reserved-name.js";
+import { routeNoDefault } from "./route-no-default.js";
+import { subgraphCycle } from "./subgraph-cycle.js";
+import { toolArgs } from "./tool-args.js";
+import { unknownExport } from "./unknown-export.js";
+import { unknownModel } from "./unknown-model.js";
+import { unknownModule } from "./unknown-module.js";
+import { unknownNode } from "./unknown-node.js";
+import { unknownStateKey } from "./unknown-state-key.js";
+import { unknownTool } from "./unknown-tool.js";
+import { unreachableNode } from "./unreachable-node.js";
+
+/** Every semantic rule, in the order they run. The schema rule runs before them (validate.ts). */
+export const RULES: readonly Rule[] = [
+  unknownNode,
+  reservedName,
+  nameCollision,
+  unknownStateKey,
+  unknownTool,
+  unknownModel,
+  unknownModule,
+  unknownExport,
+  pathEscape,
+  missingEntry,
+  unreachableNode,
+  noPathToEnd,
+  parallelWrite,
+  routeNoDefault,
+  subgraphCycle,
+  expressionSyntax,
+  expressionType,
+  toolArgs,
+  interruptSchema,
+  outputSchema,
+];

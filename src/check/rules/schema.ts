@@ -1,0 +1,220 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { SpecDocument } from "../../spec/document.js";
+import { diagnosticAtPath } from "../../spec/document.js";
+import generatedValidator from "../../spec/schema-validator.js";
+import type { Diagnostic } from "../diagnostic.js";
+import { allowedKeys, describe, schemaAt } from "../schema-walk.js";
+import { didYouMean, listNames } from "../suggest.js";
+
+type Path = (string | number)[];
+
+const validateSchema = generatedValidator as unknown as ValidateFunction;
+
+/** Paths whose names a semantic rule checks with a better message than the schema's `propertyNames`. */
+const NAME_RULES_OWN = /^\/nodes$/;
+
+const decodePointer = (pointer: string, data: unknown): Path => {
+  if (!pointer) return [];
+  let value: unknown = data;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((raw) => {
+      const seg = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+      const out = Array.isArray(value) ? Number(seg) : seg;
+      value = (value as Record<string, unknown> | undefined)?.[seg];
+      return out;
+    });
+};
+
+const where = (path: Path): string => {
+  if (path.length === 0) return "the spec";
+  if (path[0] === "nodes" && path.length >= 2) return `node \`${path[1]}\``;
+  if (path[0] === "state" && path.length >= 2) return `state channel \`${path[1]}\``;
+  if (path[0] === "context" && path.length >= 2) return `context value \`${path[1]}\``;
+  if (path[0] === "tools" && path.length >= 2) return `tool \`${path[1]}\``;
+  if (path[0] === "models" && path.length >= 2) return `model \`${path[1]}\``;
+  if (path[0] === "edges" && path.length >= 2) return `edge ${Number(path[1]) + 1}`;
+  return `\`${path.join(".")}\``;
+};
+
+const typeName = (v: unknown): string =>
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "a list"
+      : typeof v === "object"
+        ? "a mapping"
+        : typeof v;
+
+const valueAt = (data: unknown, path: Path): unknown =>
+  path.reduce<unknown>(
+    (v, seg) => (v as Record<string, unknown> | undefined)?.[seg as string],
+    data,
+  );
+
+/** Messages for the places where the schema offers alternatives (`oneOf`). */
+function alternativesMessage(path: Path, value: unknown): { message: string; hint?: string } {
+  const last = path.at(-1);
+  if (path[0] === "state" && last === "reducer") {
+    return {
+      message: `reducer ${JSON.stringify(value)} is not one of replace, append, merge, sum, max, min, union, messages`,
+      hint: "or give a function of yours: `reducer: { module: ./reducers.ts, export: name }`",
+    };
+  }
+  if (last === "write") {
+    return {
+      message: "`write` must be a state channel name or a mapping from channel to value",
+      hint: 'e.g. `write: { notes: "${{ [output.reason] }}" }`',
+    };
+  }
+  if (path[0] === "edges" && (last === "from" || last === "to")) {
+    return {
+      message: `\`${last}\` must be a node name or a non-empty list of node names, not ${typeName(value)}`,
+    };
+  }
+  if (path[0] === "edges" && path[2] === "route" && path.length === 4) {
+    return { message: "a route case is either `{ when: CEL, to: node }` or `{ default: node }`" };
+  }
+  if (path[0] === "edges" && path.length === 2 && value && typeof value === "object") {
+    const forms = ["to", "route", "router", "map"].filter((k) => k in value);
+    if (forms.length > 1) {
+      return {
+        message: `${where(path)} has ${listNames(forms).replace(" or ", " and ")}: an edge has exactly one of them`,
+        hint: "split it into one edge per form",
+      };
+    }
+    return {
+      message: `${where(path)} has no target: add one of \`to\`, \`route\`, \`router\` or \`map\``,
+    };
+  }
+  return {
+    message: `${where(path)} does not match any of the allowed forms`,
+    hint: describe(path, undefined),
+  };
+}
+
+function toDiagnostic(doc: SpecDocument, e: ErrorObject, path: Path): Diagnostic | undefined {
+  const data = doc.data;
+  const value = valueAt(data, path);
+  const d = (p: Path, message: string, hint?: string, at: "key" | "value" = "value") =>
+    diagnosticAtPath(doc, p, { rule: "schema", severity: "error", message, hint }, at);
+  switch (e.keyword) {
+    case "additionalProperties":
+    case "unevaluatedProperties": {
+      const key = String(e.params.additionalProperty ?? e.params.unevaluatedProperty);
+      const allowed = allowedKeys(path, data) ?? [];
+      const hint =
+        didYouMean(key, allowed) ??
+        (allowed.length ? `allowed here: ${allowed.join(", ")}` : undefined);
+      return d([...path, key], `unknown key \`${key}\` in ${where(path)}`, hint, "key");
+    }
+    case "required": {
+      const key = String(e.params.missingProperty);
+      const hint = schemaAt([...path, key], data)?.description;
+      return d(path, `${where(path)} is missing \`${key}\``, hint, path.length ? "key" : "value");
+    }
+    case "enum": {
+      const allowed = (e.params.allowedValues as unknown[]).map(String);
+      const hint = typeof value === "string" ? didYouMean(value, allowed) : undefined;
+      return d(path, `${JSON.stringify(value)} is not one of ${allowed.join(", ")}`, hint);
+    }
+    case "const":
+      return d(
+        path,
+        `must be ${JSON.stringify(e.params.allowedValue)}, not ${JSON.stringify(value)}`,
+      );
+    case "type":
+      return d(path, `expected ${e.params.type}, got ${typeName(value)}`, describe(path, data));
+    case "pattern":
+    case "format":
+      return d(
+        path,
+        `${JSON.stringify(value)} is not a valid ${String(path.at(-1) ?? "value")}`,
+        describe(path, data),
+      );
+    case "propertyNames":
+      return undefined; // reported through the inner error with the bad name
+    case "discriminator":
+      return undefined; // the enum error on `kind` says it better
+    case "minProperties":
+      return d(path, `${where(path)} must not be empty`, describe(path, data));
+    case "minItems":
+      return d(
+        path,
+        `\`${String(path.at(-1))}\` must have at least ${e.params.limit} item${e.params.limit === 1 ? "" : "s"}`,
+      );
+    case "uniqueItems":
+      return d(
+        path,
+        `\`${String(path.at(-1))}\` lists ${JSON.stringify(valueAt(data, [...path, e.params.j]))} twice`,
+      );
+    case "oneOf":
+    case "not": {
+      const { message, hint } = alternativesMessage(path, value);
+      return d(path, message, hint);
+    }
+    default:
+      return d(path, `${where(path)} ${e.message ?? "is invalid"}`);
+  }
+}
+
+/** Checks the document against schema/graph.schema.json; returns diagnostics with positions and hints. */
+export function checkSchema(doc: SpecDocument): Diagnostic[] {
+  if (doc.data === undefined) return [];
+  if (doc.data === null || typeof doc.data !== "object" || Array.isArray(doc.data)) {
+    return [
+      diagnosticAtPath(doc, [], {
+        rule: "schema",
+        severity: "error",
+        message: `a spec is a mapping with version, name, state, nodes and edges, not ${typeName(doc.data)}`,
+        hint: "start from `graphspec init` or an example in graphs/",
+      }),
+    ];
+  }
+  if (validateSchema(doc.data)) return [];
+  const errors = (validateSchema.errors ?? []) as ErrorObject[];
+  // Where alternatives (oneOf) failed, the branch errors at the same place are noise: keep one message.
+  const alternatives = new Set(
+    errors.filter((e) => e.keyword === "oneOf" || e.keyword === "not").map((e) => e.instancePath),
+  );
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (alternatives.has(e.instancePath) && e.keyword !== "oneOf" && e.keyword !== "not") continue;
+    if (
+      e.keyword === "propertyNames" ||
+      (NAME_RULES_OWN.test(e.instancePath) && e.propertyName !== undefined)
+    )
+      continue;
+    let pointer = e.instancePath;
+    // A bad property name is reported at that key.
+    if (e.propertyName !== undefined)
+      pointer += `/${e.propertyName.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    const path = decodePointer(pointer, doc.data);
+    const diag =
+      e.propertyName !== undefined ? nameDiagnostic(doc, path, e) : toDiagnostic(doc, e, path);
+    if (!diag) continue;
+    const key = `${diag.line}:${diag.column}:${diag.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(diag);
+  }
+  return out;
+}
+
+function nameDiagnostic(doc: SpecDocument, path: Path, e: ErrorObject): Diagnostic {
+  const name = String(path.at(-1));
+  const hint = describe(path, doc.data) ?? e.message;
+  return diagnosticAtPath(
+    doc,
+    path,
+    {
+      rule: "schema",
+      severity: "error",
+      message: `\`${name}\` is not a valid name for ${where(path.slice(0, -1)).replace(/^the spec$/, "a key")}`,
+      hint,
+    },
+    "key",
+  );
+}

@@ -1,0 +1,35 @@
+import { distance } from "fastest-levenshtein";
+
+/**
+ * The candidate closest to `word`, if it is close enough to be a likely typo
+ * (edit distance at most a third of the word's length, and at least 1 for short words).
+ */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  const lower = word.toLowerCase();
+  for (const c of candidates) {
+    if (c === word) continue;
+    const d = c.toLowerCase() === lower ? 0.5 : distance(lower, c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  const allowed = Math.max(1, Math.floor(word.length / 3));
+  return bestDistance <= allowed ? best : undefined;
+}
+
+/** "did you mean `x`?" when a close candidate exists. */
+export function didYouMean(word: string, candidates: Iterable<string>): string | undefined {
+  const c = closest(word, candidates);
+  return c === undefined ? undefined : `did you mean \`${c}\`?`;
+}
+
+/** Lists names for a message: "`a`, `b` or `c`". */
+export function listNames(names: readonly string[], max = 8): string {
+  const shown = names.slice(0, max).map((n) => `\`${n}\``);
+  if (names.length > max) return `${shown.join(", ")}, …`;
+  if (shown.length <= 1) return shown.join("");
+  return `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}`;
+}

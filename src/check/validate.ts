@@ -1,0 +1,55 @@
+import type { SpecDocument } from "../spec/document.js";
+import type { CATALOG } from "./catalog.js";
+import { CheckContext, type ValidateOptions } from "./context.js";
+import { compareDiagnostics, type Diagnostic } from "./diagnostic.js";
+import { RULES } from "./rules/index.js";
+import { checkSchema } from "./rules/schema.js";
+
+/**
+ * Every diagnostic for a loaded document: load problems, schema violations and semantic rules,
+ * suppressions applied, sorted by position. Never throws on bad input.
+ */
+export async function validate(
+  doc: SpecDocument,
+  options: ValidateOptions = {},
+): Promise<Diagnostic[]> {
+  const found: Diagnostic[] = [...doc.problems];
+  if (doc.data !== undefined) {
+    const schema = checkSchema(doc);
+    found.push(...schema);
+    const ctx = new CheckContext(doc, schema.length === 0, options);
+    for (const rule of RULES) {
+      if (options.severity?.[rule.name] === "off") continue;
+      try {
+        await rule.check(ctx);
+      } catch (e) {
+        // A rule may stumble over data the schema already rejected; that is expected noise.
+        // On schema-valid data it is a bug in graphspec: say so rather than hide it.
+        if (ctx.schemaValid) {
+          ctx.report("internal-error", [], {
+            message: `rule \`${rule.name}\` failed: ${(e as Error)?.message ?? String(e)}`,
+            hint: "please report this with the spec that caused it",
+          });
+        }
+      }
+    }
+    found.push(...ctx.diagnostics);
+  }
+  return finish(doc, found, options);
+}
+
+function finish(doc: SpecDocument, found: Diagnostic[], options: ValidateOptions): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const d of found) {
+    const override = options.severity?.[d.rule as keyof typeof CATALOG];
+    if (override === "off") continue;
+    if (override) d.severity = override;
+    if (doc.suppressions.covers(d.rule, d.line)) continue;
+    const key = `${d.line}:${d.column}:${d.rule}:${d.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out.sort(compareDiagnostics);
+}

@@ -1,0 +1,102 @@
+import { parseArgs } from "node:util";
+import { RULE_NAMES, type RuleName } from "../../check/catalog.js";
+import type { Diagnostic, Severity } from "../../check/diagnostic.js";
+import { validate } from "../../check/validate.js";
+import { readSpec } from "../../spec/load.js";
+import { expandSpecPaths } from "../files.js";
+import { formatGithub } from "../format/github.js";
+import { formatPretty, summaryLine } from "../format/pretty.js";
+import { formatSarif } from "../format/sarif.js";
+import { EXIT, type Io, UsageError } from "../io.js";
+import { VERSION } from "../version.js";
+
+export const validateHelp = `Usage: graphspec validate [paths|globs|dirs...] [options]
+
+Checks spec files against the schema and every semantic rule (default: graphs/).
+
+Options:
+  -f, --format <pretty|json|github|sarif>  output format (default: pretty)
+      --max-warnings <n>                   fail (exit 1) when there are more than n warnings
+      --rule <name=off|warning|error>      change a rule's severity; repeatable
+      --no-modules                         do not load tool/function modules (skips export and tool-args checks)
+  -q, --quiet                              print errors only
+  -h, --help                               show this help
+
+Exit: 0 no errors, 1 errors (or too many warnings), 2 usage error.
+Suppress a finding in YAML with \`# graphspec-disable-line RULE\` or \`# graphspec-disable-next-line RULE\`.`;
+
+const FORMATS = ["pretty", "json", "github", "sarif"] as const;
+
+export async function validateCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      format: { type: "string", short: "f", default: "pretty" },
+      "max-warnings": { type: "string" },
+      rule: { type: "string", multiple: true },
+      "no-modules": { type: "boolean", default: false },
+      quiet: { type: "boolean", short: "q", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    io.out(validateHelp);
+    return EXIT.ok;
+  }
+  const format = values.format as (typeof FORMATS)[number];
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not "${values.format}"`);
+  let maxWarnings = Number.POSITIVE_INFINITY;
+  if (values["max-warnings"] !== undefined) {
+    maxWarnings = Number(values["max-warnings"]);
+    if (!Number.isInteger(maxWarnings) || maxWarnings < 0)
+      throw new UsageError("--max-warnings takes a whole number ≥ 0");
+  }
+  const severity = parseRuleOverrides(values.rule ?? []);
+
+  const { files, missing } = await expandSpecPaths(
+    positionals.length ? positionals : ["graphs/"],
+    io.cwd,
+  );
+  if (missing.length)
+    throw new UsageError(`no spec files match ${missing.map((m) => `"${m}"`).join(", ")}`);
+
+  const sources = new Map<string, string>();
+  const cache = new Map<string, unknown>();
+  let all: Diagnostic[] = [];
+  for (const file of files) {
+    const doc = await readSpec(file);
+    sources.set(doc.file, doc.text);
+    all.push(...(await validate(doc, { loadModules: !values["no-modules"], severity, cache })));
+  }
+  if (values.quiet) all = all.filter((d) => d.severity === "error");
+
+  if (format === "json") io.out(JSON.stringify(all, null, 2));
+  else if (format === "sarif") io.out(formatSarif(all, VERSION));
+  else if (format === "github") {
+    if (all.length) io.out(formatGithub(all));
+    io.err(summaryLine(all, files.length, false));
+  } else {
+    if (all.length) io.out(`${formatPretty(all, sources, io.isTty)}\n`);
+    io.err(summaryLine(all, files.length, io.isTty));
+  }
+  const errors = all.filter((d) => d.severity === "error").length;
+  const warnings = all.length - errors;
+  if (warnings > maxWarnings) io.err(`${warnings} warnings exceed --max-warnings ${maxWarnings}`);
+  return errors > 0 || warnings > maxWarnings ? EXIT.findings : EXIT.ok;
+}
+
+function parseRuleOverrides(specs: string[]): Partial<Record<RuleName, Severity | "off">> {
+  const out: Partial<Record<RuleName, Severity | "off">> = {};
+  for (const spec of specs) {
+    const [name, level] = spec.split("=");
+    if (!RULE_NAMES.includes(name as RuleName))
+      throw new UsageError(`--rule: unknown rule "${name}"`);
+    if (level !== "off" && level !== "warning" && level !== "error") {
+      throw new UsageError(`--rule ${name}: level must be off, warning or error`);
+    }
+    out[name as RuleName] = level;
+  }
+  return out;
+}

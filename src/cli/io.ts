@@ -1,0 +1,20 @@
+/** Output streams of a command, injectable so tests can run commands in-process. */
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stdout is a terminal (colour, live progress). */
+  isTty: boolean;
+  cwd: string;
+}
+
+export const processIo = (): Io => ({
+  out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+  err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+  isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+  cwd: process.cwd(),
+});
+
+/** Exit codes shared by every command. */
+export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;
+
+export class UsageError extends Error {}

@@ -1,0 +1,59 @@
+import { EXIT, type Io, processIo, UsageError } from "./io.js";
+import { VERSION } from "./version.js";
+
+type Command = (argv: string[], io: Io) => Promise<number>;
+
+/** Commands load lazily, so `graphspec validate` never loads what `run` needs (LangChain). */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  validate: {
+    summary: "check spec files (schema + semantic rules) for CI",
+    load: async () => (await import("./commands/validate.js")).validateCommand,
+  },
+  schema: {
+    summary: "print the spec JSON Schema",
+    load: async () => (await import("./commands/schema.js")).schemaCommand,
+  },
+};
+
+const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs
+
+Usage: graphspec <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join("\n")}
+
+Run \`graphspec <command> --help\` for a command's options.`;
+
+/** Runs the CLI; returns the exit code. Never throws: errors become messages and exit code 2. */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "-h" || name === "--help" || name === "help") {
+    io.out(HELP);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === "-v" || name === "--version") {
+    io.out(VERSION);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.err(`graphspec: unknown command "${name}"\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  try {
+    return await (await command.load())(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.err(
+        `graphspec ${name}: ${(e as Error).message}\nRun \`graphspec ${name} --help\` for usage.`,
+      );
+      return EXIT.usage;
+    }
+    io.err(
+      `graphspec ${name}: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this.`,
+    );
+    return EXIT.usage;
+  }
+}

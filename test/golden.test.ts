@@ -1,0 +1,55 @@
+/**
+ * Golden tests, in actionlint's manner: every spec in test/fixtures/valid must produce no
+ * diagnostics; every spec in test/fixtures/invalid/<rule>/ must produce exactly the diagnostics
+ * in the `.expected` file beside it, and at least one of them from <rule>.
+ *
+ * Expected line format: `LINE:COL-ENDLINE:ENDCOL SEVERITY [RULE] MESSAGE (hint: HINT)`.
+ * After a deliberate change, `UPDATE_GOLDEN=1 npx vitest run test/golden.test.ts` rewrites them;
+ * review the diff before committing.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readSpec, validate } from "../src/index.js";
+import { formatExpected } from "./helpers.js";
+
+const FIXTURES = join(import.meta.dirname, "fixtures");
+const SPEC = /\.(ya?ml|json)$/;
+
+const specsIn = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => SPEC.test(f) && !f.includes(".test."))
+        .sort()
+    : [];
+
+describe("valid fixtures produce no diagnostics", () => {
+  for (const name of specsIn(join(FIXTURES, "valid"))) {
+    it(name, async () => {
+      const doc = await readSpec(join(FIXTURES, "valid", name), { root: FIXTURES });
+      const found = await validate(doc);
+      expect(formatExpected(found)).toEqual([]);
+    });
+  }
+});
+
+const invalidDir = join(FIXTURES, "invalid");
+const ruleDirs = existsSync(invalidDir) ? readdirSync(invalidDir).sort() : [];
+
+for (const rule of ruleDirs) {
+  describe(`invalid/${rule}`, () => {
+    for (const name of specsIn(join(invalidDir, rule))) {
+      it(name, async () => {
+        const path = join(invalidDir, rule, name);
+        const doc = await readSpec(path, { root: FIXTURES, file: relative(FIXTURES, path) });
+        const found = await validate(doc);
+        const lines = formatExpected(found);
+        const expectedPath = path.replace(SPEC, ".expected");
+        if (process.env.UPDATE_GOLDEN) writeFileSync(expectedPath, `${lines.join("\n")}\n`);
+        const expected = readFileSync(expectedPath, "utf8").trimEnd().split("\n").filter(Boolean);
+        expect(lines).toEqual(expected);
+        expect(found.some((d) => d.rule === rule)).toBe(true);
+      });
+    }
+  });
+}

@@ -1,0 +1,8 @@
+import type { Diagnostic } from "../src/index.js";
+
+/** One line per diagnostic, as the golden `.expected` files hold them. */
+export const formatExpected = (ds: readonly Diagnostic[]): string[] =>
+  ds.map(
+    (d) =>
+      `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.severity} [${d.rule}] ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`,
+  );
