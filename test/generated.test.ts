@@ -11,6 +11,8 @@ it("generated files are in sync with the schema", async () => {
   const schema = JSON.parse(readFileSync(join(root, "schema/graph.schema.json"), "utf8"));
   const artifacts: Record<string, string> = await generateArtifacts(schema);
   for (const [path, text] of Object.entries(artifacts)) {
-    expect(readFileSync(join(root, path), "utf8"), `${path} is stale: run \`npm run gen\``).toBe(text);
+    expect(readFileSync(join(root, path), "utf8"), `${path} is stale: run \`npm run gen\``).toBe(
+      text,
+    );
   }
 });

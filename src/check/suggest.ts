@@ -1,4 +1,7 @@
-import { distance } from "fastest-levenshtein";
+import damerauLevenshtein from "damerau-levenshtein";
+
+/** Edits between two words, an adjacent swap (`tpye` → `type`) counting as one. */
+const distance = (a: string, b: string): number => damerauLevenshtein(a, b).steps;
 
 /**
  * The candidate closest to `word`, if it is close enough to be a likely typo

@@ -7,12 +7,19 @@ export interface Io {
   cwd: string;
 }
 
-export const processIo = (): Io => ({
-  out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
-  err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
-  isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
-  cwd: process.cwd(),
-});
+export const processIo = (): Io => {
+  // `graphspec validate | head` closes stdout early: stop quietly instead of crashing on EPIPE.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+  });
+  return {
+    out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+    err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
+    isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+    cwd: process.cwd(),
+  };
+};
 
 /** Exit codes shared by every command. */
 export const EXIT = { ok: 0, findings: 1, usage: 2 } as const;

@@ -1,13 +1,17 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, resolve } from "node:path";
-import { LineCounter, parseDocument, type YAMLError } from "yaml";
+import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../check/diagnostic.js";
+import { decode } from "./decode.js";
 import {
   type DiagnosticInput,
   diagnosticAtPath,
   diagnosticAtSpan,
   type SpecDocument,
 } from "./document.js";
+import { findDuplicateKeys } from "./duplicate-keys.js";
+import { firstJsonSyntaxError } from "./json-syntax.js";
+import { flowDepthExceeded } from "./nesting.js";
 import { findProjectRoot } from "./project-root.js";
 import { type Path, SourceMap, type Span } from "./source-map.js";
 import { scanSuppressions } from "./suppressions.js";
@@ -16,12 +20,14 @@ import { scanSuppressions } from "./suppressions.js";
 export const LOAD_LIMITS = {
   /** Bytes in one spec file. */
   maxBytes: 1024 * 1024,
-  /** Nesting of flow collections (`[`, `{`) seen before parsing: the YAML parser aborts the process on ~20k. */
+  /** Nesting of flow collections (`[`, `{`), checked before parsing: the YAML composer recurses per level. */
   maxFlowDepth: 256,
   /** Nesting depth of the parsed data. */
   maxDepth: 64,
   /** Alias expansions (YAML "billion laughs"). */
   maxAliasCount: 100,
+  /** Syntax errors (and duplicate keys) reported per file; a broken file can have one per character. */
+  maxSyntaxErrors: 100,
 };
 
 /** Keys that could reach an object's prototype in code that handles the data; never meaningful in a spec. */
@@ -72,25 +78,45 @@ export async function readSpec(
 ): Promise<SpecDocument> {
   const abs = resolve(path);
   const file = options.file ?? path;
-  const fail = (rule: string, message: string, hint?: string): SpecDocument =>
-    failedDocument(abs, file, options.root, [{ rule, severity: "error", message, hint }]);
-  let size: number;
+  const fail = (rule: string, message: string, hint?: string): SpecDocument => {
+    const doc = emptyDocument(abs, file, options.root, formatOf(abs), "");
+    doc.problems.push(diagnosticAtSpan(doc, [0, 0], { rule, severity: "error", message, hint }));
+    return doc;
+  };
+  let bytes: Uint8Array;
   try {
     const info = await stat(abs);
-    if (!info.isFile()) return fail("io", `${file} is not a file`);
-    size = info.size;
+    if (info.isDirectory())
+      return fail(
+        "io",
+        `${file} is a directory, not a spec file`,
+        "name a .yaml, .yml or .json file",
+      );
+    if (!info.isFile()) return fail("io", `${file} is not a regular file`);
+    if (info.size > LOAD_LIMITS.maxBytes) {
+      return fail(
+        "resource-limit",
+        `the file is ${info.size} bytes; a spec may have at most ${LOAD_LIMITS.maxBytes}`,
+        "split it into subgraphs",
+      );
+    }
+    bytes = await readFile(abs);
   } catch (e) {
-    return fail("io", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    return fail("io", `cannot read ${file}: ${ioReason(e)}`);
   }
-  if (size > LOAD_LIMITS.maxBytes) {
-    return fail(
-      "resource-limit",
-      `file is ${size} bytes; a spec may have at most ${LOAD_LIMITS.maxBytes}`,
-      "split it into subgraphs",
-    );
-  }
-  const bytes = await readFile(abs);
   return parseSpec(bytes, { ...options, file, format: formatOf(abs) }, abs);
+}
+
+function ioReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const reasons: Record<string, string> = {
+    ENOENT: "no such file",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    ENOTDIR: "a part of the path is not a directory",
+    ELOOP: "too many symbolic links",
+  };
+  return code ? `${reasons[code] ?? "error"} (${code})` : String((e as Error)?.message ?? e);
 }
 
 /** Parses spec text (or bytes) that did not come from a file read by graphspec. Never throws on bad input. */
@@ -104,97 +130,158 @@ export function parseSpec(
   const format = options.format ?? formatOf(path);
   const decoded = typeof input === "string" ? { text: input } : decode(input);
   if ("error" in decoded) {
-    return failedDocument(
-      path,
+    const doc = emptyDocument(path, file, options.root, format, "");
+    doc.problems.push({
       file,
-      options.root,
-      [decoded.error],
-      decoded.at,
-      input as Uint8Array,
-    );
+      line: decoded.line,
+      column: decoded.column,
+      endLine: decoded.line,
+      endColumn: decoded.column + 1,
+      ...withoutUndefined(decoded.error),
+    });
+    return doc;
   }
   const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
-  const lines = new LineCounter();
-  const map = new SourceMap(text, lines);
-  const doc: SpecDocument = {
-    file,
-    path,
-    root: options.root ?? findProjectRoot(dirname(path)),
-    format,
-    text,
-    data: undefined,
-    map,
-    problems: [],
-    suppressions: scanSuppressions(text),
-  };
+  const doc = emptyDocument(path, file, options.root, format, text);
   const report = (span: Span, d: DiagnosticInput) =>
     doc.problems.push(diagnosticAtSpan(doc, span, d));
+  const limit = (span: Span, message: string, hint?: string) =>
+    report(span, { rule: "resource-limit", severity: "error", message, hint });
 
   if (text.length > LOAD_LIMITS.maxBytes) {
-    report([0, 0], {
-      rule: "resource-limit",
-      severity: "error",
-      message: "spec text is too large",
-    });
+    limit(
+      [0, 0],
+      `spec text is ${text.length} characters; a spec may have at most ${LOAD_LIMITS.maxBytes}`,
+      "split it into subgraphs",
+    );
     return doc;
   }
   const deep = flowDepthExceeded(text, LOAD_LIMITS.maxFlowDepth);
   if (deep !== undefined) {
-    lines.addNewLine(0);
-    indexLines(text, lines);
-    report([deep, deep + 1], {
-      rule: "resource-limit",
-      severity: "error",
-      message: `collections are nested more than ${LOAD_LIMITS.maxFlowDepth} deep`,
-    });
+    limit(
+      [deep, deep + 1],
+      `collections are nested more than ${LOAD_LIMITS.maxFlowDepth} deep`,
+      "flatten the data",
+    );
     return doc;
+  }
+  if (format === "json") {
+    const error = firstJsonSyntaxError(text);
+    if (error) {
+      report(error.span, { rule: "json-syntax", severity: "error", ...error });
+      return doc;
+    }
   }
 
-  const syntaxRule = format === "json" ? "json-syntax" : "yaml-syntax";
   let yamlDoc: ReturnType<typeof parseDocument>;
+  // Each YAML error is an Error: without stack traces, a file of a million errors parses in
+  // seconds rather than a minute.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     yamlDoc = parseDocument(text, {
-      lineCounter: lines,
-      uniqueKeys: true,
+      // Duplicate keys are found in one pass below: the parser's own check is quadratic.
+      uniqueKeys: false,
       prettyErrors: false,
       strict: true,
+      // Not `warn`: it prints to the process's stderr (e.g. for a mapping used as a key).
+      logLevel: "error",
     });
   } catch (e) {
-    indexLines(text, lines);
-    report([0, 0], {
-      rule: "resource-limit",
-      severity: "error",
-      message: `the parser gave up: ${(e as Error).message}`,
-    });
+    limit([0, 0], `the YAML parser gave up: ${(e as Error).message}`);
     return doc;
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
-  for (const err of [...yamlDoc.errors, ...yamlDoc.warnings] as YAMLError[]) {
-    const isDup = err.code === "DUPLICATE_KEY";
-    report(err.pos, {
-      rule: isDup ? "duplicate-key" : syntaxRule,
-      severity: yamlDoc.warnings.includes(err) && !isDup ? "warning" : "error",
-      message: isDup
-        ? `duplicate key ${quoteKey(text, err.pos)}: a later value would silently replace the earlier one`
-        : syntaxMessage(err),
-      hint: isDup ? "remove one of them, or rename it" : syntaxHint(err),
+  const errors = [...yamlDoc.errors, ...yamlDoc.warnings] as YAMLError[];
+  if (format === "json") {
+    // JSON is a subset of YAML 1.2, but should the YAML parser still reject valid JSON,
+    // trust JSON and give up only precise positions.
+    if (yamlDoc.errors.length) {
+      doc.data = JSON.parse(text);
+      scrubData(doc);
+      return doc;
+    }
+  } else {
+    // The parser may hit its stack limit at several places of one deep structure: say it once.
+    const tooDeep = errors.find((e) => /maximum call stack/i.test(e.message));
+    if (tooDeep) limit(tooDeep.pos, "the spec is nested too deeply to parse", "flatten the data");
+    const shown = errors.filter((e) => e !== tooDeep && !/maximum call stack/i.test(e.message));
+    for (const err of shown.slice(0, LOAD_LIMITS.maxSyntaxErrors))
+      reportYamlError(doc, err, yamlDoc.warnings.includes(err), report);
+    const more = shown[LOAD_LIMITS.maxSyntaxErrors];
+    if (more) {
+      report(more.pos, {
+        rule: "yaml-syntax",
+        severity: "error",
+        message: `${shown.length - LOAD_LIMITS.maxSyntaxErrors} more syntax errors from here on are not shown`,
+        hint: "fix the first ones: the rest often follow from them",
+      });
+    }
+    if (yamlDoc.errors.length) return doc;
+  }
+  doc.map.index(yamlDoc.contents);
+  const duplicates = findDuplicateKeys(yamlDoc.contents);
+  for (const dup of duplicates.slice(0, LOAD_LIMITS.maxSyntaxErrors)) {
+    const firstLine = doc.map.position(dup.first[0]).line;
+    report(dup.span, {
+      rule: "duplicate-key",
+      severity: "error",
+      message: `duplicate key \`${dup.key}\`: it is already set on line ${firstLine}, and only the last value would count`,
+      hint: "remove one of them, or rename it",
     });
   }
-  map.index(yamlDoc.contents);
-  if (yamlDoc.errors.some((e) => e.code !== "DUPLICATE_KEY")) return doc;
+  const moreDuplicates = duplicates[LOAD_LIMITS.maxSyntaxErrors];
+  if (moreDuplicates) {
+    report(moreDuplicates.span, {
+      rule: "duplicate-key",
+      severity: "error",
+      message: `${duplicates.length - LOAD_LIMITS.maxSyntaxErrors} more duplicate keys from here on are not shown`,
+    });
+  }
 
   try {
     doc.data = yamlDoc.toJS({ maxAliasCount: LOAD_LIMITS.maxAliasCount });
   } catch (e) {
-    report([0, 0], {
-      rule: "resource-limit",
-      severity: "error",
-      message: `aliases expand too much (${(e as Error).message})`,
-      hint: "use fewer nested aliases",
-    });
+    const message = (e as Error).message;
+    if (/alias/i.test(message))
+      limit(
+        [0, 0],
+        `aliases expand too much: a spec may expand at most ${LOAD_LIMITS.maxAliasCount} of them`,
+        "use fewer aliases, or write the values out",
+      );
+    else limit([0, 0], `the data cannot be built: ${message}`);
     return doc;
   }
   scrubData(doc);
   return doc;
+}
+
+function reportYamlError(
+  doc: SpecDocument,
+  err: YAMLError,
+  isWarning: boolean,
+  report: (span: Span, d: DiagnosticInput) => void,
+): void {
+  const severity = isWarning ? "warning" : "error";
+  if (err.code === "MULTIPLE_DOCS") {
+    // Point at the `---` that starts the second document rather than at all of it.
+    const at = err.pos[0];
+    const marker = doc.text.startsWith("---", at) ? 3 : 1;
+    report([at, at + marker], {
+      rule: "yaml-syntax",
+      severity,
+      message: "the file holds more than one YAML document",
+      hint: "one file holds one graph; move the other document to its own file",
+    });
+    return;
+  }
+  report(err.pos, {
+    rule: "yaml-syntax",
+    severity,
+    message: syntaxMessage(err),
+    hint: syntaxHint(err),
+  });
 }
 
 /** Reports and removes prototype-polluting keys and data nested beyond the depth limit. */
@@ -209,6 +296,7 @@ function scrubData(doc: SpecDocument): void {
           rule: "resource-limit",
           severity: "error",
           message: `data is nested more than ${LOAD_LIMITS.maxDepth} levels deep`,
+          hint: "flatten the data",
         }),
       );
       doc.data = undefined;
@@ -241,157 +329,43 @@ function scrubData(doc: SpecDocument): void {
   }
 }
 
-/** The offset of the first flow collection opened deeper than `limit`, ignoring quoted text and comments. */
-function flowDepthExceeded(text: string, limit: number): number | undefined {
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = undefined;
-      else if (c === "\n" && quote === "'") quote = undefined;
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === "#" && (i === 0 || /\s/.test(text[i - 1]!))) {
-      while (i < text.length && text[i] !== "\n") i++;
-    } else if (c === "[" || c === "{") {
-      if (++depth > limit) return i;
-    } else if ((c === "]" || c === "}") && depth > 0) depth--;
-  }
-  return undefined;
-}
-
-function indexLines(text: string, lines: LineCounter): void {
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines.addNewLine(i + 1);
-}
-
-function decode(bytes: Uint8Array): { text: string } | { error: DiagnosticInput; at: number } {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe)
-    return { text: new TextDecoder("utf-16le").decode(bytes.subarray(2)) };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff)
-    return { text: new TextDecoder("utf-16be").decode(bytes.subarray(2)) };
-  const nul = bytes.indexOf(0);
-  if (nul >= 0) {
-    return {
-      error: {
-        rule: "encoding",
-        severity: "error",
-        message: "the file contains NUL bytes: it looks binary, not a YAML or JSON text",
-        hint: "check that the path names a spec file",
-      },
-      at: nul,
-    };
-  }
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    const at = firstInvalidUtf8(bytes);
-    return {
-      error: {
-        rule: "encoding",
-        severity: "error",
-        message: `the file is not valid UTF-8 (byte 0x${bytes[at]?.toString(16).padStart(2, "0")} at offset ${at})`,
-        hint: "save the file as UTF-8",
-      },
-      at,
-    };
-  }
-}
-
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  let lo = 0;
-  let hi = bytes.length;
-  // The longest valid prefix, by bisection: decoding a prefix cut inside a character fails too,
-  // so step back up to 3 bytes from the found boundary.
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    try {
-      decoder.decode(bytes.subarray(0, mid));
-      lo = mid;
-    } catch {
-      hi = mid - 1;
-    }
-  }
-  return lo;
-}
-
-function failedDocument(
+function emptyDocument(
   path: string,
   file: string,
   root: string | undefined,
-  problems: DiagnosticInput[],
-  byteOffset = 0,
-  bytes?: Uint8Array,
+  format: "yaml" | "json",
+  text: string,
 ): SpecDocument {
-  const lines = new LineCounter();
-  const doc: SpecDocument = {
+  const map = new SourceMap(text);
+  return {
     file,
     path,
     root: root ?? findProjectRoot(dirname(path)),
-    format: formatOf(path),
-    text: "",
+    format,
+    text,
     data: undefined,
-    map: new SourceMap("", lines),
+    map,
     problems: [],
-    suppressions: scanSuppressions(""),
+    suppressions: scanSuppressions(text, (offset) => map.position(offset).line),
   };
-  const pos = bytePosition(bytes, byteOffset);
-  for (const p of problems) {
-    const d: Diagnostic = {
-      file,
-      line: pos.line,
-      column: pos.column,
-      endLine: pos.line,
-      endColumn: pos.column + 1,
-      rule: p.rule,
-      severity: p.severity,
-      message: p.message,
-    };
-    if (p.hint) d.hint = p.hint;
-    doc.problems.push(d);
-  }
-  return doc;
 }
 
-/** 1-based line and column (in bytes) of a byte offset. */
-function bytePosition(
-  bytes: Uint8Array | undefined,
-  offset: number,
-): { line: number; column: number } {
-  if (!bytes) return { line: 1, column: 1 };
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < bytes.length; i++) {
-    if (bytes[i] === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
-function quoteKey(text: string, pos: readonly [number, number]): string {
-  const key = text.slice(pos[0], pos[1]).trim();
-  return key ? `\`${key.replace(/:$/, "")}\`` : "";
-}
+const withoutUndefined = (d: DiagnosticInput): DiagnosticInput =>
+  d.hint === undefined ? { rule: d.rule, severity: d.severity, message: d.message } : d;
 
 function syntaxMessage(err: YAMLError): string {
-  return err.message.split("\n")[0]!.replace(/ at line \d+, column \d+$/, "");
+  const first = err.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  return first.charAt(0).toLowerCase() + first.slice(1);
 }
 
 function syntaxHint(err: YAMLError): string | undefined {
   switch (err.code) {
     case "TAB_AS_INDENT":
       return "indent with spaces";
-    case "MULTIPLE_DOCS":
-      return "one file holds one graph; move the other document to its own file";
     case "MISSING_CHAR":
       return "close the bracket or quote";
     default:
-      return undefined;
+      return /end with an? [\]}]/.test(err.message) ? "close the bracket" : undefined;
   }
 }
 

@@ -1,4 +1,4 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, type LineCounter, type Node } from "yaml";
+import { isAlias, isMap, isPair, isScalar, isSeq, type Node } from "yaml";
 
 /** A character range in the source text: [start, end) offsets. */
 export type Span = readonly [start: number, end: number];
@@ -18,8 +18,17 @@ interface Entry {
   value?: Span;
 }
 
-export const pointerOf = (path: Path): string =>
-  path.map((p) => `/${String(p).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+const escapeSegment = (segment: string): string =>
+  segment.includes("~") || segment.includes("/")
+    ? segment.replaceAll("~", "~0").replaceAll("/", "~1")
+    : segment;
+
+/** The JSON pointer of a path: `["nodes", "a/b"]` → `/nodes/a~1b`. */
+export const pointerOf = (path: Path): string => {
+  let out = "";
+  for (const p of path) out += `/${escapeSegment(String(p))}`;
+  return out;
+};
 
 /**
  * Maps every path in the spec data to where its key and value stand in the file.
@@ -28,45 +37,53 @@ export const pointerOf = (path: Path): string =>
  */
 export class SourceMap {
   private readonly entries = new Map<string, Entry>();
-  private readonly lines: LineCounter;
+  /** Offsets where lines start; built on first use, so a file that fails early still gets positions. */
+  private lineStarts: number[] | undefined;
   readonly text: string;
 
-  constructor(text: string, lines: LineCounter) {
+  constructor(text: string) {
     this.text = text;
-    this.lines = lines;
   }
 
   /** Records every key and value under `root` (a yaml Document's contents). */
   index(root: Node | null): this {
-    if (root) this.walk(root, []);
+    // An explicit stack: documents can nest deeper than is safe to recurse.
+    const stack: [Node, string][] = root ? [[root, ""]] : [];
+    while (stack.length) {
+      const [node, ptr] = stack.pop()!;
+      const entry = this.entry(ptr);
+      if (node.range) entry.value = [node.range[0], node.range[1]];
+      if (isAlias(node)) continue;
+      // Children go on the stack last-first, so they are visited in document order and a
+      // repeated key's later value wins, as it does in the data.
+      if (isMap(node)) {
+        const children: [Node, string][] = [];
+        for (const pair of node.items) {
+          if (!isPair(pair) || !isScalar(pair.key)) continue;
+          const childPtr = `${ptr}/${escapeSegment(String(pair.key.value))}`;
+          const child = this.entry(childPtr);
+          if (pair.key.range) child.key = [pair.key.range[0], pair.key.range[1]];
+          if (pair.value) children.push([pair.value as Node, childPtr]);
+          else if (child.key) child.value = child.key;
+        }
+        for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      } else if (isSeq(node)) {
+        for (let i = node.items.length - 1; i >= 0; i--) {
+          const item = node.items[i];
+          if (item) stack.push([item as Node, `${ptr}/${i}`]);
+        }
+      }
+    }
     return this;
   }
 
-  private walk(node: Node, path: (string | number)[]): void {
-    const ptr = pointerOf(path);
-    const entry = this.entries.get(ptr) ?? {};
-    if (node.range) entry.value = [node.range[0], node.range[1]];
-    this.entries.set(ptr, entry);
-    if (isAlias(node)) return;
-    if (isMap(node)) {
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-        if (key === undefined) continue;
-        const childPath = [...path, key];
-        const childPtr = pointerOf(childPath);
-        const child: Entry = this.entries.get(childPtr) ?? {};
-        if (isScalar(pair.key) && pair.key.range)
-          child.key = [pair.key.range[0], pair.key.range[1]];
-        this.entries.set(childPtr, child);
-        if (pair.value) this.walk(pair.value as Node, childPath);
-        else if (child.key) child.value = child.key;
-      }
-    } else if (isSeq(node)) {
-      node.items.forEach((item, i) => {
-        if (item) this.walk(item as Node, [...path, i]);
-      });
+  private entry(ptr: string): Entry {
+    let entry = this.entries.get(ptr);
+    if (!entry) {
+      entry = {};
+      this.entries.set(ptr, entry);
     }
+    return entry;
   }
 
   /** The span of a path's key (`at: "key"`) or value, falling back to the nearest ancestor. */
@@ -97,9 +114,28 @@ export class SourceMap {
     return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
   }
 
+  /** 1-based line and column (in UTF-16 code units, as editors and SARIF count) of an offset. */
   position(offset: number): { line: number; column: number } {
-    const pos = this.lines.linePos(Math.min(Math.max(offset, 0), this.text.length));
-    return { line: pos.line, column: pos.col };
+    const at = Math.min(Math.max(offset, 0), this.text.length);
+    const starts = this.lines();
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: at - starts[lo]! + 1 };
+  }
+
+  private lines(): number[] {
+    if (!this.lineStarts) {
+      const starts = [0];
+      for (let i = this.text.indexOf("\n"); i >= 0; i = this.text.indexOf("\n", i + 1))
+        starts.push(i + 1);
+      this.lineStarts = starts;
+    }
+    return this.lineStarts;
   }
 
   /** The span of `needle` inside the value at `path`, when it stands there verbatim. */

@@ -1,7 +1,12 @@
+import { expressionFindings } from "../expressions.js";
 import type { Rule } from "../rule.js";
 
-// TODO(graphspec): not implemented yet.
+/** A CEL expression or `${{ }}` template that does not parse. */
 export const expressionSyntax: Rule = {
   name: "expression-syntax",
-  check() {},
+  check(ctx) {
+    for (const f of expressionFindings(ctx)) {
+      if (f.rule === "expression-syntax") ctx.report(f.rule, f.path, f);
+    }
+  },
 };

@@ -1,7 +1,61 @@
+import type { CheckContext } from "../context.js";
+import { schemaProblems } from "../json-schema/schema-problems.js";
 import type { Rule } from "../rule.js";
 
-// TODO(graphspec): not implemented yet.
+const WHY = "providers reject other roots";
+
+/** Providers only accept an object with named fields as a structured-output schema. */
+function checkRoot(ctx: CheckContext, at: (string | number)[], schema: unknown): void {
+  if (typeof schema !== "object" || schema === null) {
+    ctx.report("output-schema", at, {
+      message: `structured output needs an object schema at the root, not \`${String(schema)}\`: ${WHY}`,
+      hint: "e.g. `{ type: object, properties: { answer: { type: string } }, required: [answer] }`",
+    });
+    return;
+  }
+  const root = schema as Record<string, unknown>;
+  if (root.type !== "object") {
+    const hasType = root.type !== undefined;
+    const shown = typeof root.type === "string" ? root.type : JSON.stringify(root.type);
+    ctx.report("output-schema", hasType ? [...at, "type"] : at, {
+      message: hasType
+        ? `structured output needs \`type: object\` at the root, not \`type: ${shown}\`: ${WHY}`
+        : `structured output needs \`type: object\` at the root: ${WHY}`,
+      hint: hasType
+        ? "wrap the value in a field: `{ type: object, properties: { value: <this schema> }, required: [value] }`"
+        : "add `type: object`, with the fields under `properties`",
+    });
+    return;
+  }
+  if (typeof root.properties !== "object" || root.properties === null) {
+    ctx.report("output-schema", at, {
+      message:
+        "structured output needs `properties` at the root: providers reject objects without named fields",
+      hint: "list the fields the model must fill in under `properties`",
+    });
+  }
+}
+
+/** An llm or agent node's `output.schema` is a valid JSON Schema that providers accept for structured output. */
 export const outputSchema: Rule = {
   name: "output-schema",
-  check() {},
+  check(ctx) {
+    for (const [name, node] of Object.entries(ctx.spec.nodes ?? {})) {
+      if (node?.kind !== "llm" && node?.kind !== "agent") continue;
+      const output = node.output as { schema?: unknown } | undefined;
+      if (typeof output !== "object" || output === null || !("schema" in output)) continue;
+      const schema = output.schema;
+      const at = ["nodes", name, "output", "schema"];
+      if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null)) continue;
+      if (Array.isArray(schema)) continue;
+      for (const p of schemaProblems(schema)) {
+        ctx.report("output-schema", [...at, ...p.path], {
+          message: p.message,
+          hint: p.hint,
+          at: p.at,
+        });
+      }
+      checkRoot(ctx, at, schema);
+    }
+  },
 };

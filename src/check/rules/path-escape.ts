@@ -1,7 +1,8 @@
+import { reportRefProblems } from "../modules.js";
 import type { Rule } from "../rule.js";
 
-// TODO(graphspec): not implemented yet.
+/** A module or graph path leaves the project root (lexically, or through a symbolic link). */
 export const pathEscape: Rule = {
   name: "path-escape",
-  check() {},
+  check: (ctx) => reportRefProblems(ctx, "path-escape"),
 };

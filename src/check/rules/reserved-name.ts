@@ -1,7 +1,53 @@
 import type { Rule } from "../rule.js";
 
-// TODO(graphspec): not implemented yet.
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** What is wrong with a node name and how to fix it; undefined for a good name. */
+function problem(name: string): { message: string; hint: string } | undefined {
+  const keyword = name.toUpperCase();
+  if (keyword === "START" || keyword === "END") {
+    // Any case: a node `end` next to the keyword `END` turns a typo into a silent wrong edge.
+    return {
+      message:
+        name === keyword
+          ? `\`${name}\` is reserved: it is where a run ${keyword === "START" ? "begins" : "ends"}, not a node`
+          : `\`${name}\` is reserved: it reads like the keyword \`${keyword}\``,
+      hint: `rename the node, e.g. \`${keyword === "START" ? "begin" : "finish"}\``,
+    };
+  }
+  if (name === "__start__" || name === "__end__") {
+    const keyword = name === "__start__" ? "START" : "END";
+    return {
+      message: `\`${name}\` is reserved: it is LangGraph's own id for ${keyword}`,
+      hint: `rename the node, e.g. \`${keyword === "START" ? "begin" : "finish"}\``,
+    };
+  }
+  if (name.startsWith("__")) {
+    const plain = name.replace(/^_+|_+$/g, "") || "node";
+    return {
+      message: `\`${name}\` is reserved: names starting with \`__\` belong to LangGraph (\`__start__\`, \`__error_handler__<node>\`, ...)`,
+      hint: `rename the node, e.g. \`${plain}\``,
+    };
+  }
+  const char = [":", "|"].find((c) => name.includes(c));
+  if (char) {
+    return {
+      message: `\`${name}\` contains \`${char}\`, which LangGraph reserves for its channel names`,
+      hint: `rename the node, e.g. \`${name.replace(/[:|]/g, "_")}\``,
+    };
+  }
+  return undefined;
+}
+
+/** Node names LangGraph rejects or that could be read as START / END. */
 export const reservedName: Rule = {
   name: "reserved-name",
-  check() {},
+  check(ctx) {
+    const nodes = isObject(ctx.spec.nodes) ? ctx.spec.nodes : {};
+    for (const name of Object.keys(nodes)) {
+      const found = problem(name);
+      if (found) ctx.report("reserved-name", ["nodes", name], { ...found, at: "key" });
+    }
+  },
 };

@@ -4,7 +4,7 @@ import { diagnosticAtPath } from "../../spec/document.js";
 import generatedValidator from "../../spec/schema-validator.js";
 import type { Diagnostic } from "../diagnostic.js";
 import { allowedKeys, describe, schemaAt } from "../schema-walk.js";
-import { didYouMean, listNames } from "../suggest.js";
+import { closest, didYouMean, listNames } from "../suggest.js";
 
 type Path = (string | number)[];
 
@@ -178,10 +178,22 @@ export function checkSchema(doc: SpecDocument): Diagnostic[] {
   const alternatives = new Set(
     errors.filter((e) => e.keyword === "oneOf" || e.keyword === "not").map((e) => e.instancePath),
   );
+  // "missing `type`" says nothing new beside "unknown key `tpye`: did you mean `type`?".
+  const misspelt = new Set(
+    errors
+      .filter((e) => e.keyword === "additionalProperties" || e.keyword === "unevaluatedProperties")
+      .map((e) => {
+        const key = String(e.params.additionalProperty ?? e.params.unevaluatedProperty);
+        const path = decodePointer(e.instancePath, doc.data);
+        return `${e.instancePath}/${closest(key, allowedKeys(path, doc.data) ?? [])}`;
+      }),
+  );
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
     if (alternatives.has(e.instancePath) && e.keyword !== "oneOf" && e.keyword !== "not") continue;
+    if (e.keyword === "required" && misspelt.has(`${e.instancePath}/${e.params.missingProperty}`))
+      continue;
     if (
       e.keyword === "propertyNames" ||
       (NAME_RULES_OWN.test(e.instancePath) && e.propertyName !== undefined)

@@ -1,7 +1,8 @@
+import { reportRefProblems } from "../modules.js";
 import type { Rule } from "../rule.js";
 
-// TODO(graphspec): not implemented yet.
+/** A module lacks the named export, or the export is not the function or tool the spec needs. */
 export const unknownExport: Rule = {
   name: "unknown-export",
-  check() {},
+  check: (ctx) => reportRefProblems(ctx, "unknown-export"),
 };

@@ -1,7 +1,8 @@
+import { reportRefProblems } from "../modules.js";
 import type { Rule } from "../rule.js";
 
-// TODO(graphspec): not implemented yet.
+/** A module or graph path names no file, a file of the wrong kind, or a module that throws when loaded. */
 export const unknownModule: Rule = {
   name: "unknown-module",
-  check() {},
+  check: (ctx) => reportRefProblems(ctx, "unknown-module"),
 };

@@ -1,7 +1,79 @@
+import type { Path } from "../../spec/source-map.js";
+import { expressionFindings } from "../expressions.js";
 import type { Rule } from "../rule.js";
+import { didYouMean } from "../suggest.js";
 
-// TODO(graphspec): not implemented yet.
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+
+/**
+ * A state key that is not declared: read in an expression (`state.X`, `context.X`), written
+ * (`write`, `set.values`, `subgraph.output`, `map.with`, function `writes`, `on_error.write`),
+ * or listed in `input`/`output`. LangGraph silently drops writes to keys that are not channels,
+ * so each of these would lose data without a word. Also: an llm or agent node with no `write`
+ * in a graph without a `messages` channel has nowhere to put its answer.
+ */
 export const unknownStateKey: Rule = {
   name: "unknown-state-key",
-  check() {},
+  check(ctx) {
+    for (const f of expressionFindings(ctx)) {
+      if (f.rule === "unknown-state-key") ctx.report(f.rule, f.path, f);
+    }
+    const state = obj(ctx.spec.state) ?? {};
+    const channels = Object.keys(state);
+    const unknown = (path: Path, key: unknown, what: string, at: "key" | "value") => {
+      if (typeof key !== "string" || Object.hasOwn(state, key)) return;
+      ctx.report("unknown-state-key", path, {
+        message: `${what} \`${key}\`, which is not a state channel`,
+        hint: didYouMean(key, channels) ?? `declare \`${key}\` under \`state\``,
+        at,
+      });
+    };
+    /** `write: channel` or `write: { channel: value }`. */
+    const writes = (path: Path, write: unknown, who: string) => {
+      if (typeof write === "string") unknown(path, write, `${who} writes`, "value");
+      else
+        for (const key of Object.keys(obj(write) ?? {}))
+          unknown([...path, key], key, `${who} writes`, "key");
+    };
+
+    for (const list of ["input", "output"] as const) {
+      const keys = ctx.spec[list];
+      if (!Array.isArray(keys)) continue;
+      for (const [i, key] of keys.entries()) unknown([list, i], key, `\`${list}\` lists`, "value");
+    }
+
+    const hasMessages = Object.hasOwn(state, "messages");
+    for (const [name, node] of Object.entries(obj(ctx.spec.nodes) ?? {})) {
+      const n = obj(node);
+      if (!n) continue;
+      const who = `node \`${name}\``;
+      const at = (...p: (string | number)[]): Path => ["nodes", name, ...p];
+      writes(at("write"), n.write, who);
+      writes(at("on_error", "write"), obj(n.on_error)?.write, `the \`on_error\` of ${who}`);
+      if (n.kind === "set") writes(at("values"), n.values, who);
+      if (n.kind === "subgraph") writes(at("output"), n.output, who);
+      if (n.kind === "function" && Array.isArray(n.writes)) {
+        for (const [i, key] of n.writes.entries()) {
+          unknown(at("writes", i), key, `${who} declares it writes`, "value");
+        }
+      }
+      if ((n.kind === "llm" || n.kind === "agent") && n.write === undefined && !hasMessages) {
+        ctx.report("unknown-state-key", at(), {
+          message: `node \`${name}\` has nowhere to write: add \`write\` or a \`messages\` channel`,
+          hint: "e.g. `state: { messages: { type: messages } }`, or `write: answer` with an `answer` channel",
+          at: "key",
+        });
+      }
+    }
+
+    const edges = Array.isArray(ctx.spec.edges) ? ctx.spec.edges : [];
+    edges.forEach((edge, i) => {
+      const map = obj(obj(edge)?.map);
+      for (const key of Object.keys(obj(map?.with) ?? {})) {
+        unknown(["edges", i, "map", "with", key], key, "`map.with` sets", "key");
+      }
+    });
+  },
 };

@@ -1,7 +1,54 @@
+import type { CheckContext } from "../context.js";
 import type { Rule } from "../rule.js";
+import { didYouMean } from "../suggest.js";
 
-// TODO(graphspec): not implemented yet.
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const stringsAt = (list: unknown): [number, string][] =>
+  Array.isArray(list)
+    ? list.flatMap((v, i): [number, string][] => (typeof v === "string" ? [[i, v]] : []))
+    : [];
+
+function reportUndeclared(
+  ctx: CheckContext,
+  path: (string | number)[],
+  tool: string,
+  declared: string[],
+): void {
+  ctx.report("unknown-tool", path, {
+    message: `tool \`${tool}\` is not declared in \`tools\``,
+    hint:
+      didYouMean(tool, declared) ??
+      "declare it under the top-level `tools:` with the `module` that exports it",
+  });
+}
+
+/** Every tool a node names (`tools`, `approve`, `tool`) is declared in the top-level `tools`. */
 export const unknownTool: Rule = {
   name: "unknown-tool",
-  check() {},
+  check(ctx) {
+    const declared = isObject(ctx.spec.tools) ? Object.keys(ctx.spec.tools) : [];
+    const isDeclared = (t: string) => Object.hasOwn(ctx.spec.tools ?? {}, t);
+    for (const [name, node] of Object.entries(ctx.spec.nodes ?? {})) {
+      if (!isObject(node)) continue;
+      const nodeTools = stringsAt(node.tools);
+      for (const [i, tool] of nodeTools) {
+        if (!isDeclared(tool)) reportUndeclared(ctx, ["nodes", name, "tools", i], tool, declared);
+      }
+      for (const [i, tool] of stringsAt(node.approve)) {
+        const path = ["nodes", name, "approve", i];
+        if (!isDeclared(tool)) reportUndeclared(ctx, path, tool, declared);
+        else if (!nodeTools.some(([, t]) => t === tool)) {
+          ctx.report("unknown-tool", path, {
+            message: `\`${tool}\` needs approval but is not one of this node's \`tools\`, so the agent can never call it`,
+            hint: `add \`${tool}\` to \`tools\`, or remove it from \`approve\``,
+          });
+        }
+      }
+      if (node.kind === "tool" && typeof node.tool === "string" && !isDeclared(node.tool)) {
+        reportUndeclared(ctx, ["nodes", name, "tool"], node.tool, declared);
+      }
+    }
+  },
 };

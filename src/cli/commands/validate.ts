@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { RULE_NAMES, type RuleName } from "../../check/catalog.js";
 import type { Diagnostic, Severity } from "../../check/diagnostic.js";
+import { didYouMean } from "../../check/suggest.js";
 import { validate } from "../../check/validate.js";
 import { readSpec } from "../../spec/load.js";
 import { expandSpecPaths } from "../files.js";
@@ -13,17 +14,21 @@ import { VERSION } from "../version.js";
 export const validateHelp = `Usage: graphspec validate [paths|globs|dirs...] [options]
 
 Checks spec files against the schema and every semantic rule (default: graphs/).
+Directories and globs skip node_modules, dot-directories, *.test.* and package/tsconfig JSON;
+a file named explicitly is always checked.
 
 Options:
   -f, --format <pretty|json|github|sarif>  output format (default: pretty)
       --max-warnings <n>                   fail (exit 1) when there are more than n warnings
       --rule <name=off|warning|error>      change a rule's severity; repeatable
       --no-modules                         do not load tool/function modules (skips export and tool-args checks)
-  -q, --quiet                              print errors only
+  -q, --quiet                              print errors only (warnings still count for --max-warnings)
   -h, --help                               show this help
 
 Exit: 0 no errors, 1 errors (or too many warnings), 2 usage error.
-Suppress a finding in YAML with \`# graphspec-disable-line RULE\` or \`# graphspec-disable-next-line RULE\`.`;
+Suppress findings in YAML with a comment: \`# graphspec-disable-line RULE\`,
+\`# graphspec-disable-next-line RULE, RULE\`, or \`# graphspec-disable RULE\` for the whole file.
+Docs: docs/cli.md; every rule: docs/rules.md.`;
 
 const FORMATS = ["pretty", "json", "github", "sarif"] as const;
 
@@ -70,6 +75,9 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     sources.set(doc.file, doc.text);
     all.push(...(await validate(doc, { loadModules: !values["no-modules"], severity, cache })));
   }
+  // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
+  const errors = all.filter((d) => d.severity === "error").length;
+  const warnings = all.length - errors;
   if (values.quiet) all = all.filter((d) => d.severity === "error");
 
   if (format === "json") io.out(JSON.stringify(all, null, 2));
@@ -81,18 +89,21 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     if (all.length) io.out(`${formatPretty(all, sources, io.isTty)}\n`);
     io.err(summaryLine(all, files.length, io.isTty));
   }
-  const errors = all.filter((d) => d.severity === "error").length;
-  const warnings = all.length - errors;
-  if (warnings > maxWarnings) io.err(`${warnings} warnings exceed --max-warnings ${maxWarnings}`);
+  if (warnings > maxWarnings)
+    io.err(
+      `${warnings} warning${warnings === 1 ? " exceeds" : "s exceed"} --max-warnings ${maxWarnings}`,
+    );
   return errors > 0 || warnings > maxWarnings ? EXIT.findings : EXIT.ok;
 }
 
 function parseRuleOverrides(specs: string[]): Partial<Record<RuleName, Severity | "off">> {
   const out: Partial<Record<RuleName, Severity | "off">> = {};
   for (const spec of specs) {
-    const [name, level] = spec.split("=");
-    if (!RULE_NAMES.includes(name as RuleName))
-      throw new UsageError(`--rule: unknown rule "${name}"`);
+    const [name = "", level] = spec.split("=");
+    if (!RULE_NAMES.includes(name as RuleName)) {
+      const hint = didYouMean(name, RULE_NAMES);
+      throw new UsageError(`--rule: unknown rule "${name}"${hint ? ` (${hint})` : ""}`);
+    }
     if (level !== "off" && level !== "warning" && level !== "error") {
       throw new UsageError(`--rule ${name}: level must be off, warning or error`);
     }

@@ -1,3 +1,5 @@
+import { isAbsolute } from "node:path";
+import { pathToFileURL } from "node:url";
 import { CATALOG, RULE_NAMES } from "../../check/catalog.js";
 import type { Diagnostic } from "../../check/diagnostic.js";
 
@@ -13,13 +15,13 @@ export function formatSarif(diagnostics: readonly Diagnostic[], version: string)
   }));
   const results = diagnostics.map((d) => ({
     ruleId: d.rule,
-    ruleIndex: Math.max(0, RULE_NAMES.indexOf(d.rule as (typeof RULE_NAMES)[number])),
+    ...ruleIndex(d.rule),
     level: d.severity === "error" ? "error" : "warning",
     message: { text: d.hint ? `${d.message} (${d.hint})` : d.message },
     locations: [
       {
         physicalLocation: {
-          artifactLocation: { uri: d.file.replaceAll("\\", "/") },
+          artifactLocation: { uri: fileUri(d.file) },
           region: {
             startLine: d.line,
             startColumn: d.column,
@@ -34,8 +36,26 @@ export function formatSarif(diagnostics: readonly Diagnostic[], version: string)
     $schema: "https://json.schemastore.org/sarif-2.1.0.json",
     version: "2.1.0",
     runs: [
-      { tool: { driver: { name: "graphspec", version, informationUri: DOCS, rules } }, results },
+      {
+        tool: { driver: { name: "graphspec", version, informationUri: DOCS, rules } },
+        // Columns count UTF-16 code units, as JavaScript strings (and SARIF's default) do.
+        columnKind: "utf16CodeUnits",
+        results,
+      },
     ],
   };
   return JSON.stringify(log, null, 2);
+}
+
+/** `ruleIndex` points into `driver.rules`; omitted for a rule the catalog does not know. */
+function ruleIndex(rule: string): { ruleIndex?: number } {
+  const i = RULE_NAMES.indexOf(rule as (typeof RULE_NAMES)[number]);
+  return i < 0 ? {} : { ruleIndex: i };
+}
+
+/** SARIF wants URIs: relative paths stay relative (to the repository root, for code scanning), percent-encoded. */
+function fileUri(file: string): string {
+  const path = file.replaceAll("\\", "/");
+  if (isAbsolute(file)) return pathToFileURL(file).href;
+  return path.split("/").map(encodeURIComponent).join("/");
 }

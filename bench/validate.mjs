@@ -1,0 +1,336 @@
+#!/usr/bin/env node
+/**
+ * How fast is `graphspec validate`? Run with `npm run bench` (after `npm run build`). See bench/README.md.
+ *
+ * 1. Generates 1,000 varied, valid specs (10–60 nodes of the kinds that need no module or other
+ *    file: set, llm, interrupt; routes, loops, fan-out and joins, map fan-out, templates) into a
+ *    temp dir. Seeded: the same corpus on every run.
+ * 2. In one process, alternating passes over the same files after a warm-up:
+ *    floor = read + YAML parse + the precompiled Ajv schema validator, nothing else;
+ *    full  = graphspec's `readSpec` + `validate` (every rule, positions, suppressions).
+ *    Prints the medians and their ratio (the aim is within 2x of the floor). It never fails on it.
+ * 3. CLI cold start: `node bin/graphspec.js validate one.yaml` spawned N times, beside `node -e 0`.
+ *
+ * Options: --specs N (default 1000), --passes N (default 5), --spawns N (default 15), --keep (leave the corpus).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { Document, parse as parseYaml, visit } from "yaml";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values: opts } = parseArgs({
+  options: {
+    specs: { type: "string", default: "1000" },
+    passes: { type: "string", default: "5" },
+    spawns: { type: "string", default: "15" },
+    keep: { type: "boolean", default: false },
+  },
+});
+if (!existsSync(join(ROOT, "dist", "index.js"))) {
+  console.error("bench: dist/ is missing; run `npm run build` first");
+  process.exit(2);
+}
+const { readSpec, validate } = await import(join(ROOT, "dist", "index.js"));
+const { default: schemaValidator } = await import(
+  join(ROOT, "dist", "spec", "schema-validator.js")
+);
+
+// ---------- corpus ----------
+
+/** mulberry32: a small seeded PRNG, so the corpus is the same on every machine. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * One valid spec of `size` nodes: a chain of blocks (a node, a route, a fan-out and join, a map
+ * fan-out) so every node is reachable and reaches END. Parallel branches write only channels
+ * with reducers (append, sum, messages), so no `parallel-write` is due.
+ */
+function generateSpec(index, random) {
+  const pick = (xs) => xs[Math.floor(random() * xs.length)];
+  const size = 10 + Math.floor(random() * 51);
+  const state = {
+    messages: { type: "messages" },
+    ticket: { type: "string", default: "" },
+    count: { type: "integer", reducer: "sum", default: 0 },
+    notes: { type: "array", items: { type: "string" }, reducer: "append", default: [] },
+    topics: { type: "array", items: { type: "string" }, default: [] },
+    topic: { type: "string", default: "" },
+    approved: { type: "boolean", default: false },
+    priority: { type: "string", enum: ["low", "normal", "urgent"], default: "normal" },
+  };
+  const nodes = {};
+  const edges = [];
+  let n = 0;
+  const name = () => `n${++n}`;
+
+  /** A node that runs alone: may write its own `replace` channel. */
+  const soloNode = (id) => {
+    const kind = pick(["set", "set", "llm", "llm", "llm", "interrupt"]);
+    const own = `v${id.slice(1)}`;
+    if (kind === "set") {
+      state[own] = { type: "string" };
+      return {
+        kind,
+        values: {
+          [own]: `step ${id}: ${"${{ state.ticket }}"} seen ${"${{ state.count }}"} times`,
+          count: 1,
+          notes: [`${id} ${"${{ size(state.notes) }}"}`],
+        },
+      };
+    }
+    if (kind === "llm") {
+      const style = random();
+      // No `write`: the AI message is appended to `messages`.
+      if (style < 0.3) return { kind, system: `Investigate ${"${{ state.ticket }}"} as ${id}.` };
+      if (style < 0.65) {
+        return {
+          kind,
+          system: "You triage support tickets.",
+          prompt: `Ticket: ${"${{ state.ticket }}"} (${id}, ${"${{ state.count }}"} so far)`,
+          output: {
+            schema: {
+              type: "object",
+              properties: {
+                priority: { type: "string", enum: ["low", "normal", "urgent"] },
+                reason: { type: "string" },
+              },
+              required: ["priority", "reason"],
+            },
+          },
+          write: { priority: "${{ output.priority }}", notes: "${{ [output.reason] }}" },
+        };
+      }
+      state[own] = { type: "string" };
+      return {
+        kind,
+        prompt: `Summarize ${"${{ state.ticket }}"} in one line.`,
+        write: { [own]: "${{ output.text }}" },
+      };
+    }
+    return {
+      kind: "interrupt",
+      payload: {
+        question: `Approve ${"${{ state.ticket }}"} at ${id}?`,
+        notes: "${{ state.notes }}",
+      },
+      schema: { type: "boolean" },
+      write: "approved",
+    };
+  };
+  /** A node on a parallel branch: only reducer channels. */
+  const branchNode = (id) =>
+    random() < 0.8
+      ? { kind: "set", values: { notes: [`${id}: ${"${{ state.topic }}"}`], count: 1 } }
+      : { kind: "llm", prompt: `Research branch ${id} of ${"${{ state.ticket }}"}.` };
+
+  let last = name();
+  nodes[last] = { kind: "set", values: { ticket: `T-${index}`, topics: ["a", "b", "c"] } };
+  state[`v${n}`] = { type: "string" };
+  edges.push({ from: "START", to: last });
+
+  while (n < size) {
+    const room = size - n;
+    const block = room >= 5 ? pick(["chain", "chain", "route", "fan", "map", "loop"]) : "chain";
+    if (block === "chain") {
+      const id = name();
+      nodes[id] = soloNode(id);
+      edges.push({ from: last, to: id });
+      last = id;
+    } else if (block === "route" || block === "loop") {
+      // A route to the next node or the one after it; both continue the chain.
+      const a = name();
+      const b = name();
+      nodes[a] = soloNode(a);
+      nodes[b] = soloNode(b);
+      const cases =
+        block === "loop"
+          ? [{ when: `state.count < ${2 + Math.floor(random() * 5)}`, to: last }, { default: a }]
+          : [
+              { when: 'state.priority == "urgent" || state.approved', to: a },
+              { when: `size(state.notes) > ${Math.floor(random() * 10)}`, to: b },
+              { default: a },
+            ];
+      // In a loop, `last` runs again until the count is high enough.
+      edges.push({ from: last, route: cases });
+      edges.push({ from: a, to: b });
+      last = b;
+    } else if (block === "fan") {
+      const width = 2 + Math.floor(random() * 3);
+      const branches = Array.from({ length: Math.min(width, room - 2) }, () => name());
+      // room >= 5, so there are at least two branches.
+      for (const id of branches) nodes[id] = branchNode(id);
+      const join = name();
+      nodes[join] = soloNode(join);
+      edges.push({ from: last, to: branches });
+      edges.push({ from: branches, to: join });
+      last = join;
+    } else {
+      const worker = name();
+      nodes[worker] = branchNode(worker);
+      const after = name();
+      nodes[after] = soloNode(after);
+      edges.push({
+        from: last,
+        map: { over: "state.topics", to: worker, with: { topic: "${{ item }}" } },
+      });
+      edges.push({ from: worker, to: after });
+      last = after;
+    }
+  }
+  edges.push({ from: last, to: "END" });
+  return {
+    version: 1,
+    name: `bench-${index}`,
+    description: `Generated spec ${index} for the validate benchmark.`,
+    state,
+    context: { user_id: { type: "string", required: true } },
+    models: { default: { model: "scripted:bench", temperature: 0 } },
+    nodes,
+    edges,
+    limits: { recursion: 100 },
+  };
+}
+
+/** YAML in the style people write: block mappings, flow style for small leaves. */
+function toYaml(value) {
+  const doc = new Document(value);
+  visit(doc, {
+    Collection(_, node) {
+      if (JSON.stringify(node.toJSON()).length <= 60) node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
+function writeCorpus(count) {
+  const dir = mkdtempSync(join(tmpdir(), "graphspec-bench-"));
+  const random = prng(20_251_122);
+  const files = [];
+  for (let i = 0; i < count; i++) {
+    const file = join(dir, `spec-${String(i).padStart(4, "0")}.yaml`);
+    writeFileSync(file, `${toYaml(generateSpec(i, random))}\n`);
+    files.push(file);
+  }
+  // A project root, so path checks stay inside the corpus.
+  writeFileSync(join(dir, "package.json"), "{}\n");
+  return { dir, files };
+}
+
+// ---------- measurement ----------
+
+async function floorPass(files) {
+  let invalid = 0;
+  for (const file of files) {
+    const data = parseYaml(await readFile(file, "utf8"));
+    if (!schemaValidator(data)) invalid++;
+  }
+  return invalid;
+}
+
+async function fullPass(files) {
+  const cache = new Map();
+  let diagnostics = 0;
+  for (const file of files) diagnostics += (await validate(await readSpec(file), { cache })).length;
+  return diagnostics;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function time(fn) {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+function spawnMedian(args, cwd, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    const r = spawnSync(process.execPath, args, { cwd, stdio: "ignore" });
+    times.push(performance.now() - start);
+    if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}`);
+  }
+  return median(times);
+}
+
+// ---------- run ----------
+
+const specCount = Number(opts.specs);
+const passes = Number(opts.passes);
+const { dir, files } = writeCorpus(specCount);
+try {
+  // Sanity: the corpus is valid, so the full pass runs every rule to the end.
+  const cache = new Map();
+  const byRule = new Map();
+  let dirty = 0;
+  for (const file of files) {
+    const found = await validate(await readSpec(file), { cache });
+    if (found.length) dirty++;
+    for (const d of found) byRule.set(d.rule, (byRule.get(d.rule) ?? 0) + 1);
+  }
+  const nodeCount = files.length
+    ? (
+        await Promise.all(
+          files.map(async (f) => Object.keys(parseYaml(await readFile(f, "utf8")).nodes).length),
+        )
+      ).reduce((a, b) => a + b, 0)
+    : 0;
+  console.log(`corpus: ${files.length} specs, ${nodeCount} nodes, in ${dir}`);
+  if (dirty)
+    console.log(
+      `warning: ${dirty} generated specs have diagnostics (${[...byRule].map(([r, c]) => `${r}: ${c}`).join(", ")})`,
+    );
+
+  // The sanity pass above warmed up graphspec; warm up the floor too.
+  await floorPass(files);
+  const floor = [];
+  const full = [];
+  for (let i = 0; i < passes; i++) {
+    floor.push(await time(() => floorPass(files)));
+    full.push(await time(() => fullPass(files)));
+  }
+  const floorMs = median(floor);
+  const fullMs = median(full);
+
+  const one = files[0];
+  const spawns = Number(opts.spawns);
+  const nodeMs = spawnMedian(["-e", "0"], ROOT, spawns);
+  const versionMs = spawnMedian(["bin/graphspec.js", "--version"], ROOT, spawns);
+  const cliMs = spawnMedian(["bin/graphspec.js", "validate", one], ROOT, spawns);
+
+  const perFile = (ms) => `${((ms / files.length) * 1000).toFixed(0)} µs/spec`;
+  const rows = [
+    ["floor: read + YAML parse + Ajv", `${floorMs.toFixed(0)} ms`, perFile(floorMs)],
+    ["graphspec: readSpec + validate", `${fullMs.toFixed(0)} ms`, perFile(fullMs)],
+    ["ratio (aim: ≤ 2x)", `${(fullMs / floorMs).toFixed(2)}x`, ""],
+    ["cold start: node -e 0", `${nodeMs.toFixed(0)} ms`, `median of ${spawns}`],
+    ["cold start: graphspec --version", `${versionMs.toFixed(0)} ms`, `median of ${spawns}`],
+    ["cold start: graphspec validate one.yaml", `${cliMs.toFixed(0)} ms`, `median of ${spawns}`],
+  ];
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  console.log(
+    `\n${passes} alternating passes over ${files.length} specs after a warm-up (medians):\n`,
+  );
+  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
+} finally {
+  if (opts.keep) console.log(`\nkept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,589 @@
+/**
+ * Every expression in a spec — where it stands, what it may read, what type the place needs —
+ * and what is wrong with each, computed once per document and shared by the three expression
+ * rules (`expression-syntax`, `expression-type`, `unknown-state-key`).
+ */
+import {
+  ERROR_TYPE,
+  ExprEnvironment,
+  type ExprProblem,
+  type ExprType,
+  formatType,
+  isAssignable,
+  isTemplate,
+  MESSAGE_TYPE,
+  type ParsedTemplate,
+  type Scope,
+  T,
+  typeFromSchema,
+  writeType,
+} from "../expr/index.js";
+import type { SpecDocument } from "../spec/document.js";
+import type { Path, Span } from "../spec/source-map.js";
+import type { RuleName } from "./catalog.js";
+import type { CheckContext } from "./context.js";
+import { didYouMean, listNames } from "./suggest.js";
+
+/** What a place requires of the value written there. */
+export interface Expectation {
+  type: ExprType;
+  /** Whether `null` is accepted (it clears a channel). */
+  nullable: boolean;
+  /** The message when a value of type `actual` (already formatted) does not fit. */
+  mismatch(actual: string): string;
+  hint?: string;
+}
+
+export interface ExprSite {
+  /** Data path of the string holding the expression. */
+  path: Path;
+  /** The template, or the bare CEL of a `when` / `map.over`. */
+  source: string;
+  kind: "template" | "cel";
+  scope: Scope;
+  expected?: Expectation | undefined;
+}
+
+/** A diagnostic-to-be, for one of the expression rules. */
+export interface Finding {
+  rule: RuleName;
+  path: Path;
+  at?: "key" | "value";
+  span?: Span | undefined;
+  message: string;
+  hint?: string | undefined;
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
+const entries = (v: unknown): [string, unknown][] => Object.entries(obj(v) ?? {});
+
+/** "`list<string>` or `string`". */
+export function describeType(t: ExprType): string {
+  if (t.kind === "union") return t.label ?? t.of.map(describeType).join(" or ");
+  return `\`${formatType(t)}\``;
+}
+
+/** The spec's expression environment, made once per document. */
+export const exprEnvironment = (ctx: CheckContext): ExprEnvironment =>
+  ctx.memo("expr:environment", () =>
+    ExprEnvironment.for({ state: ctx.spec.state, context: ctx.spec.context }),
+  );
+
+/** What a node's natural result is, per kind, as expressions see it. */
+function nodeLocals(node: Obj): Record<string, ExprType> {
+  switch (node.kind) {
+    case "llm":
+    case "agent": {
+      const schema = obj(node.output)?.schema;
+      return { output: schema === undefined ? MESSAGE_TYPE : typeFromSchema(schema, "Output") };
+    }
+    case "tool":
+      return { result: T.dyn };
+    case "interrupt":
+      return { resume: node.schema === undefined ? T.dyn : typeFromSchema(node.schema, "Resume") };
+    default:
+      return {};
+  }
+}
+
+/** Collects sites and the literal-value findings met on the way. */
+class SiteCollector {
+  readonly sites: ExprSite[] = [];
+  readonly findings: Finding[] = [];
+  constructor(
+    private readonly env: ExprEnvironment,
+    private readonly state: Obj,
+  ) {}
+
+  site(path: Path, source: unknown, kind: ExprSite["kind"], scope: Scope, expected?: Expectation) {
+    if (typeof source === "string") this.sites.push({ path, source, kind, scope, expected });
+  }
+
+  /** A channel's expectation for a write (reducer-aware) or a Send payload (the channel's type). */
+  channel(key: string, how: "write" | "payload"): Expectation | undefined {
+    if (!Object.hasOwn(this.state, key)) return undefined;
+    const field = this.state[key];
+    const type = this.env.state.fields[key] ?? T.dyn;
+    const accepts = how === "write" ? writeType(type, field) : type;
+    return {
+      type: accepts,
+      nullable: true,
+      mismatch: (actual) =>
+        `cannot write ${actual} to \`${key}\`, which takes ${describeType(accepts)}`,
+    };
+  }
+
+  /** A map from state key to value (write, set, subgraph output, map.with, on_error.write). */
+  writes(base: Path, map: unknown, scope: Scope, how: "write" | "payload") {
+    for (const [key, value] of entries(map)) {
+      this.value([...base, key], value, scope, this.channel(key, how), key);
+    }
+  }
+
+  /**
+   * A JSON value whose strings are templates: records each template as a site with the type
+   * expected at its position, and checks literals (numbers, plain strings, ...) on the way.
+   */
+  value(
+    path: Path,
+    value: unknown,
+    scope: Scope,
+    expected: Expectation | undefined,
+    place: string,
+  ) {
+    if (typeof value === "string" && isTemplate(value)) {
+      this.site(path, value, "template", scope, expected);
+      return;
+    }
+    if (Array.isArray(value)) {
+      const list = expected && pick(expected.type, "list");
+      if (expected && !list) return this.mismatch(path, expected, "a list");
+      const itemExpected = list && nested(list.item, `an item of \`${place}\``);
+      for (const [i, item] of value.entries()) {
+        this.value([...path, i], item, scope, itemExpected, place);
+      }
+      return;
+    }
+    const o = obj(value);
+    if (o) {
+      // Where a map is accepted (e.g. a message given as `{role, content}`), any key is.
+      const target = expected && (pick(expected.type, "map") ?? pick(expected.type, "record"));
+      if (expected && !target) return this.mismatch(path, expected, "a map");
+      for (const [key, v] of Object.entries(o)) {
+        const name = `${place}.${key}`;
+        if (target?.kind === "record" && !Object.hasOwn(target.fields, key)) {
+          this.findings.push({
+            rule: "expression-type",
+            path: [...path, key],
+            at: "key",
+            message: `\`${place}\` has no field \`${key}\``,
+            hint:
+              didYouMean(key, Object.keys(target.fields)) ??
+              `its fields: ${listNames(Object.keys(target.fields))}`,
+          });
+          continue;
+        }
+        const fieldType = target?.kind === "record" ? target.fields[key] : target?.value;
+        this.value([...path, key], v, scope, fieldType && nested(fieldType, `\`${name}\``), name);
+      }
+      return;
+    }
+    if (expected) this.literal(path, value, expected);
+  }
+
+  private literal(path: Path, value: unknown, expected: Expectation) {
+    const type =
+      typeof value === "string"
+        ? T.string
+        : typeof value === "boolean"
+          ? T.bool
+          : typeof value === "number"
+            ? Number.isInteger(value)
+              ? T.int
+              : T.double
+            : value === null
+              ? T.null
+              : undefined;
+    if (!type) return;
+    if (!isAssignable(type, expected.type, { nullable: expected.nullable })) {
+      return this.mismatch(path, expected, `\`${formatType(type)}\``);
+    }
+    const allowed = typeof value === "string" ? stringEnum(expected.type) : undefined;
+    if (allowed && typeof value === "string" && !allowed.includes(value)) {
+      this.findings.push({
+        rule: "expression-type",
+        path,
+        message: `\`${value}\` is not one of ${listNames(allowed)}`,
+        hint: didYouMean(value, allowed),
+      });
+    }
+  }
+
+  private mismatch(path: Path, expected: Expectation, actual: string) {
+    this.findings.push({
+      rule: "expression-type",
+      path,
+      message: expected.mismatch(actual),
+      hint: expected.hint,
+    });
+  }
+}
+
+/** The member of an expected type that a value of this shape would meet. */
+function pick<K extends "list" | "record" | "map">(
+  t: ExprType,
+  kind: K,
+): Extract<ExprType, { kind: K }> | undefined {
+  if (t.kind === kind) return t as Extract<ExprType, { kind: K }>;
+  if (t.kind === "dyn" && kind !== "record")
+    return (kind === "list" ? T.list(T.dyn) : T.map(T.dyn)) as never;
+  if (t.kind === "union") for (const m of t.of) if (pick(m, kind)) return pick(m, kind);
+  return undefined;
+}
+
+/** The enum a string must be one of, if the expected type has exactly one. */
+function stringEnum(t: ExprType): readonly string[] | undefined {
+  if (t.kind === "string") return t.enum;
+  if (t.kind === "union") {
+    const hasPlain =
+      t.of.some((m) => m.kind === "string" && !m.enum) || t.of.some((m) => m.kind === "dyn");
+    if (hasPlain) return undefined;
+    return t.of.map(stringEnum).find((e) => e !== undefined);
+  }
+  return undefined;
+}
+
+const nested = (type: ExprType, name: string): Expectation => ({
+  type,
+  nullable: true,
+  mismatch: (actual) => `cannot write ${actual} to ${name}, which takes ${describeType(type)}`,
+});
+
+const WHEN: Expectation = {
+  type: T.bool,
+  nullable: false,
+  mismatch: (actual) => `\`when\` must be a \`bool\`, not ${actual}`,
+  hint: 'compare it, e.g. `state.x == "value"` or `size(state.items) > 0`',
+};
+const OVER: Expectation = {
+  type: T.list(T.dyn),
+  nullable: false,
+  mismatch: (actual) => `\`map.over\` must be a list, not ${actual}`,
+};
+const MESSAGES: Expectation = {
+  type: T.list(T.dyn),
+  nullable: false,
+  mismatch: (actual) => `\`messages\` must be a list of messages, not ${actual}`,
+  hint: "give the whole list as one expression, e.g. `${{ state.messages }}`",
+};
+
+function collectSites(ctx: CheckContext): SiteCollector {
+  const env = exprEnvironment(ctx);
+  const spec = ctx.spec as unknown as Obj;
+  const c = new SiteCollector(env, obj(spec.state) ?? {});
+  const plain = (where: string) => env.scope(where);
+
+  for (const [name, node] of entries(spec.nodes)) {
+    const n = obj(node);
+    if (!n) continue;
+    const at = (...p: (string | number)[]): Path => ["nodes", name, ...p];
+    const of = (part: string) => `the \`${part}\` of node \`${name}\``;
+    const kind = typeof n.kind === "string" ? n.kind : "";
+    if (kind === "llm" || kind === "agent") {
+      const prompt = plain(`the prompt of node \`${name}\``);
+      c.site(at("system"), n.system, "template", prompt);
+      c.site(at("prompt"), n.prompt, "template", prompt);
+      c.site(at("messages"), n.messages, "template", prompt, MESSAGES);
+    }
+    if (obj(n.write))
+      c.writes(at("write"), n.write, env.scope(of("write"), nodeLocals(n)), "write");
+    if (kind === "tool") c.value(at("args"), n.args, plain(of("args")), undefined, "args");
+    if (kind === "interrupt")
+      c.value(at("payload"), n.payload, plain(of("payload")), undefined, "payload");
+    if (kind === "set") c.writes(at("values"), n.values, plain(of("values")), "write");
+    if (kind === "subgraph") {
+      c.value(at("input"), n.input, plain(of("input")), undefined, "input");
+      c.writes(at("output"), n.output, env.scope(of("output"), { output: T.dyn }), "write");
+    }
+    const onError = obj(n.on_error);
+    if (obj(onError?.write)) {
+      c.writes(
+        at("on_error", "write"),
+        onError?.write,
+        env.scope(of("on_error"), { error: ERROR_TYPE }),
+        "write",
+      );
+    }
+  }
+
+  const routeScope = plain("a route's `when`");
+  const overScope = plain("`map.over`");
+  (Array.isArray(spec.edges) ? spec.edges : []).forEach((edge, i) => {
+    const e = obj(edge);
+    if (!e) return;
+    if (Array.isArray(e.route)) {
+      e.route.forEach((rc, j) => {
+        const when = obj(rc)?.when;
+        c.site(["edges", i, "route", j, "when"], when, "cel", routeScope, WHEN);
+      });
+    }
+    const map = obj(e.map);
+    if (map) {
+      c.site(["edges", i, "map", "over"], map.over, "cel", overScope, OVER);
+      const item = typeof map.over === "string" ? itemType(env, map.over, overScope) : T.dyn;
+      c.writes(["edges", i, "map", "with"], map.with, env.scope("`map.with`", { item }), "payload");
+    }
+  });
+
+  for (const [name, tool] of entries(spec.tools)) {
+    const bind = obj(tool)?.bind;
+    c.value(
+      ["tools", name, "bind"],
+      bind,
+      plain(`the \`bind\` of tool \`${name}\``),
+      undefined,
+      "bind",
+    );
+  }
+  const models = env.modelsScope();
+  for (const [name, model] of entries(spec.models))
+    c.value(["models", name], model, models, undefined, name);
+  return c;
+}
+
+/** The element type of a `map.over` list, for `item`; dyn when it is not known. */
+function itemType(env: ExprEnvironment, over: string, scope: Scope): ExprType {
+  const r = env.check(over, scope);
+  return r.ok && r.type.kind === "list" ? r.type.item : T.dyn;
+}
+
+const collected = (ctx: CheckContext): SiteCollector =>
+  ctx.memo("expr:collected", () => collectSites(ctx));
+
+/** Every expression site of the spec, in spec order. */
+export const expressionSites = (ctx: CheckContext): readonly ExprSite[] => collected(ctx).sites;
+
+/** Everything wrong with the spec's expressions and the values written with them. */
+export const expressionFindings = (ctx: CheckContext): readonly Finding[] =>
+  ctx.memo("expr:findings", () => {
+    const { sites, findings } = collected(ctx);
+    const out = [...findings];
+    const env = exprEnvironment(ctx);
+    for (const site of sites) out.push(...checkSite(ctx, env, site));
+    out.push(...naturalResultFindings(ctx, env));
+    return out;
+  });
+
+const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
+  syntax: "expression-syntax",
+  type: "expression-type",
+  "unknown-key": "unknown-state-key",
+};
+
+function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSite): Finding[] {
+  const { path, source, scope, expected } = site;
+  const anchors: [number, number][] = [];
+  const locate = (start: number, end: number) =>
+    spanInScalar(ctx.doc, path, source, start, end, anchors);
+  const fromProblem = (p: ExprProblem): Finding => ({
+    rule: RULE_OF[p.kind],
+    path,
+    span: locate(p.start, p.end),
+    message: p.message,
+    hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
+  });
+  const misfit = (type: ExprType, span?: Span): Finding[] =>
+    expected && !isAssignable(type, expected.type, { nullable: expected.nullable })
+      ? [
+          {
+            rule: "expression-type",
+            path,
+            span,
+            message: expected.mismatch(`\`${formatType(type)}\``),
+            hint: expected.hint ?? conversionHint(type, expected.type),
+          },
+        ]
+      : [];
+
+  if (site.kind === "cel") {
+    if (isTemplate(source)) {
+      return [
+        {
+          rule: "expression-syntax",
+          path,
+          message: "this place takes a bare CEL expression, not a `${{ }}` template",
+          hint: "drop the `${{` and `}}`",
+        },
+      ];
+    }
+    const r = env.check(source, scope);
+    return r.ok ? misfit(r.type, locate(0, source.length)) : [fromProblem(r.problem)];
+  }
+  const r = env.checkTemplate(source, scope);
+  for (const p of r.template?.parts ?? []) if (p.kind === "expr") anchors.push([p.open, p.close]);
+  if (r.problems.length) return r.problems.map(fromProblem);
+  if (!r.type) return [];
+  return misfit(r.type, wholeExpressionSpan(r.template, locate));
+}
+
+/** How to turn a value of type `actual` into what `expected` takes, when CEL has a direct way. */
+function conversionHint(actual: ExprType, expected: ExprType): string | undefined {
+  const accepts = (kind: ExprType["kind"]) =>
+    expected.kind === kind ||
+    (expected.kind === "union" && expected.of.some((m) => m.kind === kind));
+  const scalar = ["int", "uint", "double", "bool", "string"].includes(actual.kind);
+  if (accepts("string") && scalar) return "convert it with `string(…)`";
+  if (accepts("int") && (actual.kind === "double" || actual.kind === "string"))
+    return "convert it with `int(…)`";
+  if (accepts("double") && actual.kind === "string") return "convert it with `double(…)`";
+  if (accepts("list") && actual.kind !== "list") return "wrap it in a list: `[…]`";
+  return undefined;
+}
+
+/** For `${{ expr }}`, the span of `expr` itself (without the padding). */
+function wholeExpressionSpan(
+  template: ParsedTemplate | undefined,
+  locate: (start: number, end: number) => Span | undefined,
+): Span | undefined {
+  const part = template?.whole ? template.parts[0] : undefined;
+  if (part?.kind !== "expr") return undefined;
+  const lead = part.source.length - part.source.trimStart().length;
+  const trail = part.source.length - part.source.trimEnd().length;
+  return locate(part.start + lead, part.end - trail);
+}
+
+/** `write: channel` puts the node's whole result there: it must fit where its type is known. */
+function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): Finding[] {
+  const out: Finding[] = [];
+  const state = obj(ctx.spec.state) ?? {};
+  const check = (path: Path, who: string, channel: unknown, result: ExprType, what: string) => {
+    if (typeof channel !== "string" || !Object.hasOwn(state, channel)) return;
+    const accepts = writeType(env.state.fields[channel] ?? T.dyn, state[channel]);
+    if (isAssignable(result, accepts, { nullable: true })) return;
+    out.push({
+      rule: "expression-type",
+      path,
+      message: `${who} writes ${what} (\`${formatType(result)}\`) to \`${channel}\`, which takes ${describeType(accepts)}`,
+      hint: `write a map that converts it, e.g. \`write: { ${channel}: "\${{ ... }}" }\``,
+    });
+  };
+  for (const [name, node] of entries(ctx.spec.nodes)) {
+    const n = obj(node);
+    if (!n) continue;
+    const who = `node \`${name}\``;
+    if (n.kind === "interrupt" && n.schema !== undefined) {
+      check(
+        ["nodes", name, "write"],
+        who,
+        n.write,
+        typeFromSchema(n.schema, "Resume"),
+        "the resume value",
+      );
+    }
+    const schema = obj(n.output)?.schema;
+    if ((n.kind === "llm" || n.kind === "agent") && schema !== undefined) {
+      check(
+        ["nodes", name, "write"],
+        who,
+        n.write,
+        typeFromSchema(schema, "Output"),
+        "its structured output",
+      );
+    }
+    const onError = obj(n.on_error)?.write;
+    check(
+      ["nodes", name, "on_error", "write"],
+      `the \`on_error\` of ${who}`,
+      onError,
+      ERROR_TYPE,
+      "the error",
+    );
+  }
+  return out;
+}
+
+/**
+ * The file span of [start, end) inside the string value at `path`. Exact for plain and
+ * one-line quoted scalars (escapes decoded). Otherwise (block and folded scalars) found through
+ * an anchor that stands verbatim in the file: the line holding `start`, or one of `anchors`
+ * (e.g. the whole `${{ }}`). Undefined when neither works: the caller uses the whole value.
+ */
+export function spanInScalar(
+  doc: SpecDocument,
+  path: Path,
+  value: string,
+  start: number,
+  end: number,
+  anchors: readonly (readonly [number, number])[] = [],
+): Span | undefined {
+  if (!doc.map.has(path)) return undefined;
+  const outer = doc.map.span(path, "value");
+  const raw = doc.text.slice(outer[0], outer[1]);
+  const stop = Math.max(end, start);
+  const offsets = scalarOffsets(raw, value);
+  if (offsets) return [outer[0] + offsets[start]!, outer[0] + offsets[stop]!];
+  const nl = value.indexOf("\n", start);
+  const line: [number, number] = [
+    value.lastIndexOf("\n", start - 1) + 1,
+    nl < 0 ? value.length : nl,
+  ];
+  for (const [from, to] of [line, ...anchors]) {
+    if (start < from || start > to) continue;
+    const text = value.slice(from, to);
+    if (!text.trim()) continue;
+    // The anchor's n-th occurrence in the value is its n-th occurrence in the file.
+    let nth = 0;
+    for (let i = value.indexOf(text); i >= 0 && i < from; i = value.indexOf(text, i + 1)) nth++;
+    let at = raw.indexOf(text);
+    for (let k = 0; k < nth && at >= 0; k++) at = raw.indexOf(text, at + 1);
+    if (at < 0) continue;
+    const base = outer[0] + at - from;
+    return [base + start, base + Math.min(stop, to)];
+  }
+  return undefined;
+}
+
+/** For each character of `value` (and its end), its offset in `raw`; undefined unless certain. */
+function scalarOffsets(raw: string, value: string): number[] | undefined {
+  if (raw.includes("\n")) return undefined;
+  const quote = raw[0];
+  if (quote !== '"' && quote !== "'") {
+    return raw === value ? Array.from({ length: value.length + 1 }, (_, i) => i) : undefined;
+  }
+  if (raw.at(-1) !== quote || raw.length < 2) return undefined;
+  const offsets: number[] = [];
+  let decoded = "";
+  for (let i = 1; i < raw.length - 1; ) {
+    const c = raw[i]!;
+    let text = c;
+    let width = 1;
+    if (quote === "'" && c === "'") {
+      width = 2; // '' stands for '
+    } else if (quote === '"' && c === "\\") {
+      const esc = decodeEscape(raw, i);
+      if (!esc) return undefined;
+      [text, width] = esc;
+    }
+    for (let k = 0; k < text.length; k++) offsets.push(i);
+    decoded += text;
+    i += width;
+  }
+  offsets.push(raw.length - 1);
+  return decoded === value ? offsets : undefined;
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  "\t": "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\x85",
+  _: "\xa0",
+  L: "\u2028",
+  P: "\u2029",
+};
+const HEX_ESCAPES: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/** A YAML/JSON double-quoted escape at `i`: its text and its width in the raw source. */
+function decodeEscape(raw: string, i: number): [string, number] | undefined {
+  const kind = raw[i + 1] ?? "";
+  const simple = SIMPLE_ESCAPES[kind];
+  if (simple !== undefined) return [simple, 2];
+  const digits = HEX_ESCAPES[kind];
+  if (!digits) return undefined;
+  const hex = raw.slice(i + 2, i + 2 + digits);
+  if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) return undefined;
+  return [String.fromCodePoint(Number.parseInt(hex, 16)), 2 + digits];
+}

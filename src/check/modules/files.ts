@@ -1,0 +1,119 @@
+/** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
+import { readdir, realpath, stat } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import type { Path } from "../../spec/source-map.js";
+import { closest } from "../suggest.js";
+import type { RefBase, RefProblem } from "./refs.js";
+
+export const MODULE_EXTENSIONS = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
+export const GRAPH_EXTENSIONS = [".yaml", ".yml", ".json"] as const;
+
+/** A code module, or a child spec mounted by a subgraph node. */
+export type FileKind = "module" | "graph";
+
+export type ResolvedFile = { ok: true; abs: string } | { ok: false; problem: RefProblem };
+
+const isInside = (root: string, path: string): boolean => {
+  const rel = relative(root, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+};
+
+/** realpath of the longest existing prefix of `path`, with the rest appended: symlinked directories count even when the file is missing. */
+async function realpathLoose(path: string): Promise<string> {
+  const rest: string[] = [];
+  let current = path;
+  for (;;) {
+    try {
+      return join(await realpath(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
+}
+
+const extensionsOf = (kind: FileKind): readonly string[] =>
+  kind === "module" ? MODULE_EXTENSIONS : GRAPH_EXTENSIONS;
+
+/** The reference with its last segment replaced, as the user would write it. */
+const withBase = (ref: string, name: string): string =>
+  ref.slice(0, Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("\\")) + 1) + name;
+
+async function missingFileHint(
+  abs: string,
+  ref: string,
+  kind: FileKind,
+): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(dirname(abs));
+  } catch {
+    const dir = withBase(ref, "").replace(/[/\\]$/, "");
+    return dir ? `there is no directory \`${dir}\`` : undefined;
+  }
+  const exts = extensionsOf(kind);
+  const candidates = names.filter((n) => exts.includes(extname(n).toLowerCase())).sort();
+  const stem = basename(abs, extname(abs));
+  const near =
+    candidates.find((n) => basename(n, extname(n)) === stem) ?? closest(basename(abs), candidates);
+  if (near) return `did you mean \`${withBase(ref, near)}\`?`;
+  if (kind === "module" && !/^\.{0,2}[/\\]/.test(ref) && !isAbsolute(ref))
+    return "paths are relative to the spec file (`./tools.ts`); to use a package's export, re-export it from a module of yours";
+  return undefined;
+}
+
+/** Resolves a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
+export async function resolveFile(
+  base: RefBase,
+  ref: string,
+  kind: FileKind,
+  at: Path,
+): Promise<ResolvedFile> {
+  const noun = kind === "module" ? "module" : "graph";
+  const fail = (rule: RefProblem["rule"], message: string, hint?: string): ResolvedFile => ({
+    ok: false,
+    problem: { rule, path: at, message, ...(hint ? { hint } : {}) },
+  });
+  const abs = resolve(dirname(base.specPath), ref);
+  const realRoot = await realpathLoose(base.root);
+  if (!isInside(base.root, abs) && !isInside(realRoot, abs)) {
+    return fail(
+      "path-escape",
+      `${noun} \`${ref}\` is outside the project root`,
+      `move it into the project and refer to it by a path relative to the spec file`,
+    );
+  }
+  if (!isInside(realRoot, await realpathLoose(abs))) {
+    return fail(
+      "path-escape",
+      `${noun} \`${ref}\` leads through a symbolic link to a file outside the project root`,
+      "copy the file into the project instead of linking to it",
+    );
+  }
+  let isFile: boolean;
+  try {
+    isFile = (await stat(abs)).isFile();
+  } catch {
+    return fail(
+      "unknown-module",
+      `${noun} \`${ref}\` does not exist`,
+      await missingFileHint(abs, ref, kind),
+    );
+  }
+  if (!isFile) {
+    return fail("unknown-module", `${noun} \`${ref}\` is a directory`, "name a file in it");
+  }
+  const exts = extensionsOf(kind);
+  if (!exts.includes(extname(abs).toLowerCase())) {
+    return fail(
+      "unknown-module",
+      kind === "module"
+        ? `module \`${ref}\` is not a JavaScript or TypeScript module`
+        : `graph \`${ref}\` is not a spec file`,
+      `use a ${exts.join(", ").replace(/, ([^,]*)$/, " or $1")} file`,
+    );
+  }
+  return { ok: true, abs };
+}

@@ -1,0 +1,71 @@
+/** Importing user modules (TypeScript through tsx), once per run, and summarizing their load errors. */
+import { extname, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const TYPESCRIPT = new Set([".ts", ".mts", ".cts"]);
+
+/** A cache shared by the specs of one run, so that a module is imported (and a child spec read) once. */
+export type Shared = <T>(key: string, compute: () => T) => T;
+
+/** A `Shared` over a plain map, for callers without a CheckContext. */
+export const sharedIn =
+  (cache: Map<string, unknown>): Shared =>
+  <T>(key: string, compute: () => T): T => {
+    if (!cache.has(key)) cache.set(key, compute());
+    return cache.get(key) as T;
+  };
+
+export type LoadedModule =
+  | { ok: true; exports: Record<string, unknown> }
+  | { ok: false; error: unknown };
+
+async function importModule(abs: string): Promise<Record<string, unknown>> {
+  const url = pathToFileURL(abs).href;
+  if (TYPESCRIPT.has(extname(abs).toLowerCase())) {
+    // tsx is loaded only when a spec references TypeScript.
+    const { tsImport } = await import("tsx/esm/api");
+    return (await tsImport(url, { parentURL: import.meta.url })) as Record<string, unknown>;
+  }
+  return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
+}
+
+/**
+ * Imports a module once per shared cache (tsx's `tsImport` would otherwise load a TypeScript module
+ * afresh each time). Never throws: a module that fails to load gives its error.
+ */
+export function loadModule(abs: string, shared: Shared): Promise<LoadedModule> {
+  return shared(`graphspec:module:${abs}`, () =>
+    importModule(abs).then(
+      (exports): LoadedModule => ({ ok: true, exports }),
+      (error: unknown): LoadedModule => ({ ok: false, error }),
+    ),
+  );
+}
+
+/** The first meaningful line of a load error, with absolute paths shortened: no stack trace. */
+export function loadErrorSummary(error: unknown, abs: string, ref: string, root: string): string {
+  const e = error as { name?: unknown; message?: unknown } | null | undefined;
+  const name = typeof e?.name === "string" ? e.name : "";
+  const text = typeof e?.message === "string" ? e.message : String(error);
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  // esbuild: "Transform failed with 1 error:" then "<file>:1:25: ERROR: Unexpected ...".
+  let line = lines[0] ?? "";
+  if (line.endsWith(":") && lines[1]) line = lines[1];
+  line = line
+    .replaceAll(pathToFileURL(abs).href, ref)
+    .replaceAll(abs, ref)
+    .replaceAll(pathToFileURL(root).href + "/", "")
+    .replaceAll(root + sep, "")
+    .replace(": ERROR: ", ": ");
+  if (line.length > 240) line = `${line.slice(0, 239)}…`;
+  return name && name !== "Error" && !line.startsWith(name) ? `${name}: ${line}` : line;
+}
+
+export function loadErrorHint(error: unknown): string | undefined {
+  const text = String((error as { message?: unknown } | undefined)?.message ?? "");
+  const pkg = /Cannot find package '([^']+)'/.exec(text)?.[1];
+  return pkg ? `install it: \`npm install ${pkg}\`` : undefined;
+}

@@ -1,0 +1,117 @@
+/** The file references a spec makes: `{ module, export }` refs and subgraph `graph:` refs. */
+import type { Path } from "../../spec/source-map.js";
+
+/** What a module reference is for; it decides the default export and the shape the export must have. */
+export type RefKind = "tool" | "function" | "router" | "reducer";
+
+/** Where references are resolved from. */
+export interface RefBase {
+  /** Absolute path of the spec file; references are relative to its directory. */
+  specPath: string;
+  /** The project root no reference may leave. */
+  root: string;
+}
+
+/** Why a reference does not resolve, as a diagnostic to report at `path`. */
+export interface RefProblem {
+  rule: "path-escape" | "unknown-module" | "unknown-export";
+  /** Where to report, in the spec data. */
+  path: Path;
+  at?: "key" | "value";
+  message: string;
+  hint?: string;
+}
+
+/** A `{ module, export }` reference found in a spec. */
+export interface ModuleRef {
+  kind: RefKind;
+  module: string;
+  export?: string;
+  /** The path of the `module` value; `export` stands beside it. */
+  path: Path;
+  /** For tools: the tool's name, and whether the spec gives what a plain function needs. */
+  tool?: { name: string; hasSchema: boolean; hasDescription: boolean };
+}
+
+/** A subgraph node's `graph:` reference. */
+export interface GraphRef {
+  node: string;
+  graph: string;
+  /** The path of the `graph` value. */
+  path: Path;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const entries = (v: unknown): [string, Record<string, unknown>][] =>
+  isObject(v)
+    ? Object.entries(v).filter((e): e is [string, Record<string, unknown>] => isObject(e[1]))
+    : [];
+
+const exportOf = (o: Record<string, unknown>): { export?: string } =>
+  typeof o.export === "string" ? { export: o.export } : {};
+
+/** Every `{ module, export }` reference in the spec data; tolerates partial shapes. */
+export function moduleRefs(spec: unknown): ModuleRef[] {
+  if (!isObject(spec)) return [];
+  const refs: ModuleRef[] = [];
+  for (const [name, tool] of entries(spec.tools)) {
+    if (typeof tool.module !== "string") continue;
+    refs.push({
+      kind: "tool",
+      module: tool.module,
+      ...exportOf(tool),
+      path: ["tools", name, "module"],
+      tool: {
+        name,
+        hasSchema: tool.schema !== undefined,
+        hasDescription: typeof tool.description === "string",
+      },
+    });
+  }
+  for (const [name, node] of entries(spec.nodes)) {
+    if (node.kind === "function" && typeof node.module === "string")
+      refs.push({
+        kind: "function",
+        module: node.module,
+        ...exportOf(node),
+        path: ["nodes", name, "module"],
+      });
+  }
+  if (Array.isArray(spec.edges)) {
+    spec.edges.forEach((edge, i) => {
+      const router = isObject(edge) ? edge.router : undefined;
+      if (isObject(router) && typeof router.module === "string")
+        refs.push({
+          kind: "router",
+          module: router.module,
+          ...exportOf(router),
+          path: ["edges", i, "router", "module"],
+        });
+    });
+  }
+  for (const [name, field] of entries(spec.state)) {
+    const reducer = field.reducer;
+    if (isObject(reducer) && typeof reducer.module === "string")
+      refs.push({
+        kind: "reducer",
+        module: reducer.module,
+        ...exportOf(reducer),
+        path: ["state", name, "reducer", "module"],
+      });
+  }
+  return refs;
+}
+
+/** Every subgraph node's `graph:` reference in the spec data; tolerates partial shapes. */
+export function graphRefs(spec: unknown): GraphRef[] {
+  if (!isObject(spec)) return [];
+  return entries(spec.nodes)
+    .filter(([, node]) => node.kind === "subgraph" && typeof node.graph === "string")
+    .map(([name, node]) => ({
+      node: name,
+      graph: node.graph as string,
+      path: ["nodes", name, "graph"],
+    }));
+}

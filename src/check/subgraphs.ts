@@ -1,0 +1,89 @@
+/**
+ * Following subgraph nodes into child specs: loading each child once per run, and finding
+ * subgraphs that mount each other in a cycle.
+ */
+import { relative, sep } from "node:path";
+import type { SpecDocument } from "../spec/document.js";
+import { readSpec } from "../spec/load.js";
+import type { Path } from "../spec/source-map.js";
+import type { CheckContext } from "./context.js";
+import type { Diagnostic } from "./diagnostic.js";
+import { checkedGraphRefs, graphRefs, resolveGraphRef, type Shared, sharedOf } from "./modules.js";
+import { checkSchema } from "./rules/schema.js";
+
+/** Chains of subgraphs deeper than this are not followed (a guard, not a language limit). */
+const MAX_DEPTH = 32;
+
+export interface ChildSpec {
+  doc: SpecDocument;
+  /** Load and schema errors: a child with any cannot be compiled. */
+  errors: Diagnostic[];
+}
+
+/** Reads a child spec once per shared cache; its paths are relative to the project root. */
+export function loadChildSpec(abs: string, root: string, shared: Shared): Promise<ChildSpec> {
+  return shared(`graphspec:spec:${abs}`, async () => {
+    const doc = await readSpec(abs, { root, file: relative(root, abs).split(sep).join("/") });
+    const errors = [...doc.problems, ...checkSchema(doc)].filter((d) => d.severity === "error");
+    return { doc, errors };
+  });
+}
+
+export interface SubgraphFinding {
+  /** Where to report: the `graph:` value of a node of the checked spec. */
+  path: Path;
+  kind: "cycle" | "child-errors";
+  /** For a cycle: the spec files around it, from the checked spec (absolute paths). */
+  chain?: string[];
+  child?: ChildSpec;
+}
+
+/**
+ * For each subgraph node of the checked spec: does following it lead into a cycle, or is the child
+ * broken? Children are only read when `loadSubgraphs` is not false; a spec mounting itself is found
+ * either way.
+ */
+export function subgraphFindings(ctx: CheckContext): Promise<SubgraphFinding[]> {
+  return ctx.memo("subgraphs:findings", async () => {
+    const findings: SubgraphFinding[] = [];
+    const load = ctx.options.loadSubgraphs !== false;
+    const shared = sharedOf(ctx);
+    const root = ctx.doc.root;
+    // Specs fully explored without meeting a cycle (depth-first search's "black" set).
+    const clear = new Set<string>();
+
+    /** The chain from the checked spec into a cycle reachable from `abs`, if there is one. */
+    const cycleFrom = async (abs: string, chain: string[]): Promise<string[] | undefined> => {
+      if (chain.includes(abs)) return [...chain, abs];
+      if (clear.has(abs) || chain.length > MAX_DEPTH) return undefined;
+      const child = await loadChildSpec(abs, root, shared);
+      if (child.doc.data !== undefined) {
+        for (const ref of graphRefs(child.doc.data)) {
+          const next = await resolveGraphRef({ specPath: abs, root }, ref);
+          if (!next.abs) continue;
+          const found = await cycleFrom(next.abs, [...chain, abs]);
+          if (found) return found;
+        }
+      }
+      clear.add(abs);
+      return undefined;
+    };
+
+    for (const { ref, abs } of await checkedGraphRefs(ctx)) {
+      if (!abs) continue;
+      if (abs === ctx.doc.path) {
+        findings.push({ path: ref.path, kind: "cycle", chain: [abs, abs] });
+        continue;
+      }
+      if (!load) continue;
+      const child = await loadChildSpec(abs, root, shared);
+      if (child.errors.length) {
+        findings.push({ path: ref.path, kind: "child-errors", child });
+        continue;
+      }
+      const chain = await cycleFrom(abs, [ctx.doc.path]);
+      if (chain) findings.push({ path: ref.path, kind: "cycle", chain });
+    }
+    return findings;
+  });
+}

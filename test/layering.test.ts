@@ -1,0 +1,168 @@
+/**
+ * The layering rules of docs/architecture: spec/, check/ and expr/ never import LangChain or the
+ * later stages (so `graphspec validate` starts fast and runs in CI without LangGraph), and nothing
+ * imports cli/ but bin/.
+ *
+ * (a) statically, from the import graph the TypeScript compiler itself resolves (`tsc --explainFiles`:
+ *     type-only and dynamic imports included);
+ * (b) at run time, by running the built CLI with a module-resolution hook that records every module
+ *     it resolves.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..");
+const LAYERED = /^src\/(spec|check|expr)\//;
+const LATER_STAGES = /^src\/(compile|run|server|dev|cli)\//;
+const LANGCHAIN_SPECIFIER = /^(@langchain\/|langchain($|\/))/;
+const LANGCHAIN_FILE = /(^|\/)node_modules\/(@langchain\/|langchain\/)/;
+
+interface Edge {
+  importer: string;
+  specifier: string;
+  /** The file the import resolved to, relative to the project root. */
+  target: string;
+}
+
+/** Every import in src/ with where it resolved, as the TypeScript compiler sees them. */
+function importGraph(): Edge[] {
+  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+  const out = spawnSync(
+    process.execPath,
+    [tsc, "-p", "tsconfig.build.json", "--noEmit", "--explainFiles"],
+    { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+  ).stdout;
+  // Each file is a line of its own, followed by indented reasons such as
+  //   Imported via "./catalog.js" from file 'src/check/context.ts'
+  const edges: Edge[] = [];
+  let target = "";
+  for (const line of out.split("\n")) {
+    if (line && !/^\s/.test(line)) target = line.trim();
+    const m = /^\s+Imported via (["'])(.+?)\1 from file '([^']+)'/.exec(line);
+    if (m) edges.push({ specifier: m[2]!, importer: m[3]!, target });
+  }
+  return edges;
+}
+
+describe("static layering", () => {
+  const edges = importGraph();
+
+  it("sees the import graph", () => {
+    // Guards against a tsc output change silently making every check below vacuous.
+    expect(edges.some((e) => e.importer === "src/check/validate.ts")).toBe(true);
+    expect(
+      edges.some((e) => e.target === "src/cli/main.ts" || e.importer === "src/cli/main.ts"),
+    ).toBe(true);
+  });
+
+  it("spec/, check/ and expr/ import neither LangChain nor a later stage", () => {
+    const violations = edges
+      .filter((e) => LAYERED.test(e.importer))
+      .filter(
+        (e) =>
+          LANGCHAIN_SPECIFIER.test(e.specifier) ||
+          LANGCHAIN_FILE.test(e.target) ||
+          LATER_STAGES.test(e.target),
+      )
+      .map((e) => `${e.importer} imports "${e.specifier}" (${e.target})`);
+    expect(violations).toEqual([]);
+  });
+
+  it("nothing outside cli/ imports cli/ (bin/graphspec.js is the one way in)", () => {
+    const violations = edges
+      .filter((e) => e.target.startsWith("src/cli/") && !e.importer.startsWith("src/cli/"))
+      .map((e) => `${e.importer} imports "${e.specifier}"`);
+    expect(violations).toEqual([]);
+  });
+});
+
+describe("run-time layering", () => {
+  const dir = mkdtempSync(join(tmpdir(), "graphspec-layering-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Loaded with `node --import`: registers resolve hooks that log every resolution, and at exit
+  // logs the CommonJS modules loaded (require() does not pass through the ESM hooks in Node 20).
+  writeFileSync(
+    join(dir, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(log, JSON.stringify({ specifier, parent: context.parentURL, url: result.url }) + "\\n");
+  return result;
+}
+`,
+  );
+  writeFileSync(
+    join(dir, "record.mjs"),
+    `import { appendFileSync } from "node:fs";
+import { createRequire, register } from "node:module";
+const log = process.env.GRAPHSPEC_RESOLVE_LOG;
+register("./hooks.mjs", import.meta.url, { data: { log } });
+process.on("exit", () => {
+  for (const file of Object.keys(createRequire(import.meta.url).cache))
+    appendFileSync(log, JSON.stringify({ url: "file://" + file, cjs: true }) + "\\n");
+});
+`,
+  );
+
+  interface Resolution {
+    specifier?: string;
+    parent?: string;
+    url: string;
+    cjs?: boolean;
+  }
+
+  let runs = 0;
+  function validateRecording(spec: string): { status: number | null; log: Resolution[] } {
+    const log = join(dir, `log-${++runs}.jsonl`);
+    writeFileSync(log, "");
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        pathToFileURL(join(dir, "record.mjs")).href,
+        "bin/graphspec.js",
+        "validate",
+        spec,
+      ],
+      { cwd: ROOT, encoding: "utf8", env: { ...process.env, GRAPHSPEC_RESOLVE_LOG: log } },
+    );
+    const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    return { status: r.status, log: lines.map((l) => JSON.parse(l) as Resolution) };
+  }
+
+  const fromRoot = (url: string | undefined) =>
+    url?.startsWith("file:")
+      ? relative(ROOT, fileURLToPath(url)).split(sep).join("/")
+      : (url ?? "");
+  const isLangChain = (r: Resolution) => LANGCHAIN_FILE.test(fromRoot(r.url));
+  /** graphspec's own code, as it runs: the build and the source. */
+  const isOurs = (url: string | undefined) => /^(dist|src|bin)\//.test(fromRoot(url));
+
+  it("validating a spec without tools loads no LangChain module", () => {
+    const { status, log } = validateRecording("test/fixtures/valid/minimal.yaml");
+    expect(status).toBe(0);
+    // The hook saw our CLI load: the check below is not vacuous.
+    expect(log.some((r) => fromRoot(r.url) === "dist/cli/main.js")).toBe(true);
+    expect(log.some((r) => fromRoot(r.url) === "dist/check/validate.js")).toBe(true);
+    expect(log.filter(isLangChain).map((r) => fromRoot(r.url))).toEqual([]);
+  });
+
+  it("validating graphs/support-triage.yaml: only its tool modules import LangChain", () => {
+    const { status, log } = validateRecording("graphs/support-triage.yaml");
+    expect(status).toBe(0);
+    const langchain = log.filter((r) => isLangChain(r) && !r.cjs);
+    // The tool modules do use LangChain, and the hook sees their imports.
+    expect(langchain.some((r) => fromRoot(r.parent).startsWith("tools/"))).toBe(true);
+    const fromOurCode = langchain
+      .filter((r) => isOurs(r.parent))
+      .map((r) => `${fromRoot(r.parent)} imports ${r.specifier}`);
+    expect(fromOurCode).toEqual([]);
+  });
+});
