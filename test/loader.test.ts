@@ -79,7 +79,7 @@ describe("resource limits", () => {
     ].join("\n");
     const started = performance.now();
     expect(await check(bomb)).toEqual([
-      "1:1-1:1 error [resource-limit] aliases expand too much: a spec may expand at most 100 of them (hint: use fewer aliases, or write the values out)",
+      "1:1-1:1 error [resource-limit] aliases expand too much: an anchor may be used at most 100 times, counting the uses inside what it holds (hint: use fewer aliases, or write the values out)",
     ]);
     expect(performance.now() - started).toBeLessThan(2000);
   });
@@ -268,10 +268,23 @@ describe("YAML syntax", () => {
 
   it("explains an empty file, a scalar and a list as the wrong shape at 1:1", async () => {
     for (const text of ["", "# only a comment\n", "hello\n", "- a\n- b\n"]) {
-      const found = (await check(text)).filter((line) => line.includes("[schema]"));
+      // Only the shape is reported: semantic rules have nothing to read in a non-mapping.
+      const found = await check(text);
       expect(found).toHaveLength(1);
       expect(found[0]).toMatch(/^1:1-\d+:\d+ error \[schema\] a spec is a mapping/);
     }
+  });
+
+  it("reports an alias with no anchor at the alias, not as an alias bomb", async () => {
+    const text = VALID.replace(
+      "name: minimal",
+      "base: &base { x: 1 }\nother: *bsae\nname: minimal",
+    );
+    const found = await check(text);
+    expect(found[0]).toMatch(
+      /^3:8-3:13 error \[yaml-syntax\] alias `\*bsae` has no anchor `&bsae` before it \(hint: anchors defined before it: `&base`\)$/,
+    );
+    expect(found.some((l) => l.includes("resource-limit"))).toBe(false);
   });
 });
 

@@ -14,6 +14,9 @@
  * - `route`: exactly one target (no match and no default fails the run: no next step).
  * - `router`: any non-empty subset of its declared targets.
  * - `map`: `Send` to its target once per item: zero, one or several runs in the next step.
+ * - a PULL task consumes only the first of its node's trigger channels: a join that completes
+ *   while its target is also triggered another way can stay complete, unconsumed, and never fire
+ *   again (see `consumption`).
  * - `on_error.goto`: when a node fails, LangGraph's error handler runs in the same step and
  *   goes to the target; the failed node's own edges do not fire.
  * - `defer: true`: the node's triggers are held until a step triggers no other node through an
@@ -270,10 +273,13 @@ interface Effects {
   marks: Map<number, Set<string>>;
 }
 
+/** A join barrier that completed but was never consumed: it never fires again (see `consumption`). */
+const STUCK = "stuck";
+
 interface StepState {
   active: Map<string, Task>;
-  /** Join edge index → sources seen so far. */
-  barriers: Map<number, Set<string>>;
+  /** Barrier key (see `Barrier`) → sources seen so far, or STUCK. */
+  barriers: Map<string, Set<string> | typeof STUCK>;
   /** Deferred nodes triggered and waiting for everything else to finish. */
   pending: Set<string>;
 }
@@ -412,6 +418,17 @@ function edgeOptions(edge: GraphEdge, trigger: Trigger): Effects[] {
   }
 }
 
+/**
+ * A join's barrier. A static join lowers to one LangGraph waiting edge (one barrier channel) per
+ * target node, so it has a barrier per target; a route, router or map from a list has one.
+ */
+interface Barrier {
+  key: string;
+  join: GraphEdge;
+  /** For a static join: the one target this barrier triggers. */
+  target?: string;
+}
+
 /** The model's edges arranged for stepping. */
 interface Stepper {
   model: GraphModel;
@@ -419,27 +436,39 @@ interface Stepper {
   out: Map<string, GraphEdge[]>;
   /** Joins that trigger a node, by source. A join into END only is left out: it waits for nothing. */
   joinsOf: Map<string, GraphEdge[]>;
-  joins: Map<number, GraphEdge>;
+  /** Join edge index → its barriers. */
+  barriers: Map<number, Barrier[]>;
+  /** Static-join barriers by target node. */
+  barriersInto: Map<string, Barrier[]>;
   alternatives: Map<string, Effects[]>;
 }
 
 function stepper(model: GraphModel): Stepper {
   const out = new Map<string, GraphEdge[]>();
   const joinsOf = new Map<string, GraphEdge[]>();
-  const joins = new Map<number, GraphEdge>();
+  const barriers = new Map<number, Barrier[]>();
+  const barriersInto = new Map<string, Barrier[]>();
   for (const e of model.edges) {
     if (e.sources.length === 1) {
       const s = e.sources[0]!;
       out.set(s, [...(out.get(s) ?? []), e]);
     } else if (e.targets.some((t) => t.name !== END)) {
-      joins.set(e.index, e);
+      const targets = [...new Set(e.targets.map((t) => t.name).filter((n) => n !== END))];
+      const own: Barrier[] =
+        e.kind === "static"
+          ? targets.map((target) => ({ key: `${e.index}>${target}`, join: e, target }))
+          : [{ key: String(e.index), join: e }];
+      barriers.set(e.index, own);
+      for (const b of own)
+        if (b.target !== undefined)
+          barriersInto.set(b.target, [...(barriersInto.get(b.target) ?? []), b]);
       for (const s of e.sources) joinsOf.set(s, [...(joinsOf.get(s) ?? []), e]);
     } else {
       // Into END only: the same as an edge to END from each source.
       for (const s of e.sources) out.set(s, [...(out.get(s) ?? []), { ...e, sources: [s] }]);
     }
   }
-  return { model, out, joinsOf, joins, alternatives: new Map() };
+  return { model, out, joinsOf, barriers, barriersInto, alternatives: new Map() };
 }
 
 /** What one run of `node` may cause: one effect set per combination of its edges' choices. */
@@ -480,8 +509,8 @@ function multiAlternatives(alts: Effects[], budget: { work: number }): Effects[]
 function stateKey(s: StepState): string {
   const active = [...s.active].map(([n, t]) => (t.many ? `${n}*` : n)).sort();
   const barriers = [...s.barriers]
-    .filter(([, v]) => v.size > 0)
-    .map(([k, v]) => `${k}:${[...v].sort().join("+")}`)
+    .filter(([, v]) => v === STUCK || v.size > 0)
+    .map(([k, v]) => `${k}:${v === STUCK ? v : [...v].sort().join("+")}`)
     .sort();
   return `${active.join(",")}|${barriers.join(",")}|${[...s.pending].sort().join(",")}`;
 }
@@ -499,48 +528,108 @@ function successors(
   });
   const out: StepState[] = [];
   for (const effects of product(perTask, budget)) {
-    const barriers = new Map([...state.barriers].map(([k, v]) => [k, new Set(v)]));
-    const fired: GraphEdge[] = [];
+    const barriers = new Map(state.barriers);
+    const completed: Barrier[] = [];
     for (const [index, sources] of effects.marks) {
-      const seen = barriers.get(index) ?? new Set<string>();
-      for (const s of sources) seen.add(s);
-      const join = st.joins.get(index)!;
-      if (join.sources.every((s) => seen.has(s))) {
-        fired.push(join);
-        barriers.delete(index);
-      } else barriers.set(index, seen);
+      for (const b of st.barriers.get(index) ?? []) {
+        const before = barriers.get(b.key);
+        if (before === STUCK) continue; // every source already seen: the write changes nothing
+        const seen = new Set([...(before ?? []), ...sources]);
+        if (b.join.sources.every((s) => seen.has(s))) {
+          completed.push(b);
+          barriers.delete(b.key);
+          firedJoins.add(index);
+        } else barriers.set(b.key, seen);
+      }
     }
     const firings = product(
-      fired.map((j) => edgeOptions(j, { kind: "join", edge: j })),
+      completed.map((b) => {
+        const trigger: Trigger = { kind: "join", edge: b.join };
+        if (b.target === undefined) return edgeOptions(b.join, trigger);
+        const e = emptyEffects();
+        e.pull.set(b.target, trigger);
+        return [e];
+      }),
       budget,
     );
     for (const firing of firings) {
       const all = mergeEffects(effects, firing);
-      const active = new Map<string, Task>();
-      const pending = new Set(state.pending);
-      for (const [n, trigger] of all.pull) {
-        if (st.model.deferred.has(n)) pending.add(n);
-        else active.set(n, { many: false, triggers: [trigger] });
+      for (const consumed of consumption(st, all, effects, completed, barriers, budget)) {
+        const next = nextState(st, state, all, consumed);
+        if (next) out.push(next);
       }
-      if (active.size === 0) {
-        // Nothing triggered through a channel: LangGraph finishes the deferred channels now,
-        // even when `Send`s are pending, so held nodes run beside the map targets.
-        for (const n of pending) active.set(n, { many: false, triggers: [{ kind: "deferred" }] });
-        pending.clear();
-      }
-      for (const [n, task] of all.push) {
-        const prev = active.get(n);
-        active.set(
-          n,
-          prev ? { many: true, triggers: [...prev.triggers, ...task.triggers].slice(0, 2) } : task,
-        );
-      }
-      if (active.size === 0) continue; // the run is over
-      out.push({ active, barriers, pending });
     }
-    for (const j of fired) firedJoins.add(j.index);
   }
   return out;
+}
+
+/**
+ * LangGraph's PULL task consumes only the first of its node's available trigger channels
+ * (`proc.triggers.find`). A join barrier that completes while its target is also triggered
+ * another way may so be left complete and unconsumed: later writes to it change nothing and it
+ * never fires again. Which channel comes first depends on the order edges were added, so every
+ * choice is explored. Returns the barrier maps that can follow. (Deferred targets are left out.)
+ */
+function consumption(
+  st: Stepper,
+  all: Effects,
+  direct: Effects,
+  completed: readonly Barrier[],
+  barriers: Map<string, Set<string> | typeof STUCK>,
+  budget: { work: number },
+): Map<string, Set<string> | typeof STUCK>[] {
+  let outcomes = [barriers];
+  for (const node of all.pull.keys()) {
+    if (st.model.deferred.has(node)) continue;
+    const channels: (string | undefined)[] = direct.pull.has(node) ? [undefined] : [];
+    for (const b of st.barriersInto.get(node) ?? [])
+      if (completed.includes(b) || barriers.get(b.key) === STUCK) channels.push(b.key);
+    if (channels.length < 2) continue;
+    const next: Map<string, Set<string> | typeof STUCK>[] = [];
+    for (const outcome of outcomes) {
+      for (const chosen of channels) {
+        if (--budget.work < 0) throw new BudgetExceeded();
+        const m = new Map(outcome);
+        for (const key of channels) {
+          if (key === undefined) continue; // an edge's channel is cleared after the step anyway
+          if (key === chosen) m.delete(key);
+          else m.set(key, STUCK);
+        }
+        next.push(m);
+      }
+    }
+    outcomes = next;
+  }
+  return outcomes;
+}
+
+/** The step that follows, given what the tasks caused; undefined when the run is over. */
+function nextState(
+  st: Stepper,
+  state: StepState,
+  all: Effects,
+  barriers: Map<string, Set<string> | typeof STUCK>,
+): StepState | undefined {
+  const active = new Map<string, Task>();
+  const pending = new Set(state.pending);
+  for (const [n, trigger] of all.pull) {
+    if (st.model.deferred.has(n)) pending.add(n);
+    else active.set(n, { many: false, triggers: [trigger] });
+  }
+  if (active.size === 0) {
+    // Nothing triggered through a channel: LangGraph finishes the deferred channels now,
+    // even when `Send`s are pending, so held nodes run beside the map targets.
+    for (const n of pending) active.set(n, { many: false, triggers: [{ kind: "deferred" }] });
+    pending.clear();
+  }
+  for (const [n, task] of all.push) {
+    const prev = active.get(n);
+    active.set(
+      n,
+      prev ? { many: true, triggers: [...prev.triggers, ...task.triggers].slice(0, 2) } : task,
+    );
+  }
+  return active.size === 0 ? undefined : { active, barriers, pending };
 }
 
 /**

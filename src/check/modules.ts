@@ -6,7 +6,7 @@
  * Nothing here imports `@langchain/*`: user modules may, and they load only when asked to.
  */
 import type { CheckContext } from "./context.js";
-import { findExport, shapeProblem } from "./modules/exports.js";
+import { exportPath, findExport, shapeProblem } from "./modules/exports.js";
 import { resolveFile } from "./modules/files.js";
 import { loadErrorHint, loadErrorSummary, loadModule, type Shared } from "./modules/load.js";
 import {
@@ -63,7 +63,18 @@ export async function resolveRef(
   }
   const found = findExport(ref, loaded.exports);
   if ("rule" in found) return { ref, abs: file.abs, problem: found };
-  const problem = shapeProblem(ref, found.name, found.value);
+  let problem: RefProblem | undefined;
+  try {
+    problem = shapeProblem(ref, found.name, found.value);
+  } catch (e) {
+    // An export whose properties throw when read (a Proxy, a getter) cannot be used either.
+    problem = {
+      rule: "unknown-export",
+      path: exportPath(ref),
+      message: `export \`${found.name}\` of module \`${ref.module}\` throws when it is read: ${firstLine(e)}`,
+      hint: "export a LangChain tool or a plain function",
+    };
+  }
   if (problem) return { ref, abs: file.abs, problem };
   return { ref, abs: file.abs, loaded: { exportName: found.name, value: found.value } };
 }
@@ -129,3 +140,6 @@ export async function reportRefProblems(
     });
   }
 }
+
+const firstLine = (e: unknown): string =>
+  (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";

@@ -18,7 +18,9 @@ export async function validate(
     const schema = checkSchema(doc);
     found.push(...schema);
     const ctx = new CheckContext(doc, schema.length === 0, options);
-    for (const rule of RULES) {
+    // A file that is not a mapping at all has nothing for the semantic rules to read.
+    const isMapping = typeof doc.data === "object" && doc.data !== null && !Array.isArray(doc.data);
+    for (const rule of isMapping ? RULES : []) {
       if (options.severity?.[rule.name] === "off") continue;
       try {
         await rule.check(ctx);

@@ -15,6 +15,7 @@ import { flowDepthExceeded } from "./nesting.js";
 import { findProjectRoot } from "./project-root.js";
 import { type Path, SourceMap, type Span } from "./source-map.js";
 import { scanSuppressions } from "./suppressions.js";
+import { findUnresolvedAliases } from "./unresolved-aliases.js";
 
 /** Limits that keep hostile files from hanging or crashing the loader. */
 export const LOAD_LIMITS = {
@@ -240,6 +241,20 @@ export function parseSpec(
     });
   }
 
+  const unresolved = findUnresolvedAliases(yamlDoc);
+  for (const alias of unresolved) {
+    const defined = alias.anchors.map((a) => `\`&${a}\``).join(", ");
+    report(alias.span, {
+      rule: "yaml-syntax",
+      severity: "error",
+      message: `alias \`*${alias.name}\` has no anchor \`&${alias.name}\` before it`,
+      hint: defined
+        ? `anchors defined before it: ${defined}`
+        : `define the anchor first, e.g. \`base: &${alias.name} { ... }\``,
+    });
+  }
+  if (unresolved.length) return doc;
+
   try {
     doc.data = yamlDoc.toJS({ maxAliasCount: LOAD_LIMITS.maxAliasCount });
   } catch (e) {
@@ -247,7 +262,7 @@ export function parseSpec(
     if (/alias/i.test(message))
       limit(
         [0, 0],
-        `aliases expand too much: a spec may expand at most ${LOAD_LIMITS.maxAliasCount} of them`,
+        `aliases expand too much: an anchor may be used at most ${LOAD_LIMITS.maxAliasCount} times, counting the uses inside what it holds`,
         "use fewer aliases, or write the values out",
       );
     else limit([0, 0], `the data cannot be built: ${message}`);

@@ -30,7 +30,7 @@ const FUNCTION_SHAPES: Record<Exclude<RefKind, "tool">, string> = {
 };
 
 /** The path of the `export` key beside a reference's `module`. */
-const exportPath = (ref: ModuleRef): Path => [...ref.path.slice(0, -1), "export"];
+export const exportPath = (ref: ModuleRef): Path => [...ref.path.slice(0, -1), "export"];
 
 export function findExport(
   ref: ModuleRef,

@@ -168,7 +168,7 @@ export function checkSchema(doc: SpecDocument): Diagnostic[] {
         rule: "schema",
         severity: "error",
         message: `a spec is a mapping with version, name, state, nodes and edges, not ${typeName(doc.data)}`,
-        hint: "start from `graphspec init` or an example in graphs/",
+        hint: "start from an example in graphs/, or `graphspec schema` for the shape",
       }),
     ];
   }

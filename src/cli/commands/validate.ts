@@ -72,7 +72,8 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   let all: Diagnostic[] = [];
   for (const file of files) {
     const doc = await readSpec(file);
-    sources.set(doc.file, doc.text);
+    // A file that could not be decoded has no text to quote under its diagnostics.
+    if (doc.text) sources.set(doc.file, doc.text);
     all.push(...(await validate(doc, { loadModules: !values["no-modules"], severity, cache })));
   }
   // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
