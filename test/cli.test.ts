@@ -11,20 +11,12 @@ import { dirname, join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOG } from "../src/index.js";
+import { MINIMAL_SPEC } from "./helpers.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "graphspec.js");
 
-const VALID = `version: 1
-name: minimal
-state:
-  greeting: { type: string }
-nodes:
-  greet: { kind: set, values: { greeting: "hello" } }
-edges:
-  - { from: START, to: greet }
-  - { from: greet, to: END }
-`;
+const VALID = MINIMAL_SPEC;
 /** One schema error, at 2:7-2:14. */
 const BAD = VALID.replace("name: minimal", "name: Minimal");
 const BAD_JSON = JSON.stringify({ version: 1, name: "Bad" });

@@ -16,18 +16,9 @@ import {
   SpecError,
   validate,
 } from "../src/index.js";
-import { formatExpected } from "./helpers.js";
+import { formatExpected, MINIMAL_SPEC } from "./helpers.js";
 
-const VALID = `version: 1
-name: minimal
-state:
-  greeting: { type: string }
-nodes:
-  greet: { kind: set, values: { greeting: "hello" } }
-edges:
-  - { from: START, to: greet }
-  - { from: greet, to: END }
-`;
+const VALID = MINIMAL_SPEC;
 /** The same spec with one schema error at 2:7-2:14 (`Minimal` is not a valid graph id). */
 const ONE_ERROR = VALID.replace("name: minimal", "name: Minimal");
 const NAME_ERROR =

@@ -30,6 +30,21 @@ export const pointerOf = (path: Path): string => {
   return out;
 };
 
+/** A JSON pointer (as Ajv reports them) as a path; segments inside arrays of `data` become numbers. */
+export function pathOfPointer(pointer: string, data: unknown): (string | number)[] {
+  if (!pointer) return [];
+  let value: unknown = data;
+  return pointer
+    .slice(1)
+    .split("/")
+    .map((raw) => {
+      const seg = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+      const out = Array.isArray(value) ? Number(seg) : seg;
+      value = (value as Record<string, unknown> | undefined)?.[seg];
+      return out;
+    });
+}
+
 /**
  * Maps every path in the spec data to where its key and value stand in the file.
  * A path that has no entry (a missing property, a place inside an alias) resolves to

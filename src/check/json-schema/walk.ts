@@ -1,5 +1,7 @@
 /** Walking a JSON Schema's subschemas, and JSON pointers into data. */
 
+import { pathOfPointer } from "../../spec/source-map.js";
+
 export type SchemaPath = (string | number)[];
 
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
@@ -54,19 +56,8 @@ export function findSchema(
 }
 
 /** A JSON pointer as a path; segments inside arrays become numbers. */
-export const decodePointer = (pointer: string, data: unknown): SchemaPath => {
-  if (!pointer) return [];
-  let value: unknown = data;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((raw) => {
-      const seg = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-      const out = Array.isArray(value) ? Number(seg) : seg;
-      value = (value as Record<string, unknown> | undefined)?.[seg];
-      return out;
-    });
-};
+export const decodePointer = (pointer: string, data: unknown): SchemaPath =>
+  pathOfPointer(pointer, data);
 
 export const valueAt = (data: unknown, path: SchemaPath): unknown =>
   path.reduce<unknown>((v, seg) => (v as Record<string, unknown> | undefined)?.[seg], data);
