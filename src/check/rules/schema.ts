@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type { SpecDocument } from "../../spec/document.js";
 import { diagnosticAtPath } from "../../spec/document.js";
 import generatedValidator from "../../spec/schema-validator.js";
+import { pathOfPointer } from "../../spec/source-map.js";
 import type { Diagnostic } from "../diagnostic.js";
 import { allowedKeys, describe, schemaAt } from "../schema-walk.js";
 import { closest, didYouMean, listNames } from "../suggest.js";
@@ -13,19 +14,7 @@ const validateSchema = generatedValidator as unknown as ValidateFunction;
 /** Paths whose names a semantic rule checks with a better message than the schema's `propertyNames`. */
 const NAME_RULES_OWN = /^\/nodes$/;
 
-const decodePointer = (pointer: string, data: unknown): Path => {
-  if (!pointer) return [];
-  let value: unknown = data;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((raw) => {
-      const seg = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-      const out = Array.isArray(value) ? Number(seg) : seg;
-      value = (value as Record<string, unknown> | undefined)?.[seg];
-      return out;
-    });
-};
+const decodePointer = (pointer: string, data: unknown): Path => pathOfPointer(pointer, data);
 
 const where = (path: Path): string => {
   if (path.length === 0) return "the spec";
