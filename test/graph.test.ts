@@ -173,6 +173,21 @@ describe("super-steps", () => {
     expect(together(s, "d", "c")).toBe(true);
   });
 
+  it("a join completed while its target is triggered another way may never fire again", () => {
+    // Found by the LangGraph oracle below: n1 consumes only one of its two completed joins; the
+    // other stays complete, so n2's later mark fires nothing, and n2 is released beside the
+    // map's n0 runs.
+    const s = steps("n0 n1 n2*", [
+      "{ from: START, to: n0 }",
+      "{ from: [n0, n2], to: n1 }",
+      "{ from: [n2, n1], to: n1 }",
+      "{ from: n2, route: [{ when: x, to: n2 }, { default: n0 }] }",
+      "{ from: n2, map: { over: state.x, to: n0 } }",
+      "{ from: START, to: [n2, n1] }",
+    ]);
+    expect(together(s, "n0", "n2")).toBe(true);
+  });
+
   it("an error handler replaces the failed node's edges", () => {
     const s = steps(
       "fetch publish fallback",

@@ -275,12 +275,16 @@ interface Effects {
 
 /** A join barrier that completed but was never consumed: it never fires again (see `consumption`). */
 const STUCK = "stuck";
+/** A complete barrier into a deferred node, waiting for the node's release; writes change nothing. */
+const HELD = "held";
+
+type BarrierState = Set<string> | typeof STUCK | typeof HELD;
 
 interface StepState {
   active: Map<string, Task>;
-  /** Barrier key (see `Barrier`) → sources seen so far, or STUCK. */
-  barriers: Map<string, Set<string> | typeof STUCK>;
-  /** Deferred nodes triggered and waiting for everything else to finish. */
+  /** Barrier key (see `Barrier`) → sources seen so far, STUCK or HELD. */
+  barriers: Map<string, BarrierState>;
+  /** Deferred nodes triggered through an edge, waiting until no edge triggers anything else. */
   pending: Set<string>;
 }
 
@@ -440,6 +444,7 @@ interface Stepper {
   barriers: Map<number, Barrier[]>;
   /** Static-join barriers by target node. */
   barriersInto: Map<string, Barrier[]>;
+  barrierByKey: Map<string, Barrier>;
   alternatives: Map<string, Effects[]>;
 }
 
@@ -468,7 +473,8 @@ function stepper(model: GraphModel): Stepper {
       for (const s of e.sources) out.set(s, [...(out.get(s) ?? []), { ...e, sources: [s] }]);
     }
   }
-  return { model, out, joinsOf, barriers, barriersInto, alternatives: new Map() };
+  const barrierByKey = new Map([...barriers.values()].flat().map((b) => [b.key, b]));
+  return { model, out, joinsOf, barriers, barriersInto, barrierByKey, alternatives: new Map() };
 }
 
 /** What one run of `node` may cause: one effect set per combination of its edges' choices. */
@@ -509,8 +515,8 @@ function multiAlternatives(alts: Effects[], budget: { work: number }): Effects[]
 function stateKey(s: StepState): string {
   const active = [...s.active].map(([n, t]) => (t.many ? `${n}*` : n)).sort();
   const barriers = [...s.barriers]
-    .filter(([, v]) => v === STUCK || v.size > 0)
-    .map(([k, v]) => `${k}:${v === STUCK ? v : [...v].sort().join("+")}`)
+    .filter(([, v]) => typeof v === "string" || v.size > 0)
+    .map(([k, v]) => `${k}:${typeof v === "string" ? v : [...v].sort().join("+")}`)
     .sort();
   return `${active.join(",")}|${barriers.join(",")}|${[...s.pending].sort().join(",")}`;
 }
@@ -533,13 +539,18 @@ function successors(
     for (const [index, sources] of effects.marks) {
       for (const b of st.barriers.get(index) ?? []) {
         const before = barriers.get(b.key);
-        if (before === STUCK) continue; // every source already seen: the write changes nothing
+        if (typeof before === "string") continue; // complete already: the write changes nothing
         const seen = new Set([...(before ?? []), ...sources]);
-        if (b.join.sources.every((s) => seen.has(s))) {
+        if (!b.join.sources.every((s) => seen.has(s))) {
+          barriers.set(b.key, seen);
+          continue;
+        }
+        firedJoins.add(index);
+        if (b.target !== undefined && st.model.deferred.has(b.target)) barriers.set(b.key, HELD);
+        else {
           completed.push(b);
           barriers.delete(b.key);
-          firedJoins.add(index);
-        } else barriers.set(b.key, seen);
+        }
       }
     }
     const firings = product(
@@ -554,10 +565,8 @@ function successors(
     );
     for (const firing of firings) {
       const all = mergeEffects(effects, firing);
-      for (const consumed of consumption(st, all, effects, completed, barriers, budget)) {
-        const next = nextState(st, state, all, consumed);
-        if (next) out.push(next);
-      }
+      for (const consumed of consumption(st, all, effects, completed, barriers, budget))
+        out.push(...nextStates(st, state, all, consumed, budget));
     }
   }
   return out;
@@ -575,17 +584,37 @@ function consumption(
   all: Effects,
   direct: Effects,
   completed: readonly Barrier[],
-  barriers: Map<string, Set<string> | typeof STUCK>,
+  barriers: Map<string, BarrierState>,
   budget: { work: number },
-): Map<string, Set<string> | typeof STUCK>[] {
-  let outcomes = [barriers];
+): Map<string, BarrierState>[] {
+  const triggered = new Map<string, (string | undefined)[]>();
   for (const node of all.pull.keys()) {
     if (st.model.deferred.has(node)) continue;
     const channels: (string | undefined)[] = direct.pull.has(node) ? [undefined] : [];
     for (const b of st.barriersInto.get(node) ?? [])
       if (completed.includes(b) || barriers.get(b.key) === STUCK) channels.push(b.key);
+    triggered.set(node, channels);
+  }
+  return consumeOne(triggered, barriers, budget);
+}
+
+/**
+ * For each triggered node, one of its available channels (undefined: an edge's) is consumed and
+ * the other join barriers stay STUCK; every choice is returned.
+ */
+function consumeOne(
+  triggered: ReadonlyMap<string, readonly (string | undefined)[]>,
+  barriers: Map<string, BarrierState>,
+  budget: { work: number },
+): Map<string, BarrierState>[] {
+  let outcomes = [new Map(barriers)];
+  for (const channels of triggered.values()) {
+    if (channels.length === 1 && channels[0] !== undefined) {
+      for (const m of outcomes) m.delete(channels[0]);
+      continue;
+    }
     if (channels.length < 2) continue;
-    const next: Map<string, Set<string> | typeof STUCK>[] = [];
+    const next: Map<string, BarrierState>[] = [];
     for (const outcome of outcomes) {
       for (const chosen of channels) {
         if (--budget.work < 0) throw new BudgetExceeded();
@@ -603,24 +632,39 @@ function consumption(
   return outcomes;
 }
 
-/** The step that follows, given what the tasks caused; undefined when the run is over. */
-function nextState(
+/** The steps that can follow, given what the tasks caused; none when the run is over. */
+function nextStates(
   st: Stepper,
   state: StepState,
   all: Effects,
-  barriers: Map<string, Set<string> | typeof STUCK>,
-): StepState | undefined {
+  barriers: Map<string, BarrierState>,
+  budget: { work: number },
+): StepState[] {
   const active = new Map<string, Task>();
   const pending = new Set(state.pending);
   for (const [n, trigger] of all.pull) {
     if (st.model.deferred.has(n)) pending.add(n);
     else active.set(n, { many: false, triggers: [trigger] });
   }
+  let outcomes = [barriers];
   if (active.size === 0) {
-    // Nothing triggered through a channel: LangGraph finishes the deferred channels now,
-    // even when `Send`s are pending, so held nodes run beside the map targets.
-    for (const n of pending) active.set(n, { many: false, triggers: [{ kind: "deferred" }] });
+    // Nothing triggered through a channel: LangGraph finishes the deferred channels now, even
+    // when `Send`s are pending, so held nodes run beside the map targets. Each released node
+    // consumes one of its channels; its other complete barriers stay STUCK.
+    const released = new Map<string, (string | undefined)[]>();
+    for (const n of pending) released.set(n, [undefined]);
+    for (const [key, value] of barriers) {
+      const target = st.barrierByKey.get(key)?.target;
+      if (value === HELD && target !== undefined)
+        released.set(target, [...(released.get(target) ?? []), key]);
+    }
+    for (const [n, channels] of released) {
+      for (const b of st.barriersInto.get(n) ?? [])
+        if (barriers.get(b.key) === STUCK) channels.push(b.key);
+      active.set(n, { many: false, triggers: [{ kind: "deferred" }] });
+    }
     pending.clear();
+    outcomes = consumeOne(released, barriers, budget);
   }
   for (const [n, task] of all.push) {
     const prev = active.get(n);
@@ -629,7 +673,8 @@ function nextState(
       prev ? { many: true, triggers: [...prev.triggers, ...task.triggers].slice(0, 2) } : task,
     );
   }
-  return active.size === 0 ? undefined : { active, barriers, pending };
+  if (active.size === 0) return []; // the run is over
+  return outcomes.map((b) => ({ active: new Map(active), barriers: b, pending: new Set(pending) }));
 }
 
 /**
@@ -643,7 +688,7 @@ function exploreSteps(
   const ran = new Set<string>();
   const firedJoins = new Set<number>();
   const pairs = new Map<string, CoRun>();
-  const budget = { work: maxStates * 50 };
+  const budget = { work: maxStates * 5 };
   const start: StepState = {
     active: new Map([[START, { many: false, triggers: [] }]]),
     barriers: new Map(),
