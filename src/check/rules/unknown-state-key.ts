@@ -12,7 +12,8 @@ const obj = (v: unknown): Obj | undefined =>
  * (`write`, `set.values`, `subgraph.output`, `map.with`, function `writes`, `on_error.write`),
  * or listed in `input`/`output`. LangGraph silently drops writes to keys that are not channels,
  * so each of these would lose data without a word. Also: an llm or agent node with no `write`
- * in a graph without a `messages` channel has nowhere to put its answer.
+ * in a graph without a `messages` channel has nowhere to put its answer, and a `tools` node there
+ * has no tool calls to run.
  */
 export const unknownStateKey: Rule = {
   name: "unknown-state-key",
@@ -63,6 +64,13 @@ export const unknownStateKey: Rule = {
         ctx.report("unknown-state-key", at(), {
           message: `node \`${name}\` has nowhere to write: add \`write\` or a \`messages\` channel`,
           hint: "e.g. `state: { messages: { type: messages } }`, or `write: answer` with an `answer` channel",
+          at: "key",
+        });
+      }
+      if (n.kind === "tools" && !hasMessages) {
+        ctx.report("unknown-state-key", at(), {
+          message: `tools node \`${name}\` needs a \`messages\` channel: it runs the tool calls of the last AI message there and appends the results`,
+          hint: "add `messages: { type: messages }` under `state`",
           at: "key",
         });
       }
