@@ -68,6 +68,10 @@ export const CATALOG = {
     severity: "warning",
     summary: "A route has no `default`: a state that matches no case fails the run.",
   },
+  "route-default-last": {
+    severity: "error",
+    summary: "A route case comes after its `default`, so it can never be chosen.",
+  },
   "subgraph-cycle": { severity: "error", summary: "Subgraphs mount each other in a cycle." },
   // Expressions and schemas
   "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },

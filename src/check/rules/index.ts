@@ -9,6 +9,7 @@ import { outputSchema } from "./output-schema.js";
 import { parallelWrite } from "./parallel-write.js";
 import { pathEscape } from "./path-escape.js";
 import { reservedName } from "./reserved-name.js";
+import { routeDefaultLast } from "./route-default-last.js";
 import { routeNoDefault } from "./route-no-default.js";
 import { subgraphCycle } from "./subgraph-cycle.js";
 import { toolArgs } from "./tool-args.js";
@@ -36,6 +37,7 @@ export const RULES: readonly Rule[] = [
   noPathToEnd,
   parallelWrite,
   routeNoDefault,
+  routeDefaultLast,
   subgraphCycle,
   expressionSyntax,
   expressionType,
