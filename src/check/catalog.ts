@@ -25,11 +25,13 @@ export const CATALOG = {
   // Names and references
   "unknown-node": {
     severity: "error",
-    summary: "An edge, route or option names a node that does not exist.",
+    summary:
+      "An edge, route, map, `on_error.goto` or interrupt names a node that does not exist, or uses START / END where they cannot stand.",
   },
   "reserved-name": {
     severity: "error",
-    summary: "A node is named START, END, __start__, __end__, or contains `:` or `|`.",
+    summary:
+      "A node is named START or END (in any letter case), starts with `__`, or contains `:` or `|`.",
   },
   "name-collision": { severity: "error", summary: "A node has the same name as a state channel." },
   "unknown-state-key": {
@@ -54,15 +56,17 @@ export const CATALOG = {
   "missing-entry": { severity: "error", summary: "No edge leaves START." },
   "unreachable-node": {
     severity: "warning",
-    summary: "A node can never run: no path from START reaches it.",
+    summary:
+      "A node can never run: no path from START reaches it, or only through a join that never completes.",
   },
   "no-path-to-end": {
     severity: "error",
-    summary: "A node has no path to END: a run that reaches it can never finish.",
+    summary: "A node a run can reach has no outgoing edge, or is in a loop with no way on to END.",
   },
   "parallel-write": {
     severity: "error",
-    summary: "Nodes that can run in the same step write the same `replace` channel.",
+    summary:
+      "Nodes that can run in the same step write the same `replace` channel, or a map target that runs several times in one step writes one.",
   },
   "route-no-default": {
     severity: "warning",
