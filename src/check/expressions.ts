@@ -3,6 +3,7 @@
  * and what is wrong with each, computed once per document and shared by the three expression
  * rules (`expression-syntax`, `expression-type`, `unknown-state-key`).
  */
+
 import {
   ERROR_TYPE,
   ExprEnvironment,
@@ -18,6 +19,7 @@ import {
   typeFromSchema,
   writeType,
 } from "../expr/index.js";
+import { asObject as obj } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
 import type { Path, Span } from "../spec/source-map.js";
 import type { RuleName } from "./catalog.js";
@@ -55,8 +57,6 @@ export interface Finding {
 }
 
 type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
 const entries = (v: unknown): [string, unknown][] => Object.entries(obj(v) ?? {});
 
 /** "`list<string>` or `string`". */

@@ -23,6 +23,7 @@
  *   edge, then every held deferred node runs (LangGraph's `*AfterFinish` channels). A step that
  *   only `Send`s releases them too, so they may run beside map targets. A `Send` ignores `defer`.
  */
+import { isObject } from "../spec/data.js";
 import type { Path } from "../spec/source-map.js";
 import type { CheckContext } from "./context.js";
 
@@ -30,7 +31,6 @@ export const START = "START";
 export const END = "END";
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export type EdgeKind = "static" | "route" | "router" | "map";
 

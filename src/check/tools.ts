@@ -2,8 +2,10 @@
  * What the checker knows about a declared tool: its argument schema as JSON Schema, its
  * description, and the arguments `bind` fills. Memoized per document.
  */
+
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { isObject } from "../spec/data.js";
 import type { JsonSchema, Tool } from "../spec/spec-types.js";
 import type { CheckContext } from "./context.js";
 import { checkedModuleRefs, isLangChainTool } from "./modules.js";
@@ -18,9 +20,6 @@ export interface ToolInfo {
   /** Arguments the spec's `bind` fills. */
   bound: string[];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A tool's schema as JSON Schema: zod v4 (and other Standard JSON Schema libraries) convert

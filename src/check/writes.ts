@@ -2,11 +2,9 @@
  * Which state channels a node writes, and where the spec says so (for positions).
  * Works on data of any shape: a schema-invalid spec yields what can be read from it.
  */
+import { isObject } from "../spec/data.js";
 import type { Path } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.js";
-
-type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Where a write is declared: report at the key (`notes:`) or at the value (`write: notes`). */
 export interface WriteSite {

@@ -1,5 +1,6 @@
 /** Walking a JSON Schema's subschemas, and JSON pointers into data. */
 
+import { isObject } from "../../spec/data.js";
 import { pathOfPointer } from "../../spec/source-map.js";
 
 export type SchemaPath = (string | number)[];
@@ -20,8 +21,7 @@ const SCHEMA_ONE = [
   "contentSchema",
 ];
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+export { isObject };
 
 /** Visits every schema object in a schema (the schema itself first) with its path. */
 export function walkSchemas(

@@ -1,4 +1,5 @@
 /** The file references a spec makes: `{ module, export }` refs and subgraph `graph:` refs. */
+import { isObject } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
 
 /** What a module reference is for; it decides the default export and the shape the export must have. */
@@ -40,9 +41,6 @@ export interface GraphRef {
   /** The path of the `graph` value. */
   path: Path;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const entries = (v: unknown): [string, Record<string, unknown>][] =>
   isObject(v)

@@ -1,7 +1,5 @@
+import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A node named like a state channel: LangGraph's addNode throws, as both share one namespace. */
 export const nameCollision: Rule = {

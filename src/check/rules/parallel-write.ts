@@ -1,9 +1,7 @@
+import { isObject } from "../../spec/data.js";
 import { explainMany, explainTogether, graphOf, reachableOf, stepsOf } from "../graph.js";
 import type { Rule } from "../rule.js";
 import { nodeWrites } from "../writes.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Whether the channel keeps only the last write (LangGraph's LastValue): two in a step fail. */
 function isReplace(field: unknown): boolean {

@@ -1,7 +1,5 @@
+import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** What is wrong with a node name and how to fix it; undefined for a good name. */
 function problem(name: string): { message: string; hint: string } | undefined {

@@ -1,7 +1,5 @@
+import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Route cases are tried in order and `default` always matches, so a case after a `default`

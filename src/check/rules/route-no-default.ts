@@ -1,8 +1,6 @@
+import { isObject } from "../../spec/data.js";
 import { andNames } from "../graph.js";
 import type { Rule } from "../rule.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const describeFrom = (from: unknown): string =>
   typeof from === "string"

@@ -1,3 +1,4 @@
+import { isObject } from "../../spec/data.js";
 import type { JsonSchema } from "../../spec/spec-types.js";
 import type { CheckContext } from "../context.js";
 import { schemaProblems } from "../json-schema/schema-problems.js";
@@ -7,8 +8,6 @@ import { didYouMean, listNames } from "../suggest.js";
 import { toolInfo } from "../tools.js";
 
 type Obj = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A value holding `${{ }}` anywhere is typed by the expression checker, not here. */
 const hasTemplate = (v: unknown): boolean =>

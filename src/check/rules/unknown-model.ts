@@ -1,8 +1,6 @@
+import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
 import { didYouMean, listNames } from "../suggest.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A `provider:name` string, as `models.*.model` takes it. */
 const PROVIDER_MODEL = /^[a-z][\w-]*:\S+$/i;

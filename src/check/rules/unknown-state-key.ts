@@ -1,11 +1,8 @@
+import { asObject as obj } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
 import { expressionFindings } from "../expressions.js";
 import type { Rule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
 
 /**
  * A state key that is not declared: read in an expression (`state.X`, `context.X`), written

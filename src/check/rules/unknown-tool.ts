@@ -1,9 +1,7 @@
+import { isObject } from "../../spec/data.js";
 import type { CheckContext } from "../context.js";
 import type { Rule } from "../rule.js";
 import { didYouMean } from "../suggest.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const stringsAt = (list: unknown): [number, string][] =>
   Array.isArray(list)
