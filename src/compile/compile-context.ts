@@ -1,0 +1,109 @@
+/**
+ * What lowering one spec needs, made once per compile: the checked spec, its expression
+ * environment, the write guard and context resolver, and the things nodes use by name (module
+ * exports, tools, models, child graphs), each resolved once.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { END } from "@langchain/langgraph";
+import type { ResolvedRef } from "../check/modules.js";
+import { ERROR_TYPE, type ExprEnvironment, type ExprType, T } from "../expr/index.js";
+import type { SpecDocument } from "../spec/document.js";
+import { pointerOf, type Path } from "../spec/source-map.js";
+import type { GraphSpec } from "../spec/spec-types.js";
+import { type ResolveContext, contextResolver } from "./context.js";
+import { CompileError } from "./errors.js";
+import type { CompileOptions } from "./options.js";
+import { buildTool } from "./tools.js";
+import type { ValueCompiler } from "./values.js";
+import { type WriteGuard, writeGuard } from "./writes.js";
+
+export class CompileContext {
+  readonly types = { error: ERROR_TYPE };
+  readonly guard: WriteGuard;
+  readonly resolveContext: ResolveContext;
+  /** State channels holding chat messages: expressions see them as Message records. */
+  readonly messageChannels: string[];
+  private readonly exportsByPath: Map<string, ResolvedRef>;
+  private readonly tools = new Map<string, StructuredToolInterface>();
+  private readonly models = new Map<string, Promise<BaseChatModel>>();
+
+  constructor(
+    readonly doc: SpecDocument,
+    readonly spec: GraphSpec,
+    readonly expr: ExprEnvironment,
+    readonly options: CompileOptions,
+    refs: readonly ResolvedRef[],
+    /** Compiles a child spec (subgraph nodes), sharing this compile's options and caches. */
+    readonly compileChild: (abs: string) => Promise<unknown>,
+  ) {
+    this.guard = writeGuard(spec);
+    this.resolveContext = contextResolver(spec);
+    this.messageChannels = Object.entries(spec.state)
+      .filter(([, f]) => f.type === "messages")
+      .map(([k]) => k);
+    this.exportsByPath = new Map(refs.map((r) => [pointerOf(r.ref.path), r]));
+  }
+
+  /** For compiling a node's (or, with undefined, an edge's or tool's) templates. */
+  values(node: string | undefined): ValueCompiler {
+    return { doc: this.doc, expr: this.expr, ...(node === undefined ? {} : { node }) };
+  }
+
+  /** The type of `item` for a `map.over` expression: its list's element type. */
+  itemType(over: string): ExprType {
+    const r = this.expr.check(over, this.expr.scope("`map.over`"));
+    return r.ok && r.type.kind === "list" ? r.type.item : T.dyn;
+  }
+
+  /** A spec target as LangGraph names it: `END` is `__end__`. */
+  target(name: string): string {
+    return name === "END" ? END : name;
+  }
+
+  /** The loaded export of the `{ module, export }` whose `module` value stands at `path`. */
+  moduleExport(path: Path): { value: unknown; abs: string } {
+    const resolved = this.exportsByPath.get(pointerOf(path));
+    if (!resolved?.loaded || !resolved.abs) {
+      // validate() reports these before compiling; reaching here means it was skipped.
+      throw new CompileError(
+        `${this.doc.file}: ${resolved?.problem?.message ?? `the module at ${pointerOf(path)} did not load`}`,
+      );
+    }
+    return { value: resolved.loaded.value, abs: resolved.abs };
+  }
+
+  /** The tool declared as `name` (or the one given in the compile options). */
+  tool(name: string): StructuredToolInterface {
+    let t = this.tools.get(name);
+    if (!t) {
+      const given = this.options.tools?.[name];
+      const decl = this.spec.tools?.[name];
+      if (given) t = given;
+      else if (decl) t = buildTool(name, decl, this.moduleExport(["tools", name, "module"]).value, this);
+      else throw new CompileError(`${this.doc.file}: tool \`${name}\` is not declared in \`tools\``);
+      this.tools.set(name, t);
+    }
+    return t;
+  }
+
+  /** The chat model named `name` (default `default`), one instance per compile. */
+  model(name = "default"): Promise<BaseChatModel> {
+    const known = this.models.get(name);
+    if (known) return known;
+    const given = this.options.models?.[name];
+    const decl = this.spec.models?.[name];
+    const env = this.options.env ?? process.env;
+    const scripts = this.options.scripts;
+    const model = given
+      ? Promise.resolve(given)
+      : decl
+        ? // Loaded on first use: a graph without models never loads LangChain's model code.
+          import("./models/index.js").then(({ resolveModel }) =>
+            resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }),
+          )
+        : Promise.reject(new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``));
+    this.models.set(name, model);
+    return model;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Edges onto LangGraph: `to` (static, fan-out, join), `route` (CEL cases, first match), `router`
+ * (a function of the user's with declared targets) and `map` (one `Send` per item). A `route`,
+ * `router` or `map` from a list of nodes means "join, then decide": LangGraph has no waiting
+ * conditional edge, so it is lowered to a pass-through node `__join_<edge index>` that the sources
+ * join into and the decision leaves from.
+ */
+import { type LangGraphRunnableConfig, Send, START } from "@langchain/langgraph";
+import type { Edge } from "../spec/spec-types.js";
+import type { CompileContext } from "./compile-context.js";
+import { GraphspecRunError, preview } from "./errors.js";
+import { exprState } from "./scope.js";
+import { compileCel, compileValue } from "./values.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: the builder is typed loosely (dynamic nodes).
+type Builder = any;
+type Decide = (state: Record<string, unknown>, config: LangGraphRunnableConfig) => unknown;
+
+const list = (v: string | readonly string[]): readonly string[] => (typeof v === "string" ? [v] : v);
+
+/** A named function: LangGraph names a conditional edge after its function, and names must differ per source. */
+const named = (name: string, fn: Decide): Decide => ({ [name]: fn })[name]!;
+
+export const joinNodeName = (edgeIndex: number): string => `__join_${edgeIndex}`;
+
+function describeSource(from: Edge["from"]): string {
+  return typeof from === "string" ? `\`${from}\`` : from.map((f) => `\`${f}\``).join(" + ");
+}
+
+function routeDecider(edge: Edge, index: number, ctx: CompileContext, source: string): Decide {
+  const cases = (edge.route ?? []).map((c, j) => {
+    if (c.default !== undefined) return { when: undefined, to: ctx.target(c.default) };
+    const when = compileCel(ctx.values(undefined), ["edges", index, "route", j, "when"], String(c.when), ctx.expr.scope("a route's `when`"));
+    return { when, to: ctx.target(String(c.to)) };
+  });
+  return (state, config) => {
+    const vars = { state: exprState(state, ctx.messageChannels), context: ctx.resolveContext(config?.context) };
+    for (const c of cases) if (!c.when || c.when(vars) === true) return c.to;
+    throw new GraphspecRunError("route-no-match", `no case of the route from ${describeSource(edge.from)} matched, and the route has no \`default\``, {
+      node: source,
+      hint: "add a last case `- { default: END }` (or another node) for the states no `when` covers",
+    });
+  };
+}
+
+function routerDecider(edge: Edge, index: number, ctx: CompileContext, source: string): Decide {
+  const router = edge.router!;
+  const fn = ctx.moduleExport(["edges", index, "router", "module"]).value as (
+    state: Record<string, unknown>,
+    runtime: LangGraphRunnableConfig,
+  ) => unknown;
+  const declared = new Set(router.to);
+  return async (state, config) => {
+    const context = ctx.resolveContext(config?.context);
+    const chosen = await fn(state, { ...config, context });
+    const targets = Array.isArray(chosen) ? chosen : [chosen];
+    for (const t of targets) {
+      if (typeof t !== "string" || !declared.has(t)) {
+        throw new GraphspecRunError("router-target", `the router from ${describeSource(edge.from)} returned ${preview(t)}, which its \`to\` does not declare`, {
+          node: source,
+          hint: `return one of ${[...declared].map((d) => `\`${d}\``).join(", ")}, or add it to the router's \`to\``,
+        });
+      }
+    }
+    return targets.map((t) => ctx.target(t as string));
+  };
+}
+
+function mapDecider(edge: Edge, index: number, ctx: CompileContext): Decide {
+  const map = edge.map!;
+  const values = ctx.values(undefined);
+  const over = compileCel(values, ["edges", index, "map", "over"], map.over, ctx.expr.scope("`map.over`"));
+  const withValues = map.with ? compileValue(values, ["edges", index, "map", "with"], map.with, ctx.expr.scope("`map.with`", { item: ctx.itemType(map.over) })) : undefined;
+  const who = { label: `the \`map.with\` of the edge to \`${map.to}\`` };
+  return (state, config) => {
+    const vars = { state: exprState(state, ctx.messageChannels), context: ctx.resolveContext(config?.context) };
+    const items = over(vars);
+    if (!Array.isArray(items)) {
+      throw new GraphspecRunError("expression", `\`map.over\` of the edge to \`${map.to}\` gave ${preview(items)}, not a list`, {
+        hint: "make `over` an expression that gives a list",
+      });
+    }
+    return items.map((item) => {
+      // The `with` values are this run's input, laid over the state; they are not written to it.
+      const extra = withValues ? ctx.guard(withValues({ ...vars, item }) as Record<string, unknown>, who) : {};
+      return new Send(map.to, { ...state, ...extra });
+    });
+  };
+}
+
+export function lowerEdges(builder: Builder, edges: readonly Edge[], ctx: CompileContext): void {
+  edges.forEach((edge, index) => {
+    const sources = list(edge.from).map((s) => (s === "START" ? START : s));
+    if (edge.to !== undefined) {
+      const targets = list(edge.to).map((t) => ctx.target(t));
+      for (const target of targets) {
+        // A list into END: each source ends (LangGraph cannot join into END).
+        if (sources.length > 1 && target !== ctx.target("END")) builder.addEdge(sources, target);
+        else for (const s of sources) builder.addEdge(s, target);
+      }
+      return;
+    }
+    let source = sources[0]!;
+    if (sources.length > 1) {
+      source = joinNodeName(index);
+      builder.addNode(source, () => ({}));
+      builder.addEdge(sources, source);
+    }
+    const name = `edge_${index}`;
+    if (edge.route) {
+      const targets = [...new Set(edge.route.map((c) => ctx.target(String(c.default ?? c.to))))];
+      builder.addConditionalEdges(source, named(name, routeDecider(edge, index, ctx, source)), targets);
+    } else if (edge.router) {
+      builder.addConditionalEdges(source, named(name, routerDecider(edge, index, ctx, source)), edge.router.to.map((t) => ctx.target(t)));
+    } else if (edge.map) {
+      builder.addConditionalEdges(source, named(name, mapDecider(edge, index, ctx)), [edge.map.to]);
+    }
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * What every node kind shares: the interface a kind implements (nodes/<kind>.ts), and the wrapper
+ * that runs a lowered node — context resolved, the expression view of the state made once, the
+ * update checked and normalised (writes.ts) — with the common options lowered onto LangGraph's
+ * own node options (retry, cache, timeout, defer, error handler).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { Node, NodeCommon } from "../spec/spec-types.js";
+import type { CompileContext } from "./compile-context.js";
+import { GraphspecRunError } from "./errors.js";
+import { exprState } from "./scope.js";
+import { compileWrite } from "./values.js";
+
+/** One call of a node. */
+export interface NodeCall {
+  /** The state as LangGraph gives it (for a `map` target: the state with the `with` values laid over it). */
+  state: Record<string, unknown>;
+  /** The run's context, defaults filled in. */
+  context: Record<string, unknown>;
+  /** Expression variables: `state` (messages as Message records) and `context`. */
+  vars: Record<string, unknown>;
+  config: LangGraphRunnableConfig;
+}
+
+export type NodeResult = Record<string, unknown> | Command | null | undefined;
+
+export interface LoweredNode {
+  run(call: NodeCall): Promise<NodeResult> | NodeResult;
+  /** Nodes this node may send the run to with `Command({ goto })`. */
+  ends?: readonly string[];
+  /** The channels it may write; another key is a run-time error. Undefined: any channel. */
+  writes?: readonly string[];
+}
+
+/** A node kind: turns one spec node into a function LangGraph can run. */
+export interface NodeKind<N extends Node = Node> {
+  lower(name: string, node: N, ctx: CompileContext): LoweredNode | Promise<LoweredNode>;
+}
+
+/** The node being run, for code that runs inside it without being handed it (tools' `bind`). */
+export interface ActiveNode {
+  node: string;
+  state: Record<string, unknown>;
+  context: Record<string, unknown>;
+  vars: Record<string, unknown>;
+}
+export const activeNode = new AsyncLocalStorage<ActiveNode>();
+
+// biome-ignore lint/suspicious/noExplicitAny: LangGraph's node function type follows its generics.
+type LangGraphNode = (state: any, config: LangGraphRunnableConfig) => Promise<unknown>;
+
+/** The lowered node as the function LangGraph runs. */
+export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext): LangGraphNode {
+  const allowed = lowered.writes ? new Set(lowered.writes) : undefined;
+  const who = { label: `node \`${name}\``, node: name };
+  const guard = (update: unknown): Record<string, unknown> => {
+    if (update === null || update === undefined) return {};
+    if (typeof update !== "object" || Array.isArray(update)) {
+      throw new GraphspecRunError(
+        "invalid-write",
+        `node \`${name}\` returned ${Array.isArray(update) ? "a list" : typeof update}, not an update`,
+        { node: name, hint: "return an object from channel names to values, e.g. `{ notes: [\"done\"] }`" },
+      );
+    }
+    return ctx.guard(update as Record<string, unknown>, who, allowed);
+  };
+  return async (state, config) => {
+    const context = ctx.resolveContext(config?.context, name);
+    const vars = { state: exprState(state, ctx.messageChannels), context };
+    const result = await activeNode.run({ node: name, state, context, vars }, () =>
+      lowered.run({ state, context, vars, config }),
+    );
+    if (result instanceof Command) {
+      // A command for the parent graph writes the parent's channels: not ours to check.
+      if (result.graph === Command.PARENT || result.update === undefined) return result;
+      const update = Array.isArray(result.update) ? Object.fromEntries(result.update) : result.update;
+      return new Command({ ...result, update: guard(update) } as ConstructorParameters<typeof Command>[0]);
+    }
+    return guard(result);
+  };
+}
+
+/** `{ message, type, node }`: how `on_error.write` sees the error. */
+function errorVariable(error: unknown, node: string): Record<string, string> {
+  const e = error as { message?: unknown; name?: unknown; constructor?: { name?: unknown } } | null;
+  const type =
+    (typeof e?.name === "string" && e.name !== "Error" ? e.name : undefined) ??
+    (typeof e?.constructor?.name === "string" ? e.constructor.name : "Error");
+  return { message: typeof e?.message === "string" ? e.message : String(error), type, node };
+}
+
+/** LangGraph's options for a node: the common options, lowered. */
+// biome-ignore lint/suspicious/noExplicitAny: addNode's option type follows the builder's generics.
+export function nodeOptions(name: string, node: NodeCommon, lowered: LoweredNode, ctx: CompileContext): Record<string, any> {
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const options: Record<string, any> = {};
+  const ends = new Set(lowered.ends ?? []);
+  if (node.retry) {
+    const r = node.retry;
+    options.retryPolicy = {
+      maxAttempts: r.max_attempts ?? 3,
+      initialInterval: r.initial_interval_ms ?? 500,
+      backoffFactor: r.backoff_factor ?? 2,
+      maxInterval: r.max_interval_ms ?? 128_000,
+      jitter: r.jitter ?? true,
+      // A spec mistake (a bad write, a failing expression) fails the same way every time.
+      retryOn: (e: unknown) => !(e instanceof GraphspecRunError) && defaultRetryOn(e),
+    };
+  }
+  if (node.cache) options.cachePolicy = node.cache.ttl_s === undefined ? {} : { ttl: node.cache.ttl_s };
+  if (node.timeout_ms !== undefined) options.timeout = node.timeout_ms;
+  if (node.defer) options.defer = true;
+  if (node.on_error) {
+    const { goto, write } = node.on_error;
+    const scope = ctx.expr.scope(`the \`on_error\` of node \`${name}\``, { error: ctx.types.error });
+    const evaluate =
+      write === undefined
+        ? undefined
+        : compileWrite(ctx.values(name), ["nodes", name, "on_error", "write"], write, scope, "error");
+    const who = { label: `the \`on_error\` of node \`${name}\``, node: name };
+    options.errorHandler = (
+      state: Record<string, unknown>,
+      failure: { error?: unknown } | undefined,
+      config?: LangGraphRunnableConfig,
+    ) => {
+      const context = ctx.resolveContext(config?.context, name);
+      const error = errorVariable(failure?.error, name);
+      const update = evaluate
+        ? ctx.guard(evaluate({ state: exprState(state, ctx.messageChannels), context, error }), who)
+        : {};
+      return goto === undefined ? update : new Command({ goto: ctx.target(goto), update });
+    };
+    if (goto !== undefined) ends.add(ctx.target(goto));
+  }
+  if (ends.size) options.ends = [...ends];
+  return options;
+}
+
+/** LangGraph's default: no retry on cancellation or on client errors that will not change. */
+function defaultRetryOn(error: unknown): boolean {
+  const e = error as { name?: string; message?: string; code?: string; status?: number; response?: { status?: number } };
+  if (e?.name === "AbortError" || e?.message?.startsWith("Cancel") || e?.message?.startsWith("AbortError")) return false;
+  if (e?.name === "GraphValueError" || e?.code === "ECONNABORTED") return false;
+  const status = Number(e?.response?.status ?? e?.status);
+  return !(status >= 400 && status <= 409 && status !== 408);
+}

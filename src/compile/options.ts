@@ -1,0 +1,29 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
+import type { BaseCache } from "@langchain/langgraph-checkpoint";
+import type { Scripts } from "./models/index.js";
+
+export interface CompileOptions {
+  /** Where runs keep their checkpoints (threads, interrupts, resume). Default: none. */
+  checkpointer?: BaseCheckpointSaver | false;
+  /** Cross-thread memory, given to nodes as LangGraph's store. */
+  store?: BaseStore;
+  /** The cache for nodes with `cache:`. Default: an in-memory cache, when a node asks for one. */
+  nodeCache?: BaseCache;
+  /** Chat models to use instead of the ones `models:` declares, by model name. */
+  models?: Record<string, BaseChatModel>;
+  /** Answers of `scripted:NAME` models, by NAME (tests and fixtures). */
+  scripts?: Scripts;
+  /** Tools to use instead of the modules `tools:` names, by tool name. */
+  tools?: Record<string, StructuredToolInterface>;
+  /** The environment `${{ env.NAME }}` reads in `models:`. Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Check the spec first and refuse one with errors. Default true; turn off only for a spec just validated. */
+  validate?: boolean;
+  /**
+   * Shared by the compiles of one process (subgraphs, a dev server's reloads): imported modules and
+   * child specs by absolute path. A fresh map re-imports everything.
+   */
+  cache?: Map<string, unknown>;
+}

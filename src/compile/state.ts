@@ -1,0 +1,80 @@
+/**
+ * The state: one LangGraph channel per declared field, with the declared reducer and default,
+ * as an `Annotation.Root` — plus the input and output schemas that restrict what a run takes and
+ * returns. The same channel objects are shared by the three roots, which LangGraph requires.
+ */
+import { Annotation } from "@langchain/langgraph";
+import { LastValue } from "@langchain/langgraph/channels";
+import type { GraphSpec, StateField } from "../spec/spec-types.js";
+import { REDUCERS } from "./reducers.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: channel specs are built at run time; LangGraph's generics cannot follow.
+type ChannelSpec = any;
+// biome-ignore lint/suspicious/noExplicitAny: as above.
+export type AnyAnnotationRoot = any;
+
+export type ReducerFn = (current: unknown, written: unknown) => unknown;
+
+/** The reducer kind of a field: `messages` for message channels, `replace` when none is given. */
+export function reducerOf(field: StateField): string | ReducerFn {
+  if (typeof field.reducer === "string") return field.reducer;
+  if (field.reducer && typeof field.reducer === "object") return "custom";
+  return field.type === "messages" ? "messages" : "replace";
+}
+
+/** A fresh copy of a JSON default for each run, so runs never share (and mutate) one object. */
+const factoryOf = (value: unknown): (() => unknown) => {
+  const text = JSON.stringify(value);
+  return () => JSON.parse(text);
+};
+
+function channelFor(field: StateField, custom: ReducerFn | undefined): ChannelSpec {
+  const kind = reducerOf(field);
+  const hasDefault = Object.hasOwn(field, "default");
+  if (kind === "messages") {
+    // A message channel always starts as a list (as LangGraph's MessagesAnnotation does):
+    // LangGraph stores a channel's first write without calling the reducer, which would leave
+    // plain strings and `{ role, content }` maps unconverted.
+    const initial = factoryOf(hasDefault ? field.default : []);
+    return Annotation({
+      reducer: REDUCERS.messages,
+      default: () => REDUCERS.messages([], initial()),
+    });
+  }
+  if (kind === "replace") {
+    // LastValue keeps LangGraph's InvalidUpdateError for two writes in one step.
+    return new LastValue(hasDefault ? factoryOf(field.default) : undefined);
+  }
+  const reducer = kind === "custom" ? custom : REDUCERS[kind as keyof typeof REDUCERS];
+  if (!reducer) throw new Error(`no reducer for ${String(kind)}`);
+  return hasDefault
+    ? Annotation({ reducer, default: factoryOf(field.default) })
+    : Annotation({ reducer });
+}
+
+export interface StateSchemas {
+  state: AnyAnnotationRoot;
+  input: AnyAnnotationRoot | undefined;
+  output: AnyAnnotationRoot | undefined;
+}
+
+/**
+ * The graph's state, input and output schemas. `customReducers` holds the loaded functions of
+ * `reducer: { module, export }` fields, by channel.
+ */
+export function buildStateSchemas(
+  spec: GraphSpec,
+  customReducers: ReadonlyMap<string, ReducerFn>,
+): StateSchemas {
+  const channels: Record<string, ChannelSpec> = {};
+  for (const [name, field] of Object.entries(spec.state)) {
+    channels[name] = channelFor(field, customReducers.get(name));
+  }
+  const subset = (keys: readonly string[] | undefined) =>
+    keys ? Annotation.Root(Object.fromEntries(keys.map((k) => [k, channels[k]]))) : undefined;
+  return {
+    state: Annotation.Root(channels),
+    input: subset(spec.input),
+    output: subset(spec.output),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Declared tools as LangChain tools, named by their key in `tools:`. A LangChain tool export is
+ * used as it is; a plain function becomes one with the spec's description and JSON Schema.
+ * `bind` fills arguments from the state and context of the node that runs the tool, and hides
+ * them from the schema the model sees (so a model never chooses `user_id`).
+ */
+import { type StructuredToolInterface, tool } from "@langchain/core/tools";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import { isLangChainTool } from "../check/modules.js";
+import { isObject } from "../spec/data.js";
+import type { Tool } from "../spec/spec-types.js";
+import type { CompileContext } from "./compile-context.js";
+import { GraphspecRunError } from "./errors.js";
+import { activeNode } from "./node.js";
+import { compileValue } from "./values.js";
+
+type JsonSchema = Record<string, unknown>;
+
+/** The schema without the bound arguments: what the model is shown. */
+function withoutBound(schema: JsonSchema, bound: readonly string[]): JsonSchema {
+  if (!bound.length) return schema;
+  const properties = { ...(isObject(schema.properties) ? schema.properties : {}) };
+  for (const key of bound) delete properties[key];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((k) => !bound.includes(String(k)))
+    : undefined;
+  return { ...schema, properties, ...(required ? { required } : {}) };
+}
+
+function argumentSchema(value: unknown, decl: Tool): JsonSchema {
+  if (isLangChainTool(value)) {
+    const schema = (value as { schema?: unknown }).schema;
+    const json = isObject(schema) && !("_def" in schema) && !("_zod" in schema) ? schema : toJsonSchema(schema as never);
+    const { $schema: _draft, ...rest } = json as JsonSchema;
+    return rest;
+  }
+  return (isObject(decl.schema) ? decl.schema : { type: "object", properties: {} }) as JsonSchema;
+}
+
+/** The tool declared as `name`, ready for a model, a ToolNode or a direct call. */
+export function buildTool(name: string, decl: Tool, value: unknown, ctx: CompileContext): StructuredToolInterface {
+  const lcTool = isLangChainTool(value) ? (value as unknown as StructuredToolInterface) : undefined;
+  const bound = isObject(decl.bind) ? Object.keys(decl.bind) : [];
+  const description = decl.description ?? lcTool?.description ?? name;
+  if (lcTool && !bound.length && lcTool.name === name && description === lcTool.description) return lcTool;
+
+  const path = ["tools", name, "bind"];
+  const bind = bound.length
+    ? compileValue(ctx.values(undefined), path, decl.bind, ctx.expr.scope(`the \`bind\` of tool \`${name}\``))
+    : undefined;
+  const call = async (args: Record<string, unknown>, config: unknown): Promise<unknown> => {
+    let full = args;
+    if (bind) {
+      const active = activeNode.getStore();
+      if (!active) {
+        throw new GraphspecRunError("tool-error", `tool \`${name}\` was called outside a node, so its \`bind\` values cannot be computed`, {
+          hint: "call bound tools from the graph's nodes",
+        });
+      }
+      full = { ...args, ...(bind({ state: active.vars.state, context: active.context }) as Record<string, unknown>) };
+    }
+    if (lcTool) return lcTool.invoke(full, config as never);
+    return (value as (a: Record<string, unknown>) => unknown)(full);
+  };
+  return tool(call, {
+    name,
+    description,
+    schema: withoutBound(argumentSchema(value, decl), bound) as never,
+  }) as unknown as StructuredToolInterface;
+}
