@@ -4,6 +4,10 @@
  * `router` or `map` from a list of nodes means "join, then decide": LangGraph has no waiting
  * conditional edge, so it is lowered to a pass-through node `__join_<edge index>` that the sources
  * join into and the decision leaves from.
+ *
+ * A node with `on_error` but no `goto` continues along its own edges after a failure: LangGraph
+ * runs the error handler as a node of its own (`__error_handler__<node>`), so every edge leaving
+ * such a node also leaves its handler (and a join accepts either of them).
  */
 import { type LangGraphRunnableConfig, Send, START } from "@langchain/langgraph";
 import type { Edge } from "../spec/spec-types.js";
@@ -88,32 +92,56 @@ function mapDecider(edge: Edge, index: number, ctx: CompileContext): Decide {
   };
 }
 
+/** LangGraph's name for the error-handler node it adds for `errorHandler`. */
+export const errorHandlerName = (node: string): string => `__error_handler__${node}`;
+
+/** The source lists an edge leaves from: its own, and each with failed nodes' handlers in their place. */
+function sourceVariants(sources: readonly string[], handlerOf: (node: string) => string | undefined): string[][] {
+  let variants: string[][] = [[]];
+  for (const s of sources) {
+    const handler = handlerOf(s);
+    variants = variants.flatMap((v) => (handler ? [[...v, s], [...v, handler]] : [[...v, s]]));
+  }
+  return variants;
+}
+
 export function lowerEdges(builder: Builder, edges: readonly Edge[], ctx: CompileContext): void {
+  const handlerOf = (node: string): string | undefined => {
+    const onError = ctx.spec.nodes[node]?.on_error;
+    return onError && onError.goto === undefined ? errorHandlerName(node) : undefined;
+  };
   edges.forEach((edge, index) => {
     const sources = list(edge.from).map((s) => (s === "START" ? START : s));
+    const variants = sourceVariants(sources, handlerOf);
     if (edge.to !== undefined) {
-      const targets = list(edge.to).map((t) => ctx.target(t));
-      for (const target of targets) {
-        // A list into END: each source ends (LangGraph cannot join into END).
-        if (sources.length > 1 && target !== ctx.target("END")) builder.addEdge(sources, target);
-        else for (const s of sources) builder.addEdge(s, target);
+      for (const target of list(edge.to).map((t) => ctx.target(t))) {
+        for (const from of variants) {
+          // A list into END: each source ends (LangGraph cannot join into END).
+          if (from.length > 1 && target !== ctx.target("END")) builder.addEdge(from, target);
+          else for (const s of from) builder.addEdge(s, target);
+        }
       }
       return;
     }
-    let source = sources[0]!;
+    let deciders = variants.map((v) => v[0]!);
     if (sources.length > 1) {
-      source = joinNodeName(index);
-      builder.addNode(source, () => ({}));
-      builder.addEdge(sources, source);
+      const join = joinNodeName(index);
+      builder.addNode(join, () => ({}));
+      for (const from of variants) builder.addEdge(from, join);
+      deciders = [join];
     }
-    const name = `edge_${index}`;
-    if (edge.route) {
-      const targets = [...new Set(edge.route.map((c) => ctx.target(String(c.default ?? c.to))))];
-      builder.addConditionalEdges(source, named(name, routeDecider(edge, index, ctx, source)), targets);
-    } else if (edge.router) {
-      builder.addConditionalEdges(source, named(name, routerDecider(edge, index, ctx, source)), edge.router.to.map((t) => ctx.target(t)));
-    } else if (edge.map) {
-      builder.addConditionalEdges(source, named(name, mapDecider(edge, index, ctx)), [edge.map.to]);
+    for (const source of new Set(deciders)) {
+      const name = `edge_${index}`;
+      const origin = sources.length > 1 ? source : sources[0]!;
+      if (edge.route) {
+        const targets = [...new Set(edge.route.map((c) => ctx.target(String(c.default ?? c.to))))];
+        builder.addConditionalEdges(source, named(name, routeDecider(edge, index, ctx, origin)), targets);
+      } else if (edge.router) {
+        const targets = edge.router.to.map((t) => ctx.target(t));
+        builder.addConditionalEdges(source, named(name, routerDecider(edge, index, ctx, origin)), targets);
+      } else if (edge.map) {
+        builder.addConditionalEdges(source, named(name, mapDecider(edge, index, ctx)), [edge.map.to]);
+      }
     }
   });
 }
