@@ -9,9 +9,9 @@ import { END } from "@langchain/langgraph";
 import type { ResolvedRef } from "../check/modules.js";
 import { ERROR_TYPE, type ExprEnvironment, type ExprType, T } from "../expr/index.js";
 import type { SpecDocument } from "../spec/document.js";
-import { pointerOf, type Path } from "../spec/source-map.js";
+import { type Path, pointerOf } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.js";
-import { type ResolveContext, contextResolver } from "./context.js";
+import { contextResolver, type ResolveContext } from "./context.js";
 import { CompileError } from "./errors.js";
 import type { CompileOptions } from "./options.js";
 import { buildTool } from "./tools.js";
@@ -80,8 +80,10 @@ export class CompileContext {
       const given = this.options.tools?.[name];
       const decl = this.spec.tools?.[name];
       if (given) t = given;
-      else if (decl) t = buildTool(name, decl, this.moduleExport(["tools", name, "module"]).value, this);
-      else throw new CompileError(`${this.doc.file}: tool \`${name}\` is not declared in \`tools\``);
+      else if (decl)
+        t = buildTool(name, decl, this.moduleExport(["tools", name, "module"]).value, this);
+      else
+        throw new CompileError(`${this.doc.file}: tool \`${name}\` is not declared in \`tools\``);
       this.tools.set(name, t);
     }
     return t;
@@ -102,7 +104,9 @@ export class CompileContext {
           import("./models/index.js").then(({ resolveModel }) =>
             resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }),
           )
-        : Promise.reject(new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``));
+        : Promise.reject(
+            new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``),
+          );
     this.models.set(name, model);
     return model;
   }

@@ -23,11 +23,19 @@ import { buildStateSchemas, type ReducerFn } from "./state.js";
 
 export type { SpecGraph };
 
-const formatDiagnostic = (d: Diagnostic) => `${d.file}:${d.line}:${d.column}: ${d.message} [${d.rule}]`;
+const formatDiagnostic = (d: Diagnostic) =>
+  `${d.file}:${d.line}:${d.column}: ${d.message} [${d.rule}]`;
 
-function refuse(doc: SpecDocument, errors: readonly Diagnostic[], all: readonly Diagnostic[]): never {
+function refuse(
+  doc: SpecDocument,
+  errors: readonly Diagnostic[],
+  all: readonly Diagnostic[],
+): never {
   const shown = errors.slice(0, 3).map(formatDiagnostic);
-  const more = errors.length > 3 ? `\n(and ${errors.length - 3} more; run \`graphspec validate ${doc.file}\`)` : "";
+  const more =
+    errors.length > 3
+      ? `\n(and ${errors.length - 3} more; run \`graphspec validate ${doc.file}\`)`
+      : "";
   throw new CompileError(
     `${doc.file} has ${errors.length} error${errors.length === 1 ? "" : "s"} and cannot be compiled:\n${shown.join("\n")}${more}`,
     all,
@@ -35,7 +43,10 @@ function refuse(doc: SpecDocument, errors: readonly Diagnostic[], all: readonly 
 }
 
 /** Compiles a spec (a loaded document, or a path to one) into a LangGraph graph. Throws CompileError or SpecError. */
-export async function compile(spec: SpecDocument | string, options: CompileOptions = {}): Promise<SpecGraph> {
+export async function compile(
+  spec: SpecDocument | string,
+  options: CompileOptions = {},
+): Promise<SpecGraph> {
   const doc = typeof spec === "string" ? await loadSpec(spec) : spec;
   const cache = options.cache ?? new Map<string, unknown>();
   if (options.validate !== false) {
@@ -43,20 +54,26 @@ export async function compile(spec: SpecDocument | string, options: CompileOptio
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (errors.length) refuse(doc, errors, diagnostics);
   } else if (doc.problems.some((p) => p.severity === "error")) {
-    refuse(doc, doc.problems.filter((p) => p.severity === "error"), doc.problems);
+    refuse(
+      doc,
+      doc.problems.filter((p) => p.severity === "error"),
+      doc.problems,
+    );
   }
   const data = doc.data as GraphSpec;
   const shared = sharedIn(cache);
   const refs = await Promise.all(
-    moduleRefs(data).map((ref) => resolveRef({ specPath: doc.path, root: doc.root }, ref, { shared })),
+    moduleRefs(data).map((ref) =>
+      resolveRef({ specPath: doc.path, root: doc.root }, ref, { shared }),
+    ),
   );
 
   const customReducers = new Map<string, ReducerFn>();
   for (const r of refs) {
-    if (r.ref.kind === "reducer" && r.loaded) customReducers.set(String(r.ref.path[1]), r.loaded.value as ReducerFn);
+    if (r.ref.kind === "reducer" && r.loaded)
+      customReducers.set(String(r.ref.path[1]), r.loaded.value as ReducerFn);
   }
   const schemas = buildStateSchemas(data, customReducers);
-  // biome-ignore lint/suspicious/noExplicitAny: nodes are added dynamically; LangGraph's generics cannot follow.
   const builder: any = new StateGraph({
     state: schemas.state,
     ...(schemas.input ? { input: schemas.input } : {}),

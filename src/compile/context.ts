@@ -22,10 +22,14 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
   const resolve = (raw: unknown, node?: string): Record<string, unknown> => {
     const where = node ? { node } : {};
     if (raw !== undefined && raw !== null && !isObject(raw)) {
-      throw new GraphspecRunError("invalid-context", `the run's context must be a mapping, not ${preview(raw)}`, {
-        ...where,
-        hint: "pass context as an object, e.g. `{ user_id: \"u-1\" }`",
-      });
+      throw new GraphspecRunError(
+        "invalid-context",
+        `the run's context must be a mapping, not ${preview(raw)}`,
+        {
+          ...where,
+          hint: 'pass context as an object, e.g. `{ user_id: "u-1" }`',
+        },
+      );
     }
     const given = (raw ?? {}) as Record<string, unknown>;
     const out: Record<string, unknown> = { ...given };
@@ -37,7 +41,11 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
       throw new GraphspecRunError(
         "invalid-context",
         `the run's context is missing ${missing.map((k) => `\`${k}\``).join(", ")}, which the spec requires`,
-        { ...where, field: missing[0]!, hint: `pass it with the run: context \`{ ${missing[0]}: … }\`` },
+        {
+          ...where,
+          field: missing[0]!,
+          hint: `pass it with the run: context \`{ ${missing[0]}: … }\``,
+        },
       );
     }
     for (const [key, check] of checks) {
@@ -47,7 +55,8 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
         throw new GraphspecRunError("invalid-context", `the run's context: ${problem.message}`, {
           ...where,
           field: key,
-          hint: problem.hint ?? `give \`${key}\` a value that matches its declaration in \`context\``,
+          hint:
+            problem.hint ?? `give \`${key}\` a value that matches its declaration in \`context\``,
         });
       }
     }

@@ -16,11 +16,11 @@ import { GraphspecRunError, preview } from "./errors.js";
 import { exprState } from "./scope.js";
 import { compileCel, compileValue } from "./values.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: the builder is typed loosely (dynamic nodes).
 type Builder = any;
 type Decide = (state: Record<string, unknown>, config: LangGraphRunnableConfig) => unknown;
 
-const list = (v: string | readonly string[]): readonly string[] => (typeof v === "string" ? [v] : v);
+const list = (v: string | readonly string[]): readonly string[] =>
+  typeof v === "string" ? [v] : v;
 
 /** A named function: LangGraph names a conditional edge after its function, and names must differ per source. */
 const named = (name: string, fn: Decide): Decide => ({ [name]: fn })[name]!;
@@ -34,16 +34,28 @@ function describeSource(from: Edge["from"]): string {
 function routeDecider(edge: Edge, index: number, ctx: CompileContext, source: string): Decide {
   const cases = (edge.route ?? []).map((c, j) => {
     if (c.default !== undefined) return { when: undefined, to: ctx.target(c.default) };
-    const when = compileCel(ctx.values(undefined), ["edges", index, "route", j, "when"], String(c.when), ctx.expr.scope("a route's `when`"));
+    const when = compileCel(
+      ctx.values(undefined),
+      ["edges", index, "route", j, "when"],
+      String(c.when),
+      ctx.expr.scope("a route's `when`"),
+    );
     return { when, to: ctx.target(String(c.to)) };
   });
   return (state, config) => {
-    const vars = { state: exprState(state, ctx.messageChannels), context: ctx.resolveContext(config?.context) };
+    const vars = {
+      state: exprState(state, ctx.messageChannels),
+      context: ctx.resolveContext(config?.context),
+    };
     for (const c of cases) if (!c.when || c.when(vars) === true) return c.to;
-    throw new GraphspecRunError("route-no-match", `no case of the route from ${describeSource(edge.from)} matched, and the route has no \`default\``, {
-      node: source,
-      hint: "add a last case `- { default: END }` (or another node) for the states no `when` covers",
-    });
+    throw new GraphspecRunError(
+      "route-no-match",
+      `no case of the route from ${describeSource(edge.from)} matched, and the route has no \`default\``,
+      {
+        node: source,
+        hint: "add a last case `- { default: END }` (or another node) for the states no `when` covers",
+      },
+    );
   };
 }
 
@@ -60,10 +72,14 @@ function routerDecider(edge: Edge, index: number, ctx: CompileContext, source: s
     const targets = Array.isArray(chosen) ? chosen : [chosen];
     for (const t of targets) {
       if (typeof t !== "string" || !declared.has(t)) {
-        throw new GraphspecRunError("router-target", `the router from ${describeSource(edge.from)} returned ${preview(t)}, which its \`to\` does not declare`, {
-          node: source,
-          hint: `return one of ${[...declared].map((d) => `\`${d}\``).join(", ")}, or add it to the router's \`to\``,
-        });
+        throw new GraphspecRunError(
+          "router-target",
+          `the router from ${describeSource(edge.from)} returned ${preview(t)}, which its \`to\` does not declare`,
+          {
+            node: source,
+            hint: `return one of ${[...declared].map((d) => `\`${d}\``).join(", ")}, or add it to the router's \`to\``,
+          },
+        );
       }
     }
     return targets.map((t) => ctx.target(t as string));
@@ -73,20 +89,41 @@ function routerDecider(edge: Edge, index: number, ctx: CompileContext, source: s
 function mapDecider(edge: Edge, index: number, ctx: CompileContext): Decide {
   const map = edge.map!;
   const values = ctx.values(undefined);
-  const over = compileCel(values, ["edges", index, "map", "over"], map.over, ctx.expr.scope("`map.over`"));
-  const withValues = map.with ? compileValue(values, ["edges", index, "map", "with"], map.with, ctx.expr.scope("`map.with`", { item: ctx.itemType(map.over) })) : undefined;
+  const over = compileCel(
+    values,
+    ["edges", index, "map", "over"],
+    map.over,
+    ctx.expr.scope("`map.over`"),
+  );
+  const withValues = map.with
+    ? compileValue(
+        values,
+        ["edges", index, "map", "with"],
+        map.with,
+        ctx.expr.scope("`map.with`", { item: ctx.itemType(map.over) }),
+      )
+    : undefined;
   const who = { label: `the \`map.with\` of the edge to \`${map.to}\`` };
   return (state, config) => {
-    const vars = { state: exprState(state, ctx.messageChannels), context: ctx.resolveContext(config?.context) };
+    const vars = {
+      state: exprState(state, ctx.messageChannels),
+      context: ctx.resolveContext(config?.context),
+    };
     const items = over(vars);
     if (!Array.isArray(items)) {
-      throw new GraphspecRunError("expression", `\`map.over\` of the edge to \`${map.to}\` gave ${preview(items)}, not a list`, {
-        hint: "make `over` an expression that gives a list",
-      });
+      throw new GraphspecRunError(
+        "expression",
+        `\`map.over\` of the edge to \`${map.to}\` gave ${preview(items)}, not a list`,
+        {
+          hint: "make `over` an expression that gives a list",
+        },
+      );
     }
     return items.map((item) => {
       // The `with` values are this run's input, laid over the state; they are not written to it.
-      const extra = withValues ? ctx.guard(withValues({ ...vars, item }) as Record<string, unknown>, who) : {};
+      const extra = withValues
+        ? ctx.guard(withValues({ ...vars, item }) as Record<string, unknown>, who)
+        : {};
       return new Send(map.to, { ...state, ...extra });
     });
   };
@@ -96,11 +133,21 @@ function mapDecider(edge: Edge, index: number, ctx: CompileContext): Decide {
 export const errorHandlerName = (node: string): string => `__error_handler__${node}`;
 
 /** The source lists an edge leaves from: its own, and each with failed nodes' handlers in their place. */
-function sourceVariants(sources: readonly string[], handlerOf: (node: string) => string | undefined): string[][] {
+function sourceVariants(
+  sources: readonly string[],
+  handlerOf: (node: string) => string | undefined,
+): string[][] {
   let variants: string[][] = [[]];
   for (const s of sources) {
     const handler = handlerOf(s);
-    variants = variants.flatMap((v) => (handler ? [[...v, s], [...v, handler]] : [[...v, s]]));
+    variants = variants.flatMap((v) =>
+      handler
+        ? [
+            [...v, s],
+            [...v, handler],
+          ]
+        : [[...v, s]],
+    );
   }
   return variants;
 }
@@ -135,12 +182,22 @@ export function lowerEdges(builder: Builder, edges: readonly Edge[], ctx: Compil
       const origin = sources.length > 1 ? source : sources[0]!;
       if (edge.route) {
         const targets = [...new Set(edge.route.map((c) => ctx.target(String(c.default ?? c.to))))];
-        builder.addConditionalEdges(source, named(name, routeDecider(edge, index, ctx, origin)), targets);
+        builder.addConditionalEdges(
+          source,
+          named(name, routeDecider(edge, index, ctx, origin)),
+          targets,
+        );
       } else if (edge.router) {
         const targets = edge.router.to.map((t) => ctx.target(t));
-        builder.addConditionalEdges(source, named(name, routerDecider(edge, index, ctx, origin)), targets);
+        builder.addConditionalEdges(
+          source,
+          named(name, routerDecider(edge, index, ctx, origin)),
+          targets,
+        );
       } else if (edge.map) {
-        builder.addConditionalEdges(source, named(name, mapDecider(edge, index, ctx)), [edge.map.to]);
+        builder.addConditionalEdges(source, named(name, mapDecider(edge, index, ctx)), [
+          edge.map.to,
+        ]);
       }
     }
   });

@@ -13,9 +13,7 @@ import type { WriteGuard } from "./writes.js";
 type InputCheck = (input: unknown) => unknown;
 const inputChecks = new WeakMap<object, InputCheck>();
 
-// biome-ignore lint/suspicious/noExplicitAny: a spec's state type is only known at run time.
 export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, any, any, any> {
-  // biome-ignore lint/suspicious/noExplicitAny: LangGraph's signature follows the state generics.
   override async _validateInput(input: any): Promise<any> {
     const checked = await super._validateInput(input);
     const check = inputChecks.get(this.builder);
@@ -30,21 +28,31 @@ export function guardInput(
   guard: WriteGuard,
 ): SpecGraph {
   const accepted = new Set(inputKeys);
-  const who = { label: "the run's input" };
+  const who = { label: "the run's input", code: "invalid-input" as const };
   inputChecks.set(graph.builder, (input) => {
     // null continues from a checkpoint; a Command resumes (its update was written by a person or program on purpose).
     if (input === null || input === undefined || isCommand(input)) return input;
     if (!isObject(input)) {
-      throw new GraphspecRunError("invalid-input", `the run's input must be a mapping from state channels to values, not ${preview(input)}`, {
-        hint: `pass an object such as \`{ ${inputKeys[0] ?? "key"}: … }\``,
-      });
+      throw new GraphspecRunError(
+        "invalid-input",
+        `the run's input must be a mapping from state channels to values, not ${preview(input)}`,
+        {
+          hint: `pass an object such as \`{ ${inputKeys[0] ?? "key"}: … }\``,
+        },
+      );
     }
     for (const key of Object.keys(input)) {
       if (!accepted.has(key)) {
-        throw new GraphspecRunError("invalid-input", `the run's input has \`${key}\`, which the graph does not accept`, {
-          field: key,
-          hint: didYouMean(key, inputKeys) ?? `the graph's input keys: ${inputKeys.map((k) => `\`${k}\``).join(", ")}`,
-        });
+        throw new GraphspecRunError(
+          "invalid-input",
+          `the run's input has \`${key}\`, which the graph does not accept`,
+          {
+            field: key,
+            hint:
+              didYouMean(key, inputKeys) ??
+              `the graph's input keys: ${inputKeys.map((k) => `\`${k}\``).join(", ")}`,
+          },
+        );
       }
     }
     return guard(input, who);

@@ -47,7 +47,6 @@ export interface ActiveNode {
 }
 export const activeNode = new AsyncLocalStorage<ActiveNode>();
 
-// biome-ignore lint/suspicious/noExplicitAny: LangGraph's node function type follows its generics.
 type LangGraphNode = (state: any, config: LangGraphRunnableConfig) => Promise<unknown>;
 
 /** The lowered node as the function LangGraph runs. */
@@ -60,7 +59,10 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
       throw new GraphspecRunError(
         "invalid-write",
         `node \`${name}\` returned ${Array.isArray(update) ? "a list" : typeof update}, not an update`,
-        { node: name, hint: "return an object from channel names to values, e.g. `{ notes: [\"done\"] }`" },
+        {
+          node: name,
+          hint: 'return an object from channel names to values, e.g. `{ notes: ["done"] }`',
+        },
       );
     }
     return ctx.guard(update as Record<string, unknown>, who, allowed);
@@ -74,8 +76,12 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
     if (result instanceof Command) {
       // A command for the parent graph writes the parent's channels: not ours to check.
       if (result.graph === Command.PARENT || result.update === undefined) return result;
-      const update = Array.isArray(result.update) ? Object.fromEntries(result.update) : result.update;
-      return new Command({ ...result, update: guard(update) } as ConstructorParameters<typeof Command>[0]);
+      const update = Array.isArray(result.update)
+        ? Object.fromEntries(result.update)
+        : result.update;
+      return new Command({ ...result, update: guard(update) } as ConstructorParameters<
+        typeof Command
+      >[0]);
     }
     return guard(result);
   };
@@ -91,9 +97,12 @@ function errorVariable(error: unknown, node: string): Record<string, string> {
 }
 
 /** LangGraph's options for a node: the common options, lowered. */
-// biome-ignore lint/suspicious/noExplicitAny: addNode's option type follows the builder's generics.
-export function nodeOptions(name: string, node: NodeCommon, lowered: LoweredNode, ctx: CompileContext): Record<string, any> {
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
+export function nodeOptions(
+  name: string,
+  node: NodeCommon,
+  lowered: LoweredNode,
+  ctx: CompileContext,
+): Record<string, any> {
   const options: Record<string, any> = {};
   const ends = new Set(lowered.ends ?? []);
   if (node.retry) {
@@ -108,16 +117,25 @@ export function nodeOptions(name: string, node: NodeCommon, lowered: LoweredNode
       retryOn: (e: unknown) => !(e instanceof GraphspecRunError) && defaultRetryOn(e),
     };
   }
-  if (node.cache) options.cachePolicy = node.cache.ttl_s === undefined ? {} : { ttl: node.cache.ttl_s };
+  if (node.cache)
+    options.cachePolicy = node.cache.ttl_s === undefined ? {} : { ttl: node.cache.ttl_s };
   if (node.timeout_ms !== undefined) options.timeout = node.timeout_ms;
   if (node.defer) options.defer = true;
   if (node.on_error) {
     const { goto, write } = node.on_error;
-    const scope = ctx.expr.scope(`the \`on_error\` of node \`${name}\``, { error: ctx.types.error });
+    const scope = ctx.expr.scope(`the \`on_error\` of node \`${name}\``, {
+      error: ctx.types.error,
+    });
     const evaluate =
       write === undefined
         ? undefined
-        : compileWrite(ctx.values(name), ["nodes", name, "on_error", "write"], write, scope, "error");
+        : compileWrite(
+            ctx.values(name),
+            ["nodes", name, "on_error", "write"],
+            write,
+            scope,
+            "error",
+          );
     const who = { label: `the \`on_error\` of node \`${name}\``, node: name };
     options.errorHandler = (
       state: Record<string, unknown>,
@@ -139,8 +157,19 @@ export function nodeOptions(name: string, node: NodeCommon, lowered: LoweredNode
 
 /** LangGraph's default: no retry on cancellation or on client errors that will not change. */
 function defaultRetryOn(error: unknown): boolean {
-  const e = error as { name?: string; message?: string; code?: string; status?: number; response?: { status?: number } };
-  if (e?.name === "AbortError" || e?.message?.startsWith("Cancel") || e?.message?.startsWith("AbortError")) return false;
+  const e = error as {
+    name?: string;
+    message?: string;
+    code?: string;
+    status?: number;
+    response?: { status?: number };
+  };
+  if (
+    e?.name === "AbortError" ||
+    e?.message?.startsWith("Cancel") ||
+    e?.message?.startsWith("AbortError")
+  )
+    return false;
   if (e?.name === "GraphValueError" || e?.code === "ECONNABORTED") return false;
   const status = Number(e?.response?.status ?? e?.status);
   return !(status >= 400 && status <= 409 && status !== 408);

@@ -9,7 +9,15 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { messagesStateReducer } from "@langchain/langgraph";
 import { isObject } from "../spec/data.js";
 
-export type BuiltinReducer = "replace" | "append" | "union" | "merge" | "sum" | "max" | "min" | "messages";
+export type BuiltinReducer =
+  | "replace"
+  | "append"
+  | "union"
+  | "merge"
+  | "sum"
+  | "max"
+  | "min"
+  | "messages";
 
 /** A written value as a list of items: a list is spread, anything else is one item. */
 export const asItems = (value: unknown): unknown[] =>
@@ -39,7 +47,9 @@ export function uniqueItems(items: readonly unknown[]): unknown[] {
 
 const numeric = (v: unknown): number => (typeof v === "number" ? v : 0);
 
-export const REDUCERS: Readonly<Record<Exclude<BuiltinReducer, "replace">, (current: unknown, written: unknown) => unknown>> = {
+export const REDUCERS: Readonly<
+  Record<Exclude<BuiltinReducer, "replace">, (current: unknown, written: unknown) => unknown>
+> = {
   append: (current, written) => [...asItems(current), ...asItems(written)],
   union: (current, written) => uniqueItems([...asItems(current), ...asItems(written)]),
   merge: (current, written) => ({

@@ -8,9 +8,7 @@ import { LastValue } from "@langchain/langgraph/channels";
 import type { GraphSpec, StateField } from "../spec/spec-types.js";
 import { REDUCERS } from "./reducers.js";
 
-// biome-ignore lint/suspicious/noExplicitAny: channel specs are built at run time; LangGraph's generics cannot follow.
 type ChannelSpec = any;
-// biome-ignore lint/suspicious/noExplicitAny: as above.
 export type AnyAnnotationRoot = any;
 
 export type ReducerFn = (current: unknown, written: unknown) => unknown;

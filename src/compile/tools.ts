@@ -30,7 +30,10 @@ function withoutBound(schema: JsonSchema, bound: readonly string[]): JsonSchema 
 function argumentSchema(value: unknown, decl: Tool): JsonSchema {
   if (isLangChainTool(value)) {
     const schema = (value as { schema?: unknown }).schema;
-    const json = isObject(schema) && !("_def" in schema) && !("_zod" in schema) ? schema : toJsonSchema(schema as never);
+    const json =
+      isObject(schema) && !("_def" in schema) && !("_zod" in schema)
+        ? schema
+        : toJsonSchema(schema as never);
     const { $schema: _draft, ...rest } = json as JsonSchema;
     return rest;
   }
@@ -38,26 +41,44 @@ function argumentSchema(value: unknown, decl: Tool): JsonSchema {
 }
 
 /** The tool declared as `name`, ready for a model, a ToolNode or a direct call. */
-export function buildTool(name: string, decl: Tool, value: unknown, ctx: CompileContext): StructuredToolInterface {
+export function buildTool(
+  name: string,
+  decl: Tool,
+  value: unknown,
+  ctx: CompileContext,
+): StructuredToolInterface {
   const lcTool = isLangChainTool(value) ? (value as unknown as StructuredToolInterface) : undefined;
   const bound = isObject(decl.bind) ? Object.keys(decl.bind) : [];
   const description = decl.description ?? lcTool?.description ?? name;
-  if (lcTool && !bound.length && lcTool.name === name && description === lcTool.description) return lcTool;
+  if (lcTool && !bound.length && lcTool.name === name && description === lcTool.description)
+    return lcTool;
 
   const path = ["tools", name, "bind"];
   const bind = bound.length
-    ? compileValue(ctx.values(undefined), path, decl.bind, ctx.expr.scope(`the \`bind\` of tool \`${name}\``))
+    ? compileValue(
+        ctx.values(undefined),
+        path,
+        decl.bind,
+        ctx.expr.scope(`the \`bind\` of tool \`${name}\``),
+      )
     : undefined;
   const call = async (args: Record<string, unknown>, config: unknown): Promise<unknown> => {
     let full = args;
     if (bind) {
       const active = activeNode.getStore();
       if (!active) {
-        throw new GraphspecRunError("tool-error", `tool \`${name}\` was called outside a node, so its \`bind\` values cannot be computed`, {
-          hint: "call bound tools from the graph's nodes",
-        });
+        throw new GraphspecRunError(
+          "tool-error",
+          `tool \`${name}\` was called outside a node, so its \`bind\` values cannot be computed`,
+          {
+            hint: "call bound tools from the graph's nodes",
+          },
+        );
       }
-      full = { ...args, ...(bind({ state: active.vars.state, context: active.context }) as Record<string, unknown>) };
+      full = {
+        ...args,
+        ...(bind({ state: active.vars.state, context: active.context }) as Record<string, unknown>),
+      };
     }
     if (lcTool) return lcTool.invoke(full, config as never);
     return (value as (a: Record<string, unknown>) => unknown)(full);

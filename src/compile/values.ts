@@ -4,7 +4,7 @@
  * expression in the spec file (file:line:col) and names the node.
  */
 import { spanInScalar } from "../check/expressions.js";
-import { ExprError, type ExprEnvironment, isTemplate, type Scope } from "../expr/index.js";
+import { type ExprEnvironment, ExprError, isTemplate, type Scope } from "../expr/index.js";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
 import type { Path } from "../spec/source-map.js";
@@ -13,7 +13,12 @@ import { GraphspecRunError } from "./errors.js";
 export type Evaluate = (variables: Readonly<Record<string, unknown>>) => unknown;
 
 /** "graphs/triage.yaml:12:14": where a spec path (and an offset range in its string) stands. */
-export function locationOf(doc: SpecDocument, path: Path, range?: { start: number; end: number }, text?: string): string {
+export function locationOf(
+  doc: SpecDocument,
+  path: Path,
+  range?: { start: number; end: number },
+  text?: string,
+): string {
   if (!doc.map.has(path)) return doc.file;
   const span =
     (range && text !== undefined && spanInScalar(doc, path, text, range.start, range.end)) ||
@@ -29,7 +34,12 @@ export interface ValueCompiler {
   node?: string;
 }
 
-function expressionFailure(c: ValueCompiler, path: Path, text: string, e: unknown): GraphspecRunError {
+function expressionFailure(
+  c: ValueCompiler,
+  path: Path,
+  text: string,
+  e: unknown,
+): GraphspecRunError {
   const err = e as ExprError;
   const at = locationOf(c.doc, path, err instanceof ExprError ? err : undefined, text);
   const who = c.node ? `node \`${c.node}\`` : "an edge";

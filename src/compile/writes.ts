@@ -10,7 +10,7 @@ import { Overwrite } from "@langchain/langgraph";
 import { didYouMean } from "../check/suggest.js";
 import { isObject } from "../spec/data.js";
 import type { GraphSpec, StateField } from "../spec/spec-types.js";
-import { GraphspecRunError, preview } from "./errors.js";
+import { GraphspecRunError, preview, type RunErrorCode } from "./errors.js";
 import { asItems, uniqueItems } from "./reducers.js";
 import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";
 import { reducerOf } from "./state.js";
@@ -19,20 +19,26 @@ import { reducerOf } from "./state.js";
 export interface Writer {
   label: string;
   node?: string;
+  /** The error code for what this writer gets wrong (default `invalid-write`). */
+  code?: RunErrorCode;
 }
 
 type Normalize = (value: unknown, who: Writer) => unknown;
 
-const invalid = (channel: string, who: Writer, value: unknown, problem: { message: string; hint?: string }) =>
+const invalid = (
+  channel: string,
+  who: Writer,
+  value: unknown,
+  problem: { message: string; hint?: string },
+) =>
   new GraphspecRunError(
-    "invalid-write",
+    who.code ?? "invalid-write",
     `${who.label} wrote ${preview(value)} to \`${channel}\`: ${problem.message}`,
     {
       ...(who.node ? { node: who.node } : {}),
       field: channel,
       hint:
-        problem.hint ??
-        `write a value that matches the declaration of \`${channel}\` in \`state\``,
+        problem.hint ?? `write a value that matches the declaration of \`${channel}\` in \`state\``,
     },
   );
 
@@ -105,13 +111,15 @@ function normalizerFor(channel: string, field: StateField): Normalize {
   }
 }
 
-export interface WriteGuard {
-  /**
-   * The update in the form the channels take, or a GraphspecRunError naming the writer, the
-   * channel and the value. `allowed` narrows the channels this writer may write.
-   */
-  (update: Record<string, unknown>, who: Writer, allowed?: ReadonlySet<string>): Record<string, unknown>;
-}
+/**
+ * The update in the form the channels take, or a GraphspecRunError naming the writer, the channel
+ * and the value. `allowed` narrows the channels this writer may write.
+ */
+export type WriteGuard = (
+  update: Record<string, unknown>,
+  who: Writer,
+  allowed?: ReadonlySet<string>,
+) => Record<string, unknown>;
 
 export function writeGuard(spec: GraphSpec): WriteGuard {
   const normalizers = new Map<string, Normalize>();
@@ -128,12 +136,13 @@ export function writeGuard(spec: GraphSpec): WriteGuard {
       const normalize = normalizers.get(key);
       if (!normalize) {
         throw new GraphspecRunError(
-          "invalid-write",
+          who.code ?? "invalid-write",
           `${who.label} wrote \`${key}\`, which is not a state channel`,
           {
             ...(who.node ? { node: who.node } : {}),
             field: key,
-            hint: didYouMean(key, channels) ?? `declare \`${key}\` in \`state\`, or stop writing it`,
+            hint:
+              didYouMean(key, channels) ?? `declare \`${key}\` in \`state\`, or stop writing it`,
           },
         );
       }

@@ -103,7 +103,11 @@ edges:
       .addNode("inc", (s) => ({ count: (s.count ?? 0) + 1, log: ["inc"] }))
       .addNode("big", say("big"))
       .addEdge(START, "inc")
-      .addConditionalEdges("inc", (s) => (s.count < 3 ? "inc" : s.count === 3 ? "big" : END), ["inc", "big", END])
+      .addConditionalEdges("inc", (s) => (s.count < 3 ? "inc" : s.count === 3 ? "big" : END), [
+        "inc",
+        "big",
+        END,
+      ])
       .addEdge("big", END)
       .compile(saver());
 
@@ -113,7 +117,9 @@ edges:
   });
 
   it("takes the default when no case matches", async () => {
-    const run = await expectSameRun(await compile(specDoc(spec), saver()), hand(), { input: { count: 7 } });
+    const run = await expectSameRun(await compile(specDoc(spec), saver()), hand(), {
+      input: { count: 7 },
+    });
     expect(run.steps).toEqual([["inc"]]);
   });
 
@@ -148,7 +154,9 @@ edges:
     );
     const e = await rejection(g.invoke({}));
     expect(e).toMatchObject({ code: "expression" });
-    expect(e.message).toMatch(/^an edge: the expression at test\/fixtures\/compile\/core\/t\.yaml:14:24 failed: no such key: count$/);
+    expect(e.message).toMatch(
+      /^an edge: the expression at test\/fixtures\/compile\/core\/t\.yaml:14:24 failed: no such key: count$/,
+    );
     expect(e.message).toMatch(/count/);
   });
 });
@@ -167,7 +175,10 @@ edges:
 
   it("goes where the function says", async () => {
     const hand = new StateGraph(
-      Annotation.Root({ ...Log.spec, bad: Annotation<boolean>({ reducer: (_a, b) => b, default: () => false }) }),
+      Annotation.Root({
+        ...Log.spec,
+        bad: Annotation<boolean>({ reducer: (_a, b) => b, default: () => false }),
+      }),
     )
       .addNode("first", say("first"))
       .addNode("big", say("big"))
@@ -176,15 +187,22 @@ edges:
       .addEdge("big", END)
       .compile(saver());
     const compiled = await compile(specDoc(spec()), saver());
-    expect((await expectSameRun(compiled, hand, { input: { count: 5 } })).steps).toEqual([["first"], ["big"]]);
-    expect((await expectSameRun(compiled, hand, { input: { count: 1 } })).steps).toEqual([["first"]]);
+    expect((await expectSameRun(compiled, hand, { input: { count: 5 } })).steps).toEqual([
+      ["first"],
+      ["big"],
+    ]);
+    expect((await expectSameRun(compiled, hand, { input: { count: 1 } })).steps).toEqual([
+      ["first"],
+    ]);
   });
 
   it("refuses a target the router did not declare", async () => {
     const g = await compile(specDoc(spec()));
     const e = await rejection(g.invoke({ bad: true }));
     expect(e).toMatchObject({ code: "router-target", node: "first" });
-    expect(e.message).toBe('the router from `first` returned "nowhere", which its `to` does not declare');
+    expect(e.message).toBe(
+      'the router from `first` returned "nowhere", which its `to` does not declare',
+    );
     expect(e.hint).toBe("return one of `big`, `END`, or add it to the router's `to`");
   });
 });
@@ -207,7 +225,11 @@ edges:
       .addNode("write", (s) => ({ log: [`on ${s.topic}`] }))
       .addNode("done", say("done"))
       .addEdge(START, "plan")
-      .addConditionalEdges("plan", (s) => s.topics.map((t: string) => new Send("write", { ...s, topic: t })), ["write"])
+      .addConditionalEdges(
+        "plan",
+        (s) => s.topics.map((t: string) => new Send("write", { ...s, topic: t })),
+        ["write"],
+      )
       .addEdge("write", "done")
       .addEdge("done", END)
       .compile(saver());
@@ -225,11 +247,16 @@ edges:
 
   it("checks `with` values against the channels they set", async () => {
     // `topics` holds anything here, so only the run can tell that an item is not a string.
-    const loose = spec.replace("topics: { type: array, items: { type: string } }", "topics: { type: array }");
+    const loose = spec.replace(
+      "topics: { type: array, items: { type: string } }",
+      "topics: { type: array }",
+    );
     const g = await compile(specDoc(loose.replace("topics: [x, y, z]", "topics: [x, 2]")));
     const e = await rejection(g.invoke({}));
     expect(e).toMatchObject({ code: "invalid-write", field: "topic" });
-    expect(e.message).toBe("the `map.with` of the edge to `write` wrote 2 to `topic`: `topic` must be a string, not 2");
+    expect(e.message).toBe(
+      "the `map.with` of the edge to `write` wrote 2 to `topic`: `topic` must be a string, not 2",
+    );
   });
 });
 

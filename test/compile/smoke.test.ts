@@ -27,7 +27,7 @@ edges:
   });
 });
 
-import { Annotation, MemorySaver, StateGraph, START, END } from "@langchain/langgraph";
+import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
 import { expectSameRun } from "../support/equivalence.js";
 
 describe("equivalence helper", () => {
@@ -48,7 +48,9 @@ edges:
   - { from: d, to: END }
 `);
     const compiled = await compile(spec, { checkpointer: new MemorySaver() });
-    const S = Annotation.Root({ log: Annotation<string[]>({ reducer: (x, y) => x.concat(y), default: () => [] }) });
+    const S = Annotation.Root({
+      log: Annotation<string[]>({ reducer: (x, y) => x.concat(y), default: () => [] }),
+    });
     const hand = new StateGraph(S)
       .addNode("a", () => ({ log: ["a"] }))
       .addNode("b", () => ({ log: ["b"] }))

@@ -7,7 +7,6 @@
 import { Command } from "@langchain/langgraph";
 import { expect } from "vitest";
 
-// biome-ignore lint/suspicious/noExplicitAny: both sides are LangGraph graphs of any state.
 type AnyGraph = any;
 
 export interface RunRecord {
@@ -34,8 +33,20 @@ export function plain(value: unknown): unknown {
     JSON.stringify(value, (key, v) => {
       if (key === "id" || key === "lc_kwargs" || key === "response_metadata") return undefined;
       if (v && typeof v === "object" && typeof (v as { toDict?: unknown }).toDict === "function") {
-        const m = v as { getType(): string; content: unknown; tool_calls?: unknown; tool_call_id?: unknown; name?: unknown };
-        return { type: m.getType(), content: m.content, tool_calls: m.tool_calls, tool_call_id: m.tool_call_id, name: m.name };
+        const m = v as {
+          getType(): string;
+          content: unknown;
+          tool_calls?: unknown;
+          tool_call_id?: unknown;
+          name?: unknown;
+        };
+        return {
+          type: m.getType(),
+          content: m.content,
+          tool_calls: m.tool_calls,
+          tool_call_id: m.tool_call_id,
+          name: m.name,
+        };
       }
       return v;
     }),
@@ -85,7 +96,11 @@ export async function record(graph: AnyGraph, plan: RunPlan): Promise<RunRecord>
 }
 
 /** Runs both graphs through the same plan and expects the same record. Returns the compiled one's. */
-export async function expectSameRun(compiled: AnyGraph, handWritten: AnyGraph, plan: RunPlan): Promise<RunRecord> {
+export async function expectSameRun(
+  compiled: AnyGraph,
+  handWritten: AnyGraph,
+  plan: RunPlan,
+): Promise<RunRecord> {
   const a = await record(compiled, plan);
   const b = await record(handWritten, plan);
   expect(a).toEqual(b);

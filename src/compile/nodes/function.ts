@@ -14,7 +14,8 @@ export const functionKind: NodeKind<FunctionNode> = {
     const fn = ctx.moduleExport(["nodes", name, "module"]).value as UserNode;
     return {
       ...(node.writes ? { writes: node.writes } : {}),
-      run: async ({ state, context, config }) => (await fn(state, { ...config, context })) as NodeResult,
+      run: async ({ state, context, config }) =>
+        (await fn(state, { ...config, context })) as NodeResult,
     };
   },
 };

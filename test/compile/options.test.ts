@@ -1,0 +1,213 @@
+/**
+ * The common node options lowered onto LangGraph's own (retry, cache, timeout, defer, on_error),
+ * each checked against the same graph written by hand with LangGraph's options.
+ */
+import { Annotation, Command, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { InMemoryCache } from "@langchain/langgraph-checkpoint";
+import { describe, expect, it } from "vitest";
+import { compile } from "../../src/compile/index.js";
+import { expectSameRun } from "../support/equivalence.js";
+import { rejection, specDoc } from "./helpers.js";
+
+const State = Annotation.Root({
+  log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+  failure: Annotation<unknown>(),
+});
+const HEADER = `version: 1
+name: t
+state:
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+  failure: { type: any }
+`;
+const saver = () => ({ checkpointer: new MemorySaver() });
+
+describe("retry", () => {
+  it("retries a failing node until it succeeds", async () => {
+    const g = await compile(
+      specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: flaky, retry: { max_attempts: 3, initial_interval_ms: 1, jitter: false } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+    );
+    const out = await g.invoke({});
+    expect(out.log[0]).toMatch(/^ok after \d+$/);
+  });
+
+  it("does not retry a spec mistake (a bad write fails the same way every time)", async () => {
+    let calls = 0;
+    const g = await compile(
+      specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: typo, retry: { max_attempts: 5, initial_interval_ms: 1 } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+    );
+    const e = await rejection(
+      g.invoke(
+        {},
+        {
+          callbacks: [
+            {
+              handleChainStart: (
+                _c: unknown,
+                _i: unknown,
+                _r: unknown,
+                _p: unknown,
+                _t: unknown,
+                _m: unknown,
+                _rt: unknown,
+                name?: string,
+              ) => {
+                if (name === "a") calls++;
+              },
+            },
+          ],
+        },
+      ),
+    );
+    expect(e).toMatchObject({ code: "invalid-write" });
+    expect(calls).toBe(1);
+  });
+});
+
+describe("on_error", () => {
+  const spec = (onError: string) =>
+    specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: broken, on_error: ${onError} }
+  b: { kind: set, values: { log: b } }
+  recover: { kind: set, values: { log: recovered } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: b }
+  - { from: b, to: END }
+  - { from: recover, to: END }
+`);
+  const broken = () => {
+    throw new TypeError("broken on purpose");
+  };
+  const errorOf = (failure: { error?: Error } | undefined) => ({
+    message: failure?.error?.message,
+    type: failure?.error?.name,
+    node: "a",
+  });
+
+  it("goto: writes the error and runs another node instead of the node's edges", async () => {
+    const hand = new StateGraph(State)
+      .addNode("a", broken, {
+        errorHandler: (_s, failure) =>
+          new Command({
+            goto: "recover",
+            update: { failure: errorOf(failure as never), log: ["failed in a: broken on purpose"] },
+          }),
+        ends: ["recover"],
+      })
+      .addNode("b", () => ({ log: ["b"] }))
+      .addNode("recover", () => ({ log: ["recovered"] }))
+      .addEdge(START, "a")
+      .addEdge("a", "b")
+      .addEdge("b", END)
+      .addEdge("recover", END)
+      .compile(saver());
+    const compiled = await compile(
+      spec(
+        `{ goto: recover, write: { failure: "\${{ error }}", log: "\${{ 'failed in ' + error.node + ': ' + error.message }}" } }`,
+      ),
+      saver(),
+    );
+    const run = await expectSameRun(compiled, hand, { input: {} });
+    expect(run.state).toEqual({
+      log: ["failed in a: broken on purpose", "recovered"],
+      failure: { message: "broken on purpose", type: "TypeError", node: "a" },
+    });
+  });
+
+  it("without goto: writes the error and continues along the node's edges", async () => {
+    const g = await compile(spec(`{ write: failure }`));
+    expect(await g.invoke({})).toEqual({
+      log: ["b"],
+      failure: { message: "broken on purpose", type: "TypeError", node: "a" },
+    });
+  });
+
+  it("a failure inside the handler's own write is reported, not swallowed", async () => {
+    const g = await compile(spec(`{ write: { log: "\${{ error }}" } }`), { validate: false });
+    const e = await rejection(g.invoke({}));
+    expect(e).toMatchObject({ code: "invalid-write", node: "a" });
+    expect(e.message).toMatch(/^the `on_error` of node `a` wrote/);
+  });
+});
+
+describe("timeout, defer, cache", () => {
+  it("timeout_ms fails a node that runs too long", async () => {
+    const g = await compile(
+      specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: slow, timeout_ms: 50 }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+    );
+    const e = await rejection(g.invoke({}));
+    expect(e.name).toBe("NodeTimeoutError");
+  });
+
+  it("timeout with on_error: the error handler sees the timeout", async () => {
+    const g = await compile(
+      specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: slow, timeout_ms: 50, on_error: { write: { log: "\${{ error.type }}" } } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+    );
+    expect((await g.invoke({})).log).toEqual(["NodeTimeoutError"]);
+  });
+
+  it("defer waits until the parallel branches have finished", async () => {
+    const compiled = await compile(
+      specDoc(`${HEADER}nodes:
+  a: { kind: set, values: { log: a } }
+  b: { kind: set, values: { log: b } }
+  b2: { kind: set, values: { log: b2 } }
+  summary: { kind: set, defer: true, values: { log: "\${{ 'saw ' + string(size(state.log)) }}" } }
+edges:
+  - { from: START, to: [a, b] }
+  - { from: a, to: summary }
+  - { from: b, to: b2 }
+  - { from: b2, to: summary }
+  - { from: summary, to: END }
+`),
+      saver(),
+    );
+    const hand = new StateGraph(State)
+      .addNode("a", () => ({ log: ["a"] }))
+      .addNode("b", () => ({ log: ["b"] }))
+      .addNode("b2", () => ({ log: ["b2"] }))
+      .addNode("summary", (s) => ({ log: [`saw ${s.log.length}`] }), { defer: true })
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .addEdge("a", "summary")
+      .addEdge("b", "b2")
+      .addEdge("b2", "summary")
+      .addEdge("summary", END)
+      .compile(saver());
+    const run = await expectSameRun(compiled, hand, { input: {} });
+    expect((run.state as { log: string[] }).log).toEqual(["a", "b", "b2", "saw 3"]);
+  });
+
+  it("cache: a node with the same input runs once", async () => {
+    const spec = specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: flaky, cache: { ttl_s: 60 }, retry: { max_attempts: 3, initial_interval_ms: 1 } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+    const g = await compile(spec, { nodeCache: new InMemoryCache() });
+    const first = await g.invoke({});
+    // flaky() answers differently on every third call; a cached result is the same answer.
+    expect(await g.invoke({})).toEqual(first);
+  });
+});
