@@ -63,7 +63,13 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
     return out;
   };
 
+  // A run without context resolves the same way every time: defaults only.
+  let withoutContext: Record<string, unknown> | undefined;
   return (raw, node) => {
+    if (raw === undefined || raw === null) {
+      withoutContext ??= Object.freeze(resolve(raw, node));
+      return withoutContext;
+    }
     if (!isObject(raw)) return resolve(raw, node);
     let out = resolved.get(raw);
     if (!out) {
