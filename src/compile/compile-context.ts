@@ -22,6 +22,8 @@ export class CompileContext {
   readonly types = { error: ERROR_TYPE };
   readonly guard: WriteGuard;
   readonly resolveContext: ResolveContext;
+  /** Whether any tool has `bind` values (computed inside tools from the node that runs them). */
+  readonly bindsTools: boolean;
   /** State channels holding chat messages: expressions see them as Message records. */
   readonly messageChannels: string[];
   private readonly exportsByPath: Map<string, ResolvedRef>;
@@ -39,6 +41,7 @@ export class CompileContext {
   ) {
     this.guard = writeGuard(spec);
     this.resolveContext = contextResolver(spec);
+    this.bindsTools = Object.values(spec.tools ?? {}).some((t) => t.bind !== undefined);
     this.messageChannels = Object.entries(spec.state)
       .filter(([, f]) => f.type === "messages")
       .map(([k]) => k);

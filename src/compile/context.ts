@@ -32,9 +32,12 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
       );
     }
     const given = (raw ?? {}) as Record<string, unknown>;
-    const out: Record<string, unknown> = { ...given };
+    // The given object itself when there is nothing to fill in: callers can tell nothing changed.
+    let out = given;
     for (const [key, field] of defaults) {
-      if (out[key] === undefined) out[key] = JSON.parse(JSON.stringify(field.default));
+      if (out[key] !== undefined) continue;
+      if (out === given) out = { ...given };
+      out[key] = JSON.parse(JSON.stringify(field.default));
     }
     const missing = required.filter((k) => out[k] === undefined);
     if (missing.length) {

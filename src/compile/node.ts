@@ -69,10 +69,23 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
   };
   return async (state, config) => {
     const context = ctx.resolveContext(config?.context, name);
-    const vars = { state: exprState(state, ctx.messageChannels), context };
-    const result = await activeNode.run({ node: name, state, context, vars }, () =>
-      lowered.run({ state, context, vars, config }),
-    );
+    let vars: Record<string, unknown> | undefined;
+    const call: NodeCall = {
+      state,
+      context,
+      config,
+      // Made on first use: function nodes never read it.
+      get vars() {
+        vars ??= { state: exprState(state, ctx.messageChannels), context };
+        return vars;
+      },
+    };
+    // Only a spec whose tools `bind` values needs to know, inside a tool, which node runs it.
+    const result = ctx.bindsTools
+      ? await activeNode.run({ node: name, state, context, vars: call.vars }, () =>
+          lowered.run(call),
+        )
+      : await lowered.run(call);
     if (result instanceof Command) {
       // A command for the parent graph writes the parent's channels: not ours to check.
       if (result.graph === Command.PARENT || result.update === undefined) return result;

@@ -9,13 +9,20 @@ import type { NodeKind, NodeResult } from "../node.js";
 
 type UserNode = (state: Record<string, unknown>, runtime: LangGraphRunnableConfig) => unknown;
 
+const unchanged = (context: Record<string, unknown>, config: LangGraphRunnableConfig) =>
+  context === config.context || (config.context === undefined && Object.keys(context).length === 0);
+
 export const functionKind: NodeKind<FunctionNode> = {
   lower(name, node, ctx) {
     const fn = ctx.moduleExport(["nodes", name, "module"]).value as UserNode;
     return {
       ...(node.writes ? { writes: node.writes } : {}),
+      // LangGraph's runtime, with the resolved context (defaults filled in) when it differs.
       run: async ({ state, context, config }) =>
-        (await fn(state, { ...config, context })) as NodeResult,
+        (await fn(
+          state,
+          unchanged(context, config) ? config : { ...config, context },
+        )) as NodeResult,
     };
   },
 };
