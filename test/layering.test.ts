@@ -120,17 +120,15 @@ process.on("exit", () => {
 
   let runs = 0;
   function validateRecording(spec: string): { status: number | null; log: Resolution[] } {
+    return recording(["bin/graphspec.js", "validate", spec]);
+  }
+
+  function recording(args: string[]): { status: number | null; log: Resolution[] } {
     const log = join(dir, `log-${++runs}.jsonl`);
     writeFileSync(log, "");
     const r = spawnSync(
       process.execPath,
-      [
-        "--import",
-        pathToFileURL(join(dir, "record.mjs")).href,
-        "bin/graphspec.js",
-        "validate",
-        spec,
-      ],
+      ["--import", pathToFileURL(join(dir, "record.mjs")).href, ...args],
       { cwd: ROOT, encoding: "utf8", env: { ...process.env, GRAPHSPEC_RESOLVE_LOG: log } },
     );
     const lines = readFileSync(log, "utf8").split("\n").filter(Boolean);
@@ -152,6 +150,21 @@ process.on("exit", () => {
     expect(log.some((r) => fromRoot(r.url) === "dist/cli/main.js")).toBe(true);
     expect(log.some((r) => fromRoot(r.url) === "dist/check/validate.js")).toBe(true);
     expect(log.filter(isLangChain).map((r) => fromRoot(r.url))).toEqual([]);
+  });
+
+  it("the package entry loads no LangChain until compile() is called", () => {
+    const script = `const g = await import("./dist/index.js");
+const doc = await g.loadSpec("test/fixtures/valid/minimal.yaml");
+if ((await g.validate(doc)).length) process.exit(3);
+if (process.argv.includes("compile")) await g.compile(doc);`;
+    const validated = recording(["--input-type=module", "-e", script]);
+    expect(validated.status).toBe(0);
+    expect(validated.log.some((r) => fromRoot(r.url) === "dist/index.js")).toBe(true);
+    expect(validated.log.filter(isLangChain)).toEqual([]);
+    // The same script, compiling too: now LangGraph loads (so the check above can fail).
+    const compiled = recording(["--input-type=module", "-e", script, "compile"]);
+    expect(compiled.status).toBe(0);
+    expect(compiled.log.some(isLangChain)).toBe(true);
   });
 
   it("validating graphs/support-triage.yaml: only its tool modules import LangChain", () => {
