@@ -3,6 +3,7 @@
  * (refusing one with errors), load what it references, build the state, lower every node through
  * its kind and every edge, and compile with the spec's breakpoints and limits.
  */
+import { relative, sep } from "node:path";
 import { StateGraph } from "@langchain/langgraph";
 import { InMemoryCache } from "@langchain/langgraph-checkpoint";
 import type { Diagnostic } from "../check/diagnostic.js";
@@ -81,8 +82,15 @@ export async function compile(
   });
 
   const expr = ExprEnvironment.for({ state: data.state, context: data.context });
-  const ctx = new CompileContext(doc, data, expr, options, refs, (abs) =>
-    compile(abs, { ...options, cache }),
+  // A child's diagnostics name it relative to the parent's project, like the parent's own.
+  const ctx = new CompileContext(doc, data, expr, options, refs, async (abs) =>
+    compile(
+      await loadSpec(abs, { root: doc.root, file: relative(doc.root, abs).split(sep).join("/") }),
+      {
+        ...options,
+        cache,
+      },
+    ),
   );
   for (const [name, node] of Object.entries(data.nodes)) {
     const kind = NODE_KINDS[node.kind];

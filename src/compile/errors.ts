@@ -27,7 +27,8 @@ export type RunErrorCode =
   | "invalid-output"
   | "invalid-resume"
   | "tool-error"
-  | "subgraph";
+  | "subgraph"
+  | "no-checkpointer";
 
 export interface RunErrorDetails {
   /** The node that failed (or whose edge did). */

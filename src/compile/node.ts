@@ -31,6 +31,8 @@ export interface LoweredNode {
   ends?: readonly string[];
   /** The channels it may write; another key is a run-time error. Undefined: any channel. */
   writes?: readonly string[];
+  /** Graphs it runs inside itself, so LangGraph can show their state under the node. */
+  subgraphs?: readonly unknown[];
 }
 
 /** A node kind: turns one spec node into a function LangGraph can run. */
@@ -127,7 +129,7 @@ export function nodeOptions(
       maxInterval: r.max_interval_ms ?? 128_000,
       jitter: r.jitter ?? true,
       // A spec mistake (a bad write, a failing expression) fails the same way every time.
-      retryOn: (e: unknown) => !(e instanceof GraphspecRunError) && defaultRetryOn(e),
+      retryOn: (e: unknown) => retryable(e),
     };
   }
   if (node.cache)
@@ -165,10 +167,18 @@ export function nodeOptions(
     if (goto !== undefined) ends.add(ctx.target(goto));
   }
   if (ends.size) options.ends = [...ends];
+  if (lowered.subgraphs?.length) options.subgraphs = [...lowered.subgraphs];
   return options;
 }
 
-/** LangGraph's default: no retry on cancellation or on client errors that will not change. */
+/** A spec mistake fails the same way every time; a subgraph's failure is judged by its cause. */
+function retryable(e: unknown): boolean {
+  if (e instanceof GraphspecRunError)
+    return e.code === "subgraph" && e.cause !== undefined && retryable(e.cause);
+  return defaultRetryOn(e);
+}
+
+/** LangGraph's default (not exported): no retry on cancellation or on client errors that will not change. */
 function defaultRetryOn(error: unknown): boolean {
   const e = error as {
     name?: string;
@@ -184,6 +194,7 @@ function defaultRetryOn(error: unknown): boolean {
   )
     return false;
   if (e?.name === "GraphValueError" || e?.code === "ECONNABORTED") return false;
+  if ((e as { error?: { code?: string } })?.error?.code === "insufficient_quota") return false;
   const status = Number(e?.response?.status ?? e?.status);
   return !(status >= 400 && status <= 409 && status !== 408);
 }
