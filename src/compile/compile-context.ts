@@ -15,7 +15,7 @@ import { contextResolver, type ResolveContext } from "./context.js";
 import { CompileError } from "./errors.js";
 import type { CompileOptions } from "./options.js";
 import { buildTool } from "./tools.js";
-import type { ValueCompiler } from "./values.js";
+import { locationOf, type ValueCompiler } from "./values.js";
 import { type WriteGuard, writeGuard } from "./writes.js";
 
 export class CompileContext {
@@ -105,7 +105,13 @@ export class CompileContext {
       : decl
         ? // Loaded on first use: a graph without models never loads LangChain's model code.
           import("./models/index.js").then(({ resolveModel }) =>
-            resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }),
+            resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }).catch(
+              (e: unknown) => {
+                throw new CompileError(
+                  `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,
+                );
+              },
+            ),
           )
         : Promise.reject(
             new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``),

@@ -104,10 +104,14 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
 
 /** `{ message, type, node }`: how `on_error.write` sees the error. */
 function errorVariable(error: unknown, node: string): Record<string, string> {
-  const e = error as { message?: unknown; name?: unknown; constructor?: { name?: unknown } } | null;
+  // graphspec's own wrapper (a tool's failure) says what failed; the type is the underlying error's.
+  const typed =
+    error instanceof GraphspecRunError && error.cause !== undefined ? error.cause : error;
+  const e = error as { message?: unknown } | null;
+  const t = typed as { name?: unknown; constructor?: { name?: unknown } } | null;
   const type =
-    (typeof e?.name === "string" && e.name !== "Error" ? e.name : undefined) ??
-    (typeof e?.constructor?.name === "string" ? e.constructor.name : "Error");
+    (typeof t?.name === "string" && t.name !== "Error" ? t.name : undefined) ??
+    (typeof t?.constructor?.name === "string" ? t.constructor.name : "Error");
   return { message: typeof e?.message === "string" ? e.message : String(error), type, node };
 }
 

@@ -1,0 +1,50 @@
+/**
+ * Where an `llm` or `agent` node's answer goes. Without `write`: the new messages are appended to
+ * `messages`. `write: channel`: a message channel gets the message(s), another channel the
+ * structured output — or, without `output.schema`, the answer's text. A `write` map sees `output`:
+ * the structured output, or the answer as a Message record.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import { MESSAGE_TYPE, typeFromSchema } from "../../expr/index.js";
+import type { AgentNode, LlmNode } from "../../spec/spec-types.js";
+import type { CompileContext } from "../compile-context.js";
+import { messageView } from "../scope.js";
+import { compileWrite } from "../values.js";
+
+export interface Answer {
+  /** The messages the node adds (an llm: one; an agent: its whole loop). */
+  messages: BaseMessage[];
+  /** The structured output, when the node has `output.schema`. */
+  structured?: unknown;
+}
+
+export type WriteAnswer = (
+  vars: Record<string, unknown>,
+  answer: Answer,
+) => Record<string, unknown>;
+
+export function answerWriter(
+  name: string,
+  node: LlmNode | AgentNode,
+  ctx: CompileContext,
+): WriteAnswer {
+  const schema = node.output?.schema;
+  const write = node.write;
+  if (write === undefined) return (_vars, answer) => ({ messages: answer.messages });
+  if (typeof write === "string") {
+    const isMessages = ctx.spec.state[write]?.type === "messages";
+    return (_vars, answer) => {
+      if (isMessages) return { [write]: answer.messages };
+      if (schema !== undefined) return { [write]: answer.structured };
+      return { [write]: answer.messages.at(-1)?.text ?? "" };
+    };
+  }
+  const outputType = schema === undefined ? MESSAGE_TYPE : typeFromSchema(schema, "Output");
+  const scope = ctx.expr.scope(`the \`write\` of node \`${name}\``, { output: outputType });
+  const evaluate = compileWrite(ctx.values(name), ["nodes", name, "write"], write, scope, "output");
+  return (vars, answer) => {
+    const last = answer.messages.at(-1);
+    const output = schema !== undefined ? answer.structured : last ? messageView(last) : null;
+    return evaluate({ ...vars, output });
+  };
+}
