@@ -98,7 +98,6 @@ export class ScriptedChatModel extends FakeBuiltModel {
     return this.withConfig({}) as ReturnType<FakeModel["bindTools"]>;
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: matches BaseChatModel's overloads loosely.
   override withStructuredOutput(_schema: unknown, config?: { includeRaw?: boolean }): any {
     return RunnableLambda.from(async (input: BaseLanguageModelInput, options) => {
       const raw = (await this.invoke(input, options)) as AIMessage;
