@@ -24,7 +24,10 @@ function withoutBound(schema: JsonSchema, bound: readonly string[]): JsonSchema 
   const required = Array.isArray(schema.required)
     ? schema.required.filter((k) => !bound.includes(String(k)))
     : undefined;
-  return { ...schema, properties, ...(required ? { required } : {}) };
+  // A model that sends a hidden argument anyway is not refused: the bound value replaces it (the
+  // tool's own schema still checks the full arguments).
+  const { additionalProperties: _strict, ...rest } = schema;
+  return { ...rest, properties, ...(required ? { required } : {}) };
 }
 
 function argumentSchema(value: unknown, decl: Tool): JsonSchema {
