@@ -37,8 +37,8 @@ edges:
   - { from: START, to: run }
   - { from: run, to: END }
 `;
-const texts = (out: { messages: { getType(): string; text: string }[] }) =>
-  out.messages.slice(1).map((m) => m.text);
+const texts = (out: Record<string, unknown>) =>
+  (out.messages as { text: string }[]).slice(1).map((m) => m.text);
 
 describe("tools node", () => {
   it("runs the last AI message's calls like LangGraph's ToolNode", async () => {
