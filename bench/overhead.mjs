@@ -25,7 +25,10 @@ import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: opts } = parseArgs({
-  options: { rounds: { type: "string", default: "15" }, invokes: { type: "string", default: "40" } },
+  options: {
+    rounds: { type: "string", default: "15" },
+    invokes: { type: "string", default: "40" },
+  },
 });
 const ROUNDS = Number(opts.rounds);
 const INVOKES = Number(opts.invokes);
@@ -42,13 +45,22 @@ export const join = () => ({ log: ["join"] });
 `;
 writeFileSync(join(dir, "nodes.mjs"), NODES);
 const nodes = await import(pathToFileURL(join(dir, "nodes.mjs")).href);
-const doc = (spec) => parseSpec(JSON.stringify(spec), { file: "bench.json", root: dir, format: "json" }, join(dir, "bench.json"));
+const doc = (spec) =>
+  parseSpec(
+    JSON.stringify(spec),
+    { file: "bench.json", root: dir, format: "json" },
+    join(dir, "bench.json"),
+  );
 
 const fn = (exp) => ({ kind: "function", module: "./nodes.mjs", export: exp });
 const nState = { n: { type: "integer", default: 0 } };
-const logState = { log: { type: "array", items: { type: "string" }, reducer: "append", default: [] } };
+const logState = {
+  log: { type: "array", items: { type: "string" }, reducer: "append", default: [] },
+};
 const N = Annotation.Root({ n: Annotation({ reducer: (_a, b) => b, default: () => 0 }) });
-const Log = Annotation.Root({ log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }) });
+const Log = Annotation.Root({
+  log: Annotation({ reducer: (a, b) => a.concat(b), default: () => [] }),
+});
 
 function chainPair() {
   const spec = { version: 1, name: "chain", state: nState, nodes: {}, edges: [] };
@@ -68,7 +80,11 @@ function fanoutPair() {
     version: 1,
     name: "fanout",
     state: logState,
-    nodes: { src: fn("src"), join: fn("join"), ...Object.fromEntries(branches.map((b) => [b, fn("branch")])) },
+    nodes: {
+      src: fn("src"),
+      join: fn("join"),
+      ...Object.fromEntries(branches.map((b) => [b, fn("branch")])),
+    },
     edges: [
       { from: "START", to: "src" },
       { from: "src", to: branches },
@@ -137,10 +153,14 @@ for (const [name, make, aim] of [
   }
   const h = median(hand);
   const s = median(spec);
-  console.log(`${name.padEnd(13)} ${h.toFixed(3).padStart(9)}  ${s.toFixed(3).padStart(9)}  ${(s / h).toFixed(2).padStart(5)}x  ≤ ${aim}`);
+  console.log(
+    `${name.padEnd(13)} ${h.toFixed(3).padStart(9)}  ${s.toFixed(3).padStart(9)}  ${(s / h).toFixed(2).padStart(5)}x  ≤ ${aim}`,
+  );
 }
 
-console.log("\ncompile time (validate + lower + LangGraph compile), chains of `set` nodes with CEL values\n");
+console.log(
+  "\ncompile time (validate + lower + LangGraph compile), chains of `set` nodes with CEL values\n",
+);
 console.log("nodes   total (ms)  per node (ms)");
 for (const size of [10, 100, 1000]) {
   const spec = { version: 1, name: "big", state: nState, nodes: {}, edges: [] };
@@ -158,6 +178,8 @@ for (const size of [10, 100, 1000]) {
     times.push(performance.now() - t0);
   }
   const t = median(times);
-  console.log(`${String(size).padStart(5)}   ${t.toFixed(1).padStart(10)}  ${(t / size).toFixed(3).padStart(13)}`);
+  console.log(
+    `${String(size).padStart(5)}   ${t.toFixed(1).padStart(10)}  ${(t / size).toFixed(3).padStart(13)}`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });

@@ -7,10 +7,10 @@ export type { ValidateOptions } from "./check/context.js";
 export type { Diagnostic, Severity } from "./check/diagnostic.js";
 export { validate } from "./check/validate.js";
 export { CompileError, GraphspecRunError, type RunErrorCode } from "./compile/errors.js";
+export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
 export type { SpecDocument } from "./spec/document.js";
 export { LOAD_LIMITS, loadSpec, parseSpec, readSpec, SpecError } from "./spec/load.js";
 export type * from "./spec/spec-types.js";
-export type { CompileOptions, Scripts, ScriptedTurn, SpecGraph } from "./compile/index.js";
 
 import type { CompileOptions, SpecGraph } from "./compile/index.js";
 import type { SpecDocument } from "./spec/document.js";
@@ -19,7 +19,10 @@ import type { SpecDocument } from "./spec/document.js";
  * Compiles a spec (a loaded document, or a path to a spec file) into a LangGraph graph.
  * Throws CompileError (the spec has errors, or something it references cannot be used) or SpecError.
  */
-export async function compile(spec: SpecDocument | string, options?: CompileOptions): Promise<SpecGraph> {
+export async function compile(
+  spec: SpecDocument | string,
+  options?: CompileOptions,
+): Promise<SpecGraph> {
   const stage = await import("./compile/index.js");
   return stage.compile(spec, options);
 }
