@@ -19,6 +19,23 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
     const check = inputChecks.get(this.builder);
     return check ? check(checked) : checked;
   }
+
+  /** LangGraph's EmptyInputError, for a run given no input and no checkpoint to continue, in graphspec's terms. */
+  override async *_streamIterator(input: any, options?: any): AsyncGenerator<any> {
+    try {
+      yield* super._streamIterator(input, options);
+    } catch (e) {
+      if ((e as Error)?.name !== "EmptyInputError") throw e;
+      throw new GraphspecRunError(
+        "invalid-input",
+        "the run's input is empty, and there is no checkpoint to continue from",
+        {
+          hint: "pass the graph's input, or a `thread_id` of a thread that has run before",
+          cause: e,
+        },
+      );
+    }
+  }
 }
 
 /** Makes a freshly compiled graph a SpecGraph that checks its input with `guard`. */

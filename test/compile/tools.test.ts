@@ -172,3 +172,35 @@ edges:
     );
   });
 });
+
+describe("tool node against a hand-written node", () => {
+  it("calls the tool like a node function calling it", async () => {
+    const spec = `version: 1
+name: t
+state:
+  total: { type: number }
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+context:
+  user_id: { type: string, default: u-1 }
+${TOOLS}nodes:
+  call: { kind: tool, tool: add, args: { a: "\${{ size(state.log) }}", b: 40 }, write: { total: "\${{ result }}", log: added } }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`;
+    const { add } = await import("../fixtures/compile/core/tools.js");
+    const { Annotation } = await import("@langchain/langgraph");
+    const State = Annotation.Root({
+      total: Annotation<number>(),
+      log: Annotation<string[]>({ reducer: (a, b) => a.concat(b), default: () => [] }),
+    });
+    const hand = new StateGraph(State)
+      .addNode("call", (s) => ({ total: add({ a: s.log.length, b: 40 }), log: ["added"] }))
+      .addEdge(START, "call")
+      .addEdge("call", END)
+      .compile({ checkpointer: new MemorySaver() });
+    const compiled = await compile(specDoc(spec), { checkpointer: new MemorySaver() });
+    const run = await expectSameRun(compiled, hand, { input: { log: ["x", "y"] } });
+    expect(run.state).toEqual({ total: 42, log: ["x", "y", "added"] });
+  });
+});
