@@ -142,3 +142,37 @@ edges:
     expect((await g.invoke({})).reply).toBe("hello");
   });
 });
+
+describe("scripted streaming", () => {
+  it("streams the answer in pieces to LangGraph's messages mode, and keeps the whole answer", async () => {
+    const spec = `version: 1
+name: t
+state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:chat" }
+nodes:
+  chat: { kind: llm, prompt: "Say hi" }
+edges:
+  - { from: START, to: chat }
+  - { from: chat, to: END }
+`;
+    const scripts = {
+      chat: [{ text: "Hello there, friend.", usage: { input_tokens: 3, output_tokens: 4 } }],
+    };
+    const g = await compile(specDoc(spec), { scripts, checkpointer: new MemorySaver() });
+    const pieces: string[] = [];
+    const config = { configurable: { thread_id: "s" }, streamMode: "messages" as const };
+    for await (const [chunk] of await g.stream({}, config)) if (chunk.text) pieces.push(chunk.text);
+    expect(pieces.length).toBeGreaterThan(3);
+    expect(pieces.join("")).toBe("Hello there, friend.");
+    const state = await g.getState({ configurable: { thread_id: "s" } });
+    const answer = state.values.messages.at(-1) as AIMessage;
+    expect(answer.text).toBe("Hello there, friend.");
+    expect(answer.usage_metadata).toMatchObject({
+      input_tokens: 3,
+      output_tokens: 4,
+      total_tokens: 7,
+    });
+  });
+});

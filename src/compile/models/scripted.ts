@@ -5,8 +5,11 @@
  * machinery; a structured output is an AI message whose content is the JSON text, so one queue
  * serves plain calls, tool calls and `withStructuredOutput` alike.
  */
+
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { fakeModel } from "@langchain/core/testing";
 
@@ -90,6 +93,47 @@ export class ScriptedChatModel extends FakeBuiltModel {
         type: "tool_call" as const,
       })),
       usage_metadata: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens },
+    });
+  }
+
+  /**
+   * Streaming, when a caller listens for tokens (LangGraph's `messages` stream mode): the same
+   * answer, its text in pieces of a few characters, then its tool calls and usage.
+   */
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const result = await this._generate(messages, options);
+    const answer = result.generations[0]!.message as AIMessage;
+    const text = answer.text;
+    for (let i = 0; i < text.length; i += 4) {
+      const piece = text.slice(i, i + 4);
+      const chunk = new ChatGenerationChunk({
+        text: piece,
+        message: new AIMessageChunk({ content: piece, id: answer.id }),
+      });
+      yield chunk;
+      // With the chunk, listeners (LangGraph's messages mode) know which message the token is of.
+      await runManager?.handleLLMNewToken(piece, undefined, undefined, undefined, undefined, {
+        chunk,
+      });
+    }
+    yield new ChatGenerationChunk({
+      text: "",
+      message: new AIMessageChunk({
+        content: "",
+        id: answer.id,
+        tool_call_chunks: answer.tool_calls?.map((c, index) => ({
+          name: c.name,
+          args: JSON.stringify(c.args),
+          id: c.id,
+          index,
+          type: "tool_call_chunk" as const,
+        })),
+        ...(answer.usage_metadata ? { usage_metadata: answer.usage_metadata } : {}),
+      }),
     });
   }
 
