@@ -26,3 +26,23 @@ export async function compile(
   const stage = await import("./compile/index.js");
   return stage.compile(spec, options);
 }
+
+export type { ExecutorOptions, ResumeOptions, RunOptions } from "./run/executor.js";
+export type { PendingInterrupt, RunError, RunResult, TokenUsage } from "./run/result.js";
+
+import type { ExecutorOptions, ResumeOptions, RunOptions } from "./run/executor.js";
+import type { RunResult } from "./run/result.js";
+
+/**
+ * The executor: runs graphs by name (`graphs/NAME.yaml`) or path on threads, with a checkpointer
+ * (default SQLite, `.graphspec/state.db`), and returns RunResults. LangGraph loads on first use.
+ */
+export function createExecutor(options: ExecutorOptions = {}) {
+  const executor = import("./run/executor.js").then((m) => m.createExecutor(options));
+  return {
+    run: (graph: string, opts?: RunOptions): Promise<RunResult> =>
+      executor.then((e) => e.run(graph, opts)),
+    resume: (graph: string, opts: ResumeOptions): Promise<RunResult> =>
+      executor.then((e) => e.resume(graph, opts)),
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The generic executor (architecture.md): compiles graphs by name or path once, runs and resumes
+ * them on threads with a checkpointer, and returns a RunResult — status, output, interrupts, next
+ * nodes, summed token usage, warnings, and a structured error instead of a thrown one.
+ */
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { Command } from "@langchain/langgraph";
+import { compile, type SpecGraph } from "../compile/compile.js";
+import type { CompileOptions } from "../compile/options.js";
+import { loadSpec } from "../spec/load.js";
+import type { GraphSpec } from "../spec/spec-types.js";
+import {
+  type CheckpointerChoice,
+  type OpenCheckpointer,
+  openCheckpointer,
+} from "./checkpointer.js";
+import { toRunError } from "./errors.js";
+import type { PendingInterrupt, RunError, RunResult } from "./result.js";
+import { UsageCollector } from "./usage.js";
+
+export interface ExecutorOptions
+  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env"> {
+  /** Where graphs named without a path live. Default `graphs`. */
+  dir?: string;
+  /** Default `sqlite` (`.graphspec/state.db`). */
+  checkpointer?: CheckpointerChoice;
+  sqlitePath?: string;
+}
+
+export interface RunOptions {
+  input?: unknown;
+  threadId?: string;
+  context?: Record<string, unknown>;
+}
+
+export interface ResumeOptions {
+  threadId: string;
+  /** The answer to the pending interrupt (an id map when several are pending); without it, the run continues from its last checkpoint. */
+  value?: unknown;
+  context?: Record<string, unknown>;
+}
+
+interface Loaded {
+  graph: SpecGraph;
+  spec: GraphSpec;
+}
+
+const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
+
+/** Whether a spec can pause a run: interrupt nodes, agents with approvals, breakpoints. */
+const canPause = (spec: GraphSpec): boolean =>
+  Boolean(spec.interrupts?.before?.length || spec.interrupts?.after?.length) ||
+  Object.values(spec.nodes).some(
+    (n) =>
+      n.kind === "interrupt" || (n.kind === "agent" && n.approve?.length) || n.kind === "subgraph",
+  );
+
+export function createExecutor(options: ExecutorOptions = {}) {
+  const dir = resolve(options.dir ?? "graphs");
+  const graphs = new Map<string, Promise<Loaded>>();
+  const modules = new Map<string, unknown>();
+  let checkpointer: Promise<OpenCheckpointer> | undefined;
+  const saver = () => {
+    checkpointer ??= openCheckpointer(options.checkpointer ?? "sqlite", options.sqlitePath);
+    return checkpointer;
+  };
+
+  /** A graph name (`support-triage` → graphs/support-triage.yaml) or a spec path. */
+  const pathOf = (graph: string): string => {
+    if (SPEC_EXTENSIONS.some((e) => graph.endsWith(e))) return resolve(graph);
+    const found = SPEC_EXTENSIONS.map((e) => join(dir, `${graph}${e}`)).find((p) => existsSync(p));
+    return found ?? join(dir, `${graph}.yaml`);
+  };
+
+  const load = (graph: string): Promise<Loaded> => {
+    const path = pathOf(graph);
+    let loaded = graphs.get(path);
+    if (!loaded) {
+      loaded = (async () => {
+        const doc = await loadSpec(path);
+        const { saver: cp } = await saver();
+        const { dir: _dir, checkpointer: _cp, sqlitePath: _sp, ...compileOptions } = options;
+        return {
+          graph: await compile(doc, { ...compileOptions, checkpointer: cp, cache: modules }),
+          spec: doc.data as GraphSpec,
+        };
+      })();
+      // A spec that failed to load or compile is tried again next time (it may have been fixed).
+      loaded.catch(() => graphs.delete(path));
+      graphs.set(path, loaded);
+    }
+    return loaded;
+  };
+
+  async function execute(
+    graph: string,
+    input: unknown,
+    threadId: string,
+    context: Record<string, unknown> | undefined,
+  ): Promise<RunResult> {
+    const { graph: compiled, spec } = await load(graph);
+    const { durable } = await saver();
+    const usage = new UsageCollector();
+    const config = { configurable: { thread_id: threadId }, ...(context ? { context } : {}) };
+    let error: RunError | undefined;
+    try {
+      await compiled.invoke(input as never, { ...config, callbacks: [usage] });
+    } catch (e) {
+      error = toRunError(e);
+    }
+    const snapshot = await compiled.getState(config);
+    const interrupts: PendingInterrupt[] = snapshot.tasks.flatMap((task) =>
+      (task.interrupts ?? []).map((i) => ({ id: String(i.id), node: task.name, value: i.value })),
+    );
+    const outputKeys = spec.output ?? Object.keys(spec.state);
+    const values = (snapshot.values ?? {}) as Record<string, unknown>;
+    const output = Object.fromEntries(
+      outputKeys.filter((k) => k in values).map((k) => [k, values[k]]),
+    );
+    const warnings: string[] = [];
+    if (!durable && canPause(spec)) {
+      warnings.push(
+        `graph \`${spec.name}\` can pause for a person, and its checkpoints are kept in memory only: a paused run is lost when this process ends`,
+      );
+    }
+    const next = [...snapshot.next];
+    return {
+      status: error ? "failed" : interrupts.length || next.length ? "interrupted" : "completed",
+      output,
+      threadId,
+      checkpointId: snapshot.config?.configurable?.checkpoint_id as string | undefined,
+      interrupts,
+      next,
+      usage: usage.usage,
+      warnings,
+      ...(error ? { error } : {}),
+    };
+  }
+
+  return {
+    /** Starts a run on a new thread (or continues `threadId` with new input). */
+    run(graph: string, opts: RunOptions = {}): Promise<RunResult> {
+      return execute(graph, opts.input ?? {}, opts.threadId ?? randomUUID(), opts.context);
+    },
+    /** Answers a paused run, or continues a stopped one from its last checkpoint. */
+    resume(graph: string, opts: ResumeOptions): Promise<RunResult> {
+      const input = opts.value === undefined ? null : new Command({ resume: opts.value });
+      return execute(graph, input, opts.threadId, opts.context);
+    },
+  };
+}
+
+export type Executor = ReturnType<typeof createExecutor>;

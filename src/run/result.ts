@@ -1,0 +1,40 @@
+/** What a run gives back: architecture.md's RunResult, with camelCase fields. */
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export interface PendingInterrupt {
+  /** The id to resume this interrupt by, when several are pending. */
+  id: string;
+  /** The node that paused. */
+  node: string;
+  value: unknown;
+}
+
+export interface RunError {
+  /** What went wrong, by kind (graphspec's run error codes, or recursion-limit, parallel-write, timeout, …). */
+  code: string;
+  message: string;
+  node?: string;
+  field?: string;
+  hint?: string;
+}
+
+export interface RunResult {
+  status: "completed" | "interrupted" | "failed";
+  /** The graph's output (its `output` keys) as it stands: final, or at the pause or failure. */
+  output: Record<string, unknown>;
+  threadId: string;
+  /** The latest checkpoint of the thread. */
+  checkpointId: string | undefined;
+  interrupts: PendingInterrupt[];
+  /** The nodes that would run next (a paused or failed run). */
+  next: string[];
+  /** Summed over every model call of the run. */
+  usage: TokenUsage;
+  warnings: string[];
+  error?: RunError;
+}

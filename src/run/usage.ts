@@ -1,0 +1,24 @@
+/**
+ * Token usage summed over every model call of a run, from LangChain's callbacks — so calls whose
+ * answer never reaches the state (a refused structured answer, an agent's inner steps) count too.
+ */
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import type { LLMResult } from "@langchain/core/outputs";
+import type { TokenUsage } from "./result.js";
+
+export class UsageCollector extends BaseCallbackHandler {
+  name = "graphspec-usage";
+  readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+  override async handleLLMEnd(output: LLMResult): Promise<void> {
+    for (const generation of output.generations.flat()) {
+      const message = (generation as { message?: { usage_metadata?: Record<string, number> } })
+        .message;
+      const u = message?.usage_metadata;
+      if (!u) continue;
+      this.usage.inputTokens += u.input_tokens ?? 0;
+      this.usage.outputTokens += u.output_tokens ?? 0;
+      this.usage.totalTokens += u.total_tokens ?? (u.input_tokens ?? 0) + (u.output_tokens ?? 0);
+    }
+  }
+}
