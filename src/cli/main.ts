@@ -9,6 +9,14 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "check spec files (schema + semantic rules) for CI",
     load: async () => (await import("./commands/validate.js")).validateCommand,
   },
+  run: {
+    summary: "run a graph (offline with --scripts for scripted models)",
+    load: async () => (await import("./commands/run.js")).runCommand,
+  },
+  resume: {
+    summary: "answer a paused run, or continue a stopped one",
+    load: async () => (await import("./commands/run.js")).resumeCommand,
+  },
   schema: {
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,

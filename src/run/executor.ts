@@ -94,11 +94,13 @@ export function createExecutor(options: ExecutorOptions = {}) {
     return loaded;
   };
 
+  /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(
     graph: string,
     input: unknown,
     threadId: string,
     context: Record<string, unknown> | undefined,
+    inspectOnly = false,
   ): Promise<RunResult> {
     const { graph: compiled, spec } = await load(graph);
     const { durable } = await saver();
@@ -106,7 +108,7 @@ export function createExecutor(options: ExecutorOptions = {}) {
     const config = { configurable: { thread_id: threadId }, ...(context ? { context } : {}) };
     let error: RunError | undefined;
     try {
-      await compiled.invoke(input as never, { ...config, callbacks: [usage] });
+      if (!inspectOnly) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
     } catch (e) {
       error = toRunError(e);
     }
@@ -145,7 +147,24 @@ export function createExecutor(options: ExecutorOptions = {}) {
       return execute(graph, opts.input ?? {}, opts.threadId ?? randomUUID(), opts.context);
     },
     /** Answers a paused run, or continues a stopped one from its last checkpoint. */
-    resume(graph: string, opts: ResumeOptions): Promise<RunResult> {
+    async resume(graph: string, opts: ResumeOptions): Promise<RunResult> {
+      const { graph: compiled } = await load(graph);
+      const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
+      const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
+      if (!before.config?.configurable?.checkpoint_id || !pending) {
+        const result = await execute(graph, undefined, opts.threadId, opts.context, true);
+        return {
+          ...result,
+          status: "failed",
+          error: {
+            code: "nothing-to-resume",
+            message: before.config?.configurable?.checkpoint_id
+              ? `thread \`${opts.threadId}\` has nothing to resume: its run has completed`
+              : `there is no thread \`${opts.threadId}\` of graph \`${graph}\``,
+            hint: "start a new run with `graphspec run`, or check the thread id",
+          },
+        };
+      }
       const input = opts.value === undefined ? null : new Command({ resume: opts.value });
       return execute(graph, input, opts.threadId, opts.context);
     },

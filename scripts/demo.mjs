@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+/**
+ * `npm run demo`: the main job, offline. Validates the example graphs, runs
+ * graphs/support-triage.yaml on a scripted model until it pauses for a person's approval, then
+ * resumes it with the approval — each step a real `graphspec` command, printed as it runs.
+ * Checkpoints go to .graphspec/state.db, so the paused run survives between the two commands.
+ */
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const thread = `demo-${randomUUID().slice(0, 8)}`;
+const context = JSON.stringify({ user_id: "u-42" });
+// What the scripted model answers: the classifier finds the ticket urgent.
+const scripts = JSON.stringify({
+  "support-triage": [{ structured: { priority: "urgent", reason: "the customer is locked out" } }],
+});
+
+function graphspec(...args) {
+  const shown = args.map((a) => (/[\s"{}]/.test(a) ? `'${a}'` : a)).join(" ");
+  console.log(`\n$ graphspec ${shown}`);
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "graphspec.js"), ...args], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+graphspec("validate", "graphs/");
+graphspec(
+  "run",
+  "support-triage",
+  "--thread",
+  thread,
+  "--input",
+  '{"ticket":"T-1001: I cannot log in"}',
+  "--context",
+  context,
+  "--scripts",
+  scripts,
+);
+graphspec(
+  "resume",
+  "support-triage",
+  "--thread",
+  thread,
+  "--value",
+  "true",
+  "--context",
+  context,
+  "--scripts",
+  scripts,
+);

@@ -1,0 +1,109 @@
+/** `graphspec run` and `graphspec resume`, as a user runs them: the built CLI in a project of its own. */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const BIN = join(import.meta.dirname, "..", "bin", "graphspec.js");
+const dir = mkdtempSync(join(tmpdir(), "graphspec-cli-run-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "package.json"), "{}");
+mkdirSync(join(dir, "graphs"));
+writeFileSync(
+  join(dir, "graphs", "approve.yaml"),
+  `version: 1
+name: approve
+state:
+  draft: { type: string, default: "" }
+  sent: { type: boolean, default: false }
+nodes:
+  ask:
+    kind: interrupt
+    payload: { question: "Send \${{ state.draft }}?" }
+    schema: { type: boolean }
+    write: sent
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: END }
+`,
+);
+writeFileSync(
+  join(dir, "graphs", "broken.yaml"),
+  "version: 1\nname: broken\nstate: {}\nnodes: {}\nedges: []\n",
+);
+
+const graphspec = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe("graphspec run / resume", () => {
+  it("--json prints exactly one RunResult; the paused run survives to the next command", () => {
+    const run = graphspec(
+      "run",
+      "approve",
+      "--input",
+      '{"draft":"hello"}',
+      "--thread",
+      "t1",
+      "--json",
+    );
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim().split("\n")).toHaveLength(1);
+    const paused = JSON.parse(run.stdout);
+    expect(paused).toMatchObject({
+      status: "interrupted",
+      threadId: "t1",
+      interrupts: [{ node: "ask", value: { question: "Send hello?" } }],
+      next: ["ask"],
+      usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      warnings: [],
+    });
+    const resumed = graphspec("resume", "approve", "--thread", "t1", "--value", "true", "--json");
+    expect(resumed.status).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      status: "completed",
+      output: { draft: "hello", sent: true },
+    });
+  });
+
+  it("resuming a finished thread is a failed result that says so", () => {
+    graphspec("run", "approve", "--thread", "t2", "--json");
+    graphspec("resume", "approve", "--thread", "t2", "--value", "false", "--json");
+    const again = graphspec("resume", "approve", "--thread", "t2", "--value", "true", "--json");
+    expect(again.status).toBe(1);
+    expect(JSON.parse(again.stdout).error).toMatchObject({ code: "nothing-to-resume" });
+  });
+
+  it("prints a readable summary with the command that resumes", () => {
+    const run = graphspec("run", "approve", "--thread", "t3");
+    expect(run.stdout).toContain("⏸ paused on thread t3");
+    expect(run.stdout).toContain('"question": "Send ?"');
+    expect(run.stdout).toContain("resume: graphspec resume approve --thread t3 --value '<JSON>'");
+  });
+
+  it("a refused resume keeps the run paused and shows why", () => {
+    graphspec("run", "approve", "--thread", "t4", "--json");
+    const refused = JSON.parse(
+      graphspec("resume", "approve", "--thread", "t4", "--value", '"yes"', "--json").stdout,
+    );
+    expect(refused.status).toBe("interrupted");
+    expect(refused.interrupts[0].value.error.message).toBe(
+      'the resume value was refused: `resume` must be true or false, not the string "yes"',
+    );
+  });
+
+  it("usage errors exit 2; a spec with errors exits 1 with file:line:col", () => {
+    const bad = graphspec("run", "approve", "--input", "{nope");
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--input is not valid JSON/);
+    const broken = graphspec("run", "broken");
+    expect(broken.status).toBe(1);
+    expect(broken.stderr).toMatch(/graphs\/broken\.yaml:\d+:\d+: /);
+  });
+});
