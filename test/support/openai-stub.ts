@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 
 export interface StubTurn {
   text?: string;
+  /** Answer with this HTTP status and an OpenAI-style error body instead (e.g. 429). */
+  status?: number;
   tool_calls?: { name: string; args: Record<string, unknown>; id?: string }[];
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
@@ -47,6 +49,11 @@ export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<Ope
     const turn = queue.shift();
     if (!turn) {
       send(res, 500, { error: { message: "the stub has no answer left", type: "server_error" } });
+      return;
+    }
+    if (turn.status !== undefined) {
+      const type = turn.status === 429 ? "rate_limit_exceeded" : "server_error";
+      send(res, turn.status, { error: { message: turn.text ?? `status ${turn.status}`, type, code: type } });
       return;
     }
     const id = `chatcmpl-${++calls}`;
