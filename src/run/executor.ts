@@ -27,6 +27,8 @@ export interface ExecutorOptions
   /** Default `sqlite` (`.graphspec/state.db`). */
   checkpointer?: CheckpointerChoice;
   sqlitePath?: string;
+  /** Refuse to run a graph that can pause for a person when checkpoints are not durable. */
+  requireDurable?: boolean;
 }
 
 export interface RunOptions {
@@ -106,9 +108,18 @@ export function createExecutor(options: ExecutorOptions = {}) {
     const { durable } = await saver();
     const usage = new UsageCollector();
     const config = { configurable: { thread_id: threadId }, ...(context ? { context } : {}) };
-    let error: RunError | undefined;
+    const pausable = !durable && canPause(spec);
+    let error: RunError | undefined =
+      pausable && options.requireDurable
+        ? {
+            code: "not-durable",
+            message: `graph \`${spec.name}\` can pause for a person, and its checkpoints would be kept in memory only`,
+            hint: "use the sqlite checkpointer (the default), or drop --require-durable",
+          }
+        : undefined;
     try {
-      if (!inspectOnly) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
+      if (!inspectOnly && !error)
+        await compiled.invoke(input as never, { ...config, callbacks: [usage] });
     } catch (e) {
       error = toRunError(e);
     }
@@ -122,7 +133,7 @@ export function createExecutor(options: ExecutorOptions = {}) {
       outputKeys.filter((k) => k in values).map((k) => [k, values[k]]),
     );
     const warnings: string[] = [];
-    if (!durable && canPause(spec)) {
+    if (pausable && !options.requireDurable) {
       warnings.push(
         `graph \`${spec.name}\` can pause for a person, and its checkpoints are kept in memory only: a paused run is lost when this process ends`,
       );

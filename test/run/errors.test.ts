@@ -10,9 +10,14 @@ const dir = mkdtempSync(join(tmpdir(), "graphspec-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, "package.json"), "{}");
 mkdirSync(join(dir, "graphs"));
-writeFileSync(join(dir, "slow.mjs"), "export default () => new Promise((r) => setTimeout(() => r({}), 2000));\n");
-const graph = (name: string, text: string) => writeFileSync(join(dir, "graphs", `${name}.yaml`), `version: 1\nname: ${name}\n${text}`);
-const exec = () => createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory", env: { STUB_URL: stubUrl } });
+writeFileSync(
+  join(dir, "slow.mjs"),
+  "export default () => new Promise((r) => setTimeout(() => r({}), 2000));\n",
+);
+const graph = (name: string, text: string) =>
+  writeFileSync(join(dir, "graphs", `${name}.yaml`), `version: 1\nname: ${name}\n${text}`);
+const exec = () =>
+  createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory", env: { STUB_URL: stubUrl } });
 let stubUrl = "";
 
 graph(
@@ -48,7 +53,9 @@ describe("errors as results", () => {
   });
 
   it("a provider's rate limit, found through the wrapped causes, is `throttled`", async () => {
-    const stub = await startOpenAIStub([{ status: 429, text: "Rate limit reached for gpt-4o-mini" }]);
+    const stub = await startOpenAIStub([
+      { status: 429, text: "Rate limit reached for gpt-4o-mini" },
+    ]);
     stubUrl = stub.url;
     try {
       const r = await exec().run("chat", { input: { messages: [] } });

@@ -18,6 +18,8 @@ Options:
   -c, --context <JSON|@file>      the run's context
       --checkpointer <memory|sqlite>  where checkpoints are kept (default sqlite: .graphspec/state.db)
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests)
+      --require-durable           fail, rather than warn, when a graph that can pause would keep
+                                  its checkpoints in memory only
       --json                      print the RunResult as one JSON object
   -h, --help                      show this help
 
@@ -43,6 +45,7 @@ const OPTIONS = {
   value: { type: "string" },
   checkpointer: { type: "string", default: "sqlite" },
   scripts: { type: "string" },
+  "require-durable": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -116,6 +119,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     dir: resolve(io.cwd, "graphs"),
     checkpointer: values.checkpointer,
     sqlitePath: resolve(io.cwd, ".graphspec/state.db"),
+    requireDurable: values["require-durable"],
     ...(scripts ? { scripts } : {}),
   });
   let result: RunResult;
