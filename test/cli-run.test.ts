@@ -108,11 +108,23 @@ describe("graphspec run / resume", () => {
   });
 
   it("--require-durable refuses a pausable graph on memory checkpoints; without it, a warning", () => {
-    const refused = graphspec("run", "approve", "--checkpointer", "memory", "--require-durable", "--json");
+    const refused = graphspec(
+      "run",
+      "approve",
+      "--checkpointer",
+      "memory",
+      "--require-durable",
+      "--json",
+    );
     expect(refused.status).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({ status: "failed", error: { code: "not-durable" } });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      status: "failed",
+      error: { code: "not-durable" },
+    });
     const warned = graphspec("run", "approve", "--checkpointer", "memory");
     expect(warned.status).toBe(0);
-    expect(warned.stderr).toMatch(/^warning: graph `approve` can pause for a person, and its checkpoints are kept in memory only/);
+    expect(warned.stderr).toMatch(
+      /^warning: graph `approve` can pause for a person, and its checkpoints are kept in memory only/,
+    );
   });
 });

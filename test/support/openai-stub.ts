@@ -53,7 +53,9 @@ export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<Ope
     }
     if (turn.status !== undefined) {
       const type = turn.status === 429 ? "rate_limit_exceeded" : "server_error";
-      send(res, turn.status, { error: { message: turn.text ?? `status ${turn.status}`, type, code: type } });
+      send(res, turn.status, {
+        error: { message: turn.text ?? `status ${turn.status}`, type, code: type },
+      });
       return;
     }
     const id = `chatcmpl-${++calls}`;
