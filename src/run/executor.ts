@@ -13,6 +13,7 @@ import { loadSpec } from "../spec/load.js";
 import type { GraphSpec } from "../spec/spec-types.js";
 import {
   type CheckpointerChoice,
+  GRAPH_KEY,
   type OpenCheckpointer,
   openCheckpointer,
 } from "./checkpointer.js";
@@ -42,6 +43,15 @@ export interface ResumeOptions {
   /** The answer to the pending interrupt (an id map when several are pending); without it, the run continues from its last checkpoint. */
   value?: unknown;
   context?: Record<string, unknown>;
+}
+
+export interface ThreadInfo {
+  threadId: string;
+  /** The spec file the thread ran. */
+  graph?: string;
+  checkpointId: string;
+  /** When its latest checkpoint was written (ISO time). */
+  updatedAt: string;
 }
 
 interface Loaded {
@@ -107,7 +117,11 @@ export function createExecutor(options: ExecutorOptions = {}) {
     const { graph: compiled, spec } = await load(graph);
     const { durable } = await saver();
     const usage = new UsageCollector();
-    const config = { configurable: { thread_id: threadId }, ...(context ? { context } : {}) };
+    const config = {
+      // The graph goes into each checkpoint's metadata (checkpointer.ts), so a thread remembers it.
+      configurable: { thread_id: threadId, [GRAPH_KEY]: pathOf(graph) },
+      ...(context ? { context } : {}),
+    };
     const pausable = !durable && canPause(spec);
     let error: RunError | undefined =
       pausable && options.requireDurable
@@ -152,7 +166,43 @@ export function createExecutor(options: ExecutorOptions = {}) {
     };
   }
 
+  /** Every thread in the checkpointer, newest checkpoint first, with the graph it ran. */
+  async function threads(): Promise<ThreadInfo[]> {
+    const { saver: cp } = await saver();
+    const seen = new Map<string, ThreadInfo>();
+    for await (const t of cp.list({})) {
+      const id = String(t.config.configurable?.thread_id);
+      if (seen.has(id) || t.config.configurable?.checkpoint_ns) continue;
+      const graphPath = (t.metadata as Record<string, unknown> | undefined)?.[GRAPH_KEY];
+      seen.set(id, {
+        threadId: id,
+        ...(typeof graphPath === "string" ? { graph: graphPath } : {}),
+        checkpointId: String(t.config.configurable?.checkpoint_id),
+        updatedAt: t.checkpoint.ts,
+      });
+    }
+    return [...seen.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+  }
+
   return {
+    threads,
+    /** The graph a thread ran (a spec path), when it was run by graphspec. */
+    async graphOf(threadId: string): Promise<string | undefined> {
+      return (await threads()).find((t) => t.threadId === threadId)?.graph;
+    },
+    /** Deletes a thread's checkpoints. */
+    async deleteThread(threadId: string): Promise<void> {
+      await (await saver()).saver.deleteThread(threadId);
+    },
+    /** Deletes every thread whose id starts with `prefix` (a data deletion request); returns their ids. */
+    async deleteThreads(prefix: string): Promise<string[]> {
+      if (!prefix)
+        throw new Error("a prefix is required: deleting every thread is not what a prefix means");
+      const ids = (await threads()).map((t) => t.threadId).filter((id) => id.startsWith(prefix));
+      const { saver: cp } = await saver();
+      for (const id of ids) await cp.deleteThread(id);
+      return ids;
+    },
     /** Starts a run on a new thread (or continues `threadId` with new input). */
     run(graph: string, opts: RunOptions = {}): Promise<RunResult> {
       return execute(graph, opts.input ?? {}, opts.threadId ?? randomUUID(), opts.context);
