@@ -127,4 +127,31 @@ describe("graphspec run / resume", () => {
       /^warning: graph `approve` can pause for a person, and its checkpoints are kept in memory only/,
     );
   });
+
+  it("resume without a spec: the thread remembers its graph", () => {
+    graphspec("run", "approve", "--thread", "t6", "--json");
+    const done = graphspec("resume", "--thread", "t6", "--value", "true", "--json");
+    expect(done.status).toBe(0);
+    expect(JSON.parse(done.stdout)).toMatchObject({ status: "completed", output: { sent: true } });
+    const unknown = graphspec("resume", "--thread", "nope", "--value", "true");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/thread `nope` is not known/);
+  });
+
+  it("threads list, show and delete (one, or all with a prefix)", () => {
+    for (const t of ["erase-1", "erase-2", "keep-1"]) graphspec("run", "approve", "--thread", t, "--json");
+    const listed = JSON.parse(graphspec("threads", "list", "--json").stdout) as { threadId: string; graph: string }[];
+    expect(listed.map((t) => t.threadId)).toEqual(expect.arrayContaining(["erase-1", "erase-2", "keep-1"]));
+    expect(listed.find((t) => t.threadId === "keep-1")?.graph).toBe("graphs/approve.yaml");
+    const shown = JSON.parse(graphspec("threads", "show", "keep-1", "--json").stdout);
+    expect(shown).toMatchObject({ status: "interrupted", interrupts: [{ node: "ask" }] });
+    expect(JSON.parse(graphspec("threads", "delete", "--prefix", "erase-", "--json").stdout).deleted.sort()).toEqual(["erase-1", "erase-2"]);
+    expect(graphspec("threads", "delete", "keep-1").stdout.trim()).toBe("deleted keep-1");
+    const left = (JSON.parse(graphspec("threads", "list", "--json").stdout) as { threadId: string }[]).map((t) => t.threadId);
+    expect(left).not.toContain("keep-1");
+    expect(left).not.toContain("erase-1");
+    expect(graphspec("threads", "show", "keep-1").status).toBe(1);
+    expect(graphspec("threads", "delete", "--prefix", "").status).toBe(2);
+  });
 });
+

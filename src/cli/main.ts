@@ -17,6 +17,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "answer a paused run, or continue a stopped one",
     load: async () => (await import("./commands/run.js")).resumeCommand,
   },
+  threads: {
+    summary: "list, show and delete threads",
+    load: async () => (await import("./commands/threads.js")).threadsCommand,
+  },
   schema: {
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,

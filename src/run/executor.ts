@@ -190,6 +190,11 @@ export function createExecutor(options: ExecutorOptions = {}) {
     async graphOf(threadId: string): Promise<string | undefined> {
       return (await threads()).find((t) => t.threadId === threadId)?.graph;
     },
+    /** Where a thread stands, as a RunResult, without running anything. */
+    async inspect(threadId: string, graph?: string): Promise<RunResult | undefined> {
+      const spec = graph ?? (await threads()).find((t) => t.threadId === threadId)?.graph;
+      return spec === undefined ? undefined : execute(spec, undefined, threadId, undefined, true);
+    },
     /** Deletes a thread's checkpoints. */
     async deleteThread(threadId: string): Promise<void> {
       await (await saver()).saver.deleteThread(threadId);

@@ -25,9 +25,10 @@ Options:
 
 Exit: 0 completed or paused, 1 failed (or the spec has errors), 2 usage error.`;
 
-export const resumeHelp = `Usage: graphspec resume <spec|name> --thread <id> [options]
+export const resumeHelp = `Usage: graphspec resume [spec|name] --thread <id> [options]
 
 Answers a paused run with --value, or continues a stopped one from its last checkpoint.
+The spec may be left out: the thread remembers the graph it ran.
 
 Options:
   -t, --thread <id>               the thread (required)
@@ -102,9 +103,10 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     io.out(mode === "run" ? runHelp : resumeHelp);
     return EXIT.ok;
   }
-  const graph = positionals[0];
-  if (!graph || positionals.length > 1)
+  let graph = positionals[0];
+  if (positionals.length > 1 || (!graph && mode === "run")) {
     throw new UsageError(`${mode} takes one spec file or graph name`);
+  }
   if (values.checkpointer !== "memory" && values.checkpointer !== "sqlite") {
     throw new UsageError(`--checkpointer must be memory or sqlite, not "${values.checkpointer}"`);
   }
@@ -122,6 +124,12 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     requireDurable: values["require-durable"],
     ...(scripts ? { scripts } : {}),
   });
+  if (!graph) {
+    // The thread remembers the graph it ran.
+    graph = await exec.graphOf(values.thread!);
+    if (!graph)
+      throw new UsageError(`thread \`${values.thread}\` is not known: give the spec or graph name`);
+  }
   let result: RunResult;
   try {
     result =
