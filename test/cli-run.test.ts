@@ -139,19 +139,30 @@ describe("graphspec run / resume", () => {
   });
 
   it("threads list, show and delete (one, or all with a prefix)", () => {
-    for (const t of ["erase-1", "erase-2", "keep-1"]) graphspec("run", "approve", "--thread", t, "--json");
-    const listed = JSON.parse(graphspec("threads", "list", "--json").stdout) as { threadId: string; graph: string }[];
-    expect(listed.map((t) => t.threadId)).toEqual(expect.arrayContaining(["erase-1", "erase-2", "keep-1"]));
+    for (const t of ["erase-1", "erase-2", "keep-1"])
+      graphspec("run", "approve", "--thread", t, "--json");
+    const listed = JSON.parse(graphspec("threads", "list", "--json").stdout) as {
+      threadId: string;
+      graph: string;
+    }[];
+    expect(listed.map((t) => t.threadId)).toEqual(
+      expect.arrayContaining(["erase-1", "erase-2", "keep-1"]),
+    );
     expect(listed.find((t) => t.threadId === "keep-1")?.graph).toBe("graphs/approve.yaml");
     const shown = JSON.parse(graphspec("threads", "show", "keep-1", "--json").stdout);
     expect(shown).toMatchObject({ status: "interrupted", interrupts: [{ node: "ask" }] });
-    expect(JSON.parse(graphspec("threads", "delete", "--prefix", "erase-", "--json").stdout).deleted.sort()).toEqual(["erase-1", "erase-2"]);
+    expect(
+      JSON.parse(
+        graphspec("threads", "delete", "--prefix", "erase-", "--json").stdout,
+      ).deleted.sort(),
+    ).toEqual(["erase-1", "erase-2"]);
     expect(graphspec("threads", "delete", "keep-1").stdout.trim()).toBe("deleted keep-1");
-    const left = (JSON.parse(graphspec("threads", "list", "--json").stdout) as { threadId: string }[]).map((t) => t.threadId);
+    const left = (
+      JSON.parse(graphspec("threads", "list", "--json").stdout) as { threadId: string }[]
+    ).map((t) => t.threadId);
     expect(left).not.toContain("keep-1");
     expect(left).not.toContain("erase-1");
     expect(graphspec("threads", "show", "keep-1").status).toBe(1);
     expect(graphspec("threads", "delete", "--prefix", "").status).toBe(2);
   });
 });
-

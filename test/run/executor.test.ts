@@ -162,7 +162,17 @@ limits: { recursion: 3 }
 describe("threads", () => {
   it("lists threads with their graph, and deletes one or all with a prefix", async () => {
     const sqlitePath = join(tmp, "threads.db");
-    const exec = createExecutor({ checkpointer: "sqlite", sqlitePath, scripts: { "support-triage": [...urgent["support-triage"], ...urgent["support-triage"], ...urgent["support-triage"]] } });
+    const exec = createExecutor({
+      checkpointer: "sqlite",
+      sqlitePath,
+      scripts: {
+        "support-triage": [
+          ...urgent["support-triage"],
+          ...urgent["support-triage"],
+          ...urgent["support-triage"],
+        ],
+      },
+    });
     for (const id of ["user-1:a", "user-1:b", "user-2:a"]) {
       await exec.run("support-triage", { input: { ticket: id }, threadId: id, context });
     }
@@ -170,7 +180,9 @@ describe("threads", () => {
     expect(listed.map((t) => t.threadId).sort()).toEqual(["user-1:a", "user-1:b", "user-2:a"]);
     expect(listed[0]!.graph).toMatch(/graphs\/support-triage\.yaml$/);
     expect(await exec.graphOf("user-2:a")).toMatch(/support-triage\.yaml$/);
-    expect(await exec.deleteThreads("user-1:")).toEqual(expect.arrayContaining(["user-1:a", "user-1:b"]));
+    expect(await exec.deleteThreads("user-1:")).toEqual(
+      expect.arrayContaining(["user-1:a", "user-1:b"]),
+    );
     expect((await exec.threads()).map((t) => t.threadId)).toEqual(["user-2:a"]);
     await exec.deleteThread("user-2:a");
     expect(await exec.threads()).toEqual([]);
