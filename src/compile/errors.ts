@@ -28,7 +28,8 @@ export type RunErrorCode =
   | "invalid-resume"
   | "tool-error"
   | "subgraph"
-  | "no-checkpointer";
+  | "no-checkpointer"
+  | "recursion-limit";
 
 export interface RunErrorDetails {
   /** The node that failed (or whose edge did). */

@@ -83,7 +83,9 @@ export function buildTool(
         ...(bind({ state: active.vars.state, context: active.context }) as Record<string, unknown>),
       };
     }
-    if (lcTool) return lcTool.invoke(full, config as never);
+    // The wrapper is the tool callers see; the inner call reports no events of its own (it would
+    // show up as a second call of the same tool in streams and traces).
+    if (lcTool) return lcTool.invoke(full, { ...(config as object), callbacks: [] } as never);
     return (value as (a: Record<string, unknown>) => unknown)(full);
   };
   return tool(call, {

@@ -18,6 +18,7 @@ import {
   openCheckpointer,
 } from "./checkpointer.js";
 import { toRunError } from "./errors.js";
+import { eventMapper, type RunEvent } from "./events.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { UsageCollector } from "./usage.js";
 
@@ -113,6 +114,7 @@ export function createExecutor(options: ExecutorOptions = {}) {
     threadId: string,
     context: Record<string, unknown> | undefined,
     inspectOnly = false,
+    onEvent?: (event: RunEvent) => void,
   ): Promise<RunResult> {
     const { graph: compiled, spec } = await load(graph);
     const { durable } = await saver();
@@ -132,8 +134,18 @@ export function createExecutor(options: ExecutorOptions = {}) {
           }
         : undefined;
     try {
-      if (!inspectOnly && !error)
-        await compiled.invoke(input as never, { ...config, callbacks: [usage] });
+      if (!inspectOnly && !error) {
+        if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
+        else {
+          const events = compiled.streamEvents(input as never, {
+            ...config,
+            callbacks: [usage],
+            version: "v2",
+          });
+          const map = eventMapper(() => usage.usage);
+          for await (const e of events) for (const ev of map(e)) onEvent(ev);
+        }
+      }
     } catch (e) {
       error = toRunError(e);
     }
@@ -207,6 +219,49 @@ export function createExecutor(options: ExecutorOptions = {}) {
       const { saver: cp } = await saver();
       for (const id of ids) await cp.deleteThread(id);
       return ids;
+    },
+    /**
+     * A run as its events, in order, ending with exactly one final event (`completed`,
+     * `interrupted` or `failed`) carrying the RunResult. With `resume`, answers a paused run.
+     */
+    async *stream(
+      graph: string,
+      opts: RunOptions & { resume?: unknown; threadId?: string } = {},
+    ): AsyncGenerator<RunEvent> {
+      const threadId = opts.threadId ?? randomUUID();
+      yield { type: "run_start", threadId, graph };
+      const queue: RunEvent[] = [];
+      let wake: (() => void) | undefined;
+      const push = (e: RunEvent) => {
+        queue.push(e);
+        wake?.();
+      };
+      const input =
+        opts.resume !== undefined ? new Command({ resume: opts.resume }) : (opts.input ?? {});
+      let finished = false;
+      let failure: unknown;
+      execute(graph, input, threadId, opts.context, false, push)
+        .then((result) => {
+          for (const i of result.interrupts) push({ type: "interrupt", ...i });
+          push({ type: result.status, result });
+        })
+        // A spec that cannot be loaded or compiled is thrown to the caller, as from run().
+        .catch((e: unknown) => {
+          failure = e;
+        })
+        .finally(() => {
+          finished = true;
+          wake?.();
+        });
+      for (;;) {
+        while (queue.length) yield queue.shift()!;
+        if (finished) break;
+        await new Promise<void>((r) => {
+          wake = r;
+        });
+        wake = undefined;
+      }
+      if (failure !== undefined) throw failure;
     },
     /** Starts a run on a new thread (or continues `threadId` with new input). */
     run(graph: string, opts: RunOptions = {}): Promise<RunResult> {

@@ -2,7 +2,8 @@
  * Where an `llm` or `agent` node's answer goes. Without `write`: the new messages are appended to
  * `messages`. `write: channel`: a message channel gets the message(s), another channel the
  * structured output — or, without `output.schema`, the answer's text. A `write` map sees `output`:
- * the structured output, or the answer as a Message record.
+ * the structured output, or the answer as a Message record; a record of the answer written to a
+ * message channel is the answer itself again (its usage and tool calls kept).
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { MESSAGE_TYPE, typeFromSchema } from "../../expr/index.js";
@@ -10,6 +11,7 @@ import type { AgentNode, LlmNode } from "../../spec/spec-types.js";
 import type { CompileContext } from "../compile-context.js";
 import { messageView } from "../scope.js";
 import { compileWrite } from "../values.js";
+import { messagesById, restoreMessages } from "./messages.js";
 
 export interface Answer {
   /** The messages the node adds (an llm: one; an agent: its whole loop). */
@@ -42,9 +44,14 @@ export function answerWriter(
   const outputType = schema === undefined ? MESSAGE_TYPE : typeFromSchema(schema, "Output");
   const scope = ctx.expr.scope(`the \`write\` of node \`${name}\``, { output: outputType });
   const evaluate = compileWrite(ctx.values(name), ["nodes", name, "write"], write, scope, "output");
+  const messageKeys = Object.keys(write).filter((k) => ctx.spec.state[k]?.type === "messages");
   return (vars, answer) => {
     const last = answer.messages.at(-1);
     const output = schema !== undefined ? answer.structured : last ? messageView(last) : null;
-    return evaluate({ ...vars, output });
+    const update = evaluate({ ...vars, output });
+    if (!messageKeys.length) return update;
+    const known = messagesById([answer.messages]);
+    for (const key of messageKeys) update[key] = restoreMessages(update[key], known);
+    return update;
   };
 }

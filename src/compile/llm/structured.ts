@@ -2,9 +2,20 @@
  * Structured output: the model asked with `withStructuredOutput` (the raw answer kept, so its
  * usage survives), the result checked against `output.schema` with Ajv; an answer that does not
  * match is sent back once with what was wrong, then it is an `invalid-output` error.
+ *
+ * Providers answer a structured call either as JSON text (OpenAI's JSON schema mode) or as a call
+ * of a tool named after the schema (function calling). A tool call must be answered by a tool
+ * message before anything else is said, so the feedback is one; and the message kept in the
+ * history is the answer as JSON text, so no tool call is left unanswered there.
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  isAIMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { OutputSpec } from "../../spec/spec-types.js";
 import { GraphspecRunError, preview } from "../errors.js";
@@ -13,7 +24,34 @@ import { valueCheck } from "../schemas.js";
 export type AskStructured = (
   messages: BaseMessage[],
   config: RunnableConfig,
-) => Promise<{ raw: BaseMessage[]; structured: unknown }>;
+) => Promise<{ message: BaseMessage; structured: unknown }>;
+
+const toolCallsOf = (m: BaseMessage) => (isAIMessage(m) ? (m.tool_calls ?? []) : []);
+
+/** What the model is told when its answer does not match. */
+function feedback(raw: BaseMessage, what: string): BaseMessage[] {
+  const text = `Your answer does not match the required schema: ${what}. Answer again, matching the schema exactly.`;
+  const calls = toolCallsOf(raw);
+  if (!calls.length) return [raw, new HumanMessage(text)];
+  return [
+    raw,
+    ...calls.map(
+      (c) => new ToolMessage({ content: text, tool_call_id: c.id ?? "", status: "error" }),
+    ),
+  ];
+}
+
+/** The answer as the history keeps it: JSON text, with the raw answer's id and usage. */
+function historyMessage(raw: BaseMessage, structured: unknown): BaseMessage {
+  if (!toolCallsOf(raw).length) return raw;
+  const ai = raw as AIMessage;
+  return new AIMessage({
+    content: JSON.stringify(structured),
+    ...(ai.id ? { id: ai.id } : {}),
+    ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
+    response_metadata: ai.response_metadata,
+  });
+}
 
 export function structuredAsker(
   node: string,
@@ -26,31 +64,27 @@ export function structuredAsker(
     includeRaw: true,
   });
   return async (messages, config) => {
-    const raw: BaseMessage[] = [];
     let sent = messages;
     for (let attempt = 1; ; attempt++) {
       const answer = (await runnable.invoke(sent, config)) as { raw: BaseMessage; parsed: unknown };
-      raw.push(answer.raw);
+      // A provider's parser gives null for an answer that is not JSON at all.
       const problems = check(answer.parsed, "output");
-      if (!problems.length) return { raw, structured: answer.parsed };
+      if (!problems.length) {
+        return { message: historyMessage(answer.raw, answer.parsed), structured: answer.parsed };
+      }
       const what = problems.map((p) => p.message).join("; ");
       if (attempt === 2) {
         throw new GraphspecRunError(
           "invalid-output",
-          `node \`${node}\`: the model's answer does not match \`output.schema\`, twice: ${what} (answer: ${preview(answer.parsed)})`,
+          `node \`${node}\`: the model's answer does not match \`output.schema\`, twice: ${what} (answer: ${preview(answer.parsed ?? answer.raw.text)})`,
           {
             node,
+            field: "output",
             hint: "make the schema easier to follow (descriptions, fewer required fields), or use a stronger model",
           },
         );
       }
-      sent = [
-        ...messages,
-        answer.raw,
-        new HumanMessage(
-          `Your answer does not match the required schema: ${what}. Answer again, matching the schema exactly.`,
-        ),
-      ];
+      sent = [...messages, ...feedback(answer.raw, what)];
     }
   };
 }

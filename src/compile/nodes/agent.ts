@@ -1,83 +1,187 @@
 /**
- * `agent`: a tool-calling loop — LangChain's `createAgent` with the node's tools, `max_steps` as a
- * model-call limit (the loop ends, it does not fail), `approve` as LangChain's human-in-the-loop
- * middleware (the run pauses before an approved tool runs, and resumes with decisions), and
- * `output.schema` as its response format. The agent runs inside the node with the node's config,
- * so its checkpoints and interrupts nest under the node: a resume continues inside the loop.
+ * `agent`: a tool-calling loop — LangChain's `createAgent` with the node's tools, `max_steps` as
+ * LangChain's model-call limit (the loop ends, it does not fail), `approve` as its
+ * human-in-the-loop middleware (the run pauses before an approved tool runs, and resumes with
+ * decisions), and `output.schema` as its response format, always by tool calling. The agent runs
+ * inside the node with the node's config, so its checkpoints and interrupts nest under the node
+ * and a resume continues inside the loop; what it adds to the history is the node's answer.
  */
 import type { BaseMessage } from "@langchain/core/messages";
-import { createAgent, humanInTheLoopMiddleware, modelCallLimitMiddleware } from "langchain";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import {
+  type AgentMiddleware,
+  createAgent,
+  humanInTheLoopMiddleware,
+  modelCallLimitMiddleware,
+  toolStrategy,
+} from "langchain";
 import type { AgentNode } from "../../spec/spec-types.js";
+import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError } from "../errors.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import type { NodeKind } from "../node.js";
 import { valueCheck } from "../schemas.js";
 
-/** The tool name a model calls to give a structured answer (LangChain's tool strategy). */
-export const structuredToolName = (node: AgentNode): string =>
-  node.output?.name ?? "structured_output";
+/** The tool a model calls to give a structured answer (LangChain's tool strategy). */
+const outputToolName = (node: AgentNode): string => node.output?.name ?? "structured_output";
+
+/** How LangChain's model-call limit says it ended the loop (its closing AI message). */
+const LIMIT_MESSAGE = /^Model call limits exceeded/;
+
+interface Agent {
+  invoke(
+    input: { messages: BaseMessage[] },
+    config: LangGraphRunnableConfig,
+  ): Promise<{ messages: BaseMessage[]; structuredResponse?: unknown }>;
+  graph: { nodes: Record<string, unknown> };
+}
+
+function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: unknown): Agent {
+  const middleware: AgentMiddleware[] = [];
+  if (node.max_steps !== undefined) {
+    middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
+  }
+  if (node.approve?.length) {
+    middleware.push(
+      humanInTheLoopMiddleware({
+        interruptOn: Object.fromEntries(node.approve.map((t) => [t, true])),
+      }),
+    );
+  }
+  const schema = node.output?.schema as Record<string, unknown> | undefined;
+  return createAgent({
+    model,
+    tools: node.tools.map((t) => ctx.tool(t)),
+    middleware,
+    name,
+    // Tool calling for every provider (LangChain would pick a provider's JSON mode where it
+    // knows one), so the answer is a call of `output.name` whatever the model.
+    ...(schema
+      ? {
+          responseFormat: toolStrategy({
+            description: "Give your final answer by calling this tool.",
+            ...schema,
+            title: outputToolName(node),
+          } as never),
+        }
+      : {}),
+  } as never) as unknown as Agent;
+}
+
+/** How many of the agent's steps one model call takes: its model, tools and per-call hooks. */
+function stepsPerCall(agent: Agent): number {
+  return Object.keys(agent.graph.nodes).filter(
+    (n) => n === "model_request" || n === "tools" || /\.(before|after)_model$/.test(n),
+  ).length;
+}
+
+/**
+ * The agent's own recursion limit: with `max_steps`, room for that many model calls, so the
+ * model-call limit — not LangGraph's — ends the loop. Without it, the graph's limit, counted in
+ * the agent's steps, as for any subgraph.
+ */
+function recursionLimitFor(agent: Agent, maxSteps: number | undefined) {
+  if (maxSteps === undefined) return (inherited: number) => inherited;
+  const needed = stepsPerCall(agent) * (maxSteps + 1) + Object.keys(agent.graph.nodes).length;
+  return (inherited: number) => Math.max(inherited, needed);
+}
+
+/** Errors from inside the loop that graphspec can say more about. */
+function agentFailure(
+  name: string,
+  node: AgentNode,
+  e: unknown,
+  limit: { steps: number; perCall: number },
+): unknown {
+  const err = e as { name?: string; lc_error_code?: string; cause?: unknown };
+  if (err?.name === "GraphRecursionError") {
+    return new GraphspecRunError(
+      "recursion-limit",
+      `node \`${name}\`: the agent's loop did not end within the recursion limit (${limit.steps} of its steps, about ${Math.floor(limit.steps / limit.perCall)} model calls): the model kept calling tools`,
+      {
+        node: name,
+        hint: "give the node `max_steps` to end its loop after that many model calls, or raise `limits.recursion`",
+        cause: e,
+      },
+    );
+  }
+  for (let c: unknown = e, i = 0; c && i < 4; c = (c as { cause?: unknown }).cause, i++) {
+    if ((c as { lc_error_code?: string }).lc_error_code === "MISSING_CHECKPOINTER") {
+      return new GraphspecRunError(
+        "no-checkpointer",
+        `node \`${name}\` pauses the run for a person to approve ${node.approve!.map((t) => `\`${t}\``).join(", ")}, which needs a checkpointer to keep the paused run`,
+        {
+          node: name,
+          hint: "compile with a checkpointer, e.g. `compile(spec, { checkpointer: new MemorySaver() })`, and run with a `thread_id`",
+          cause: e,
+        },
+      );
+    }
+  }
+  return e;
+}
+
+/** `invalid-output` when the loop ended without a structured answer that matches the schema. */
+function checkStructured(name: string, node: AgentNode, added: BaseMessage[]) {
+  const check = valueCheck(node.output!.schema);
+  const tool = outputToolName(node);
+  return (structured: unknown): void => {
+    if (structured !== undefined) {
+      const problem = check(structured, "output")[0];
+      if (!problem) return;
+      throw new GraphspecRunError(
+        "invalid-output",
+        `node \`${name}\`: the agent's final answer does not match \`output.schema\`: ${problem.message}`,
+        {
+          node: name,
+          field: "output",
+          hint: "make the schema easier to follow, or describe it in `system`",
+        },
+      );
+    }
+    const last = added.at(-1);
+    const limited = node.max_steps !== undefined && last && LIMIT_MESSAGE.test(last.text);
+    throw new GraphspecRunError(
+      "invalid-output",
+      limited
+        ? `node \`${name}\`: the agent reached \`max_steps\` (${node.max_steps} model calls) before it gave its structured answer`
+        : `node \`${name}\`: the agent ended without a structured answer: the model answered in text instead of calling \`${tool}\``,
+      {
+        node: name,
+        field: "output",
+        hint: limited
+          ? "raise `max_steps`, or ask for fewer steps in `system`"
+          : `tell the model (in \`system\` or \`prompt\`) to give its final answer by calling \`${tool}\``,
+      },
+    );
+  };
+}
 
 export const agentKind: NodeKind<AgentNode> = {
   async lower(name, node, ctx) {
-    const model = await ctx.model(node.model);
-    const middleware = [];
-    if (node.max_steps !== undefined) {
-      middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
-    }
-    if (node.approve?.length) {
-      middleware.push(
-        humanInTheLoopMiddleware({
-          interruptOn: Object.fromEntries(node.approve.map((t) => [t, true])),
-        }),
-      );
-    }
-    const schema = node.output?.schema;
-    const agent = createAgent({
-      model,
-      tools: node.tools.map((t) => ctx.tool(t)),
-      middleware,
-      name,
-      ...(schema !== undefined
-        ? {
-            responseFormat: {
-              ...(schema as Record<string, unknown>),
-              title: structuredToolName(node),
-            },
-          }
-        : {}),
-    } as never) as unknown as {
-      invoke(
-        input: unknown,
-        config: unknown,
-      ): Promise<{ messages: BaseMessage[]; structuredResponse?: unknown }>;
-    };
-    const check = schema === undefined ? undefined : valueCheck(schema);
+    const agent = buildAgent(name, node, ctx, await ctx.model(node.model));
+    const limitFor = recursionLimitFor(agent, node.max_steps);
+    const perCall = stepsPerCall(agent);
     const prompt = promptBuilder(name, node, ctx);
     const write = answerWriter(name, node, ctx);
     return {
-      subgraphs: [agent],
+      subgraphs: [agent.graph],
       run: async (call) => {
         const sent = prompt(call);
-        const result = await agent.invoke(
-          { messages: sent },
-          { ...call.config, context: call.context },
-        );
+        const recursionLimit = limitFor(call.config.recursionLimit ?? 25);
+        let result: Awaited<ReturnType<Agent["invoke"]>>;
+        try {
+          result = await agent.invoke(
+            { messages: sent },
+            { ...call.config, context: call.context, recursionLimit },
+          );
+        } catch (e) {
+          throw agentFailure(name, node, e, { steps: recursionLimit, perCall });
+        }
         // The loop's own messages: what the agent added after what it was given.
         const added = result.messages.slice(sent.length);
-        if (check) {
-          const problem = check(result.structuredResponse, "output")[0];
-          if (problem) {
-            throw new GraphspecRunError(
-              "invalid-output",
-              `node \`${name}\`: the agent's final answer does not match \`output.schema\`: ${problem.message}`,
-              {
-                node: name,
-                hint: `the model answers by calling \`${structuredToolName(node)}\`; make the schema easier to follow, or raise \`max_steps\``,
-              },
-            );
-          }
-        }
+        if (node.output) checkStructured(name, node, added)(result.structuredResponse);
         return write(call.vars, { messages: added, structured: result.structuredResponse });
       },
     };

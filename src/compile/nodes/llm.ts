@@ -1,17 +1,27 @@
 /**
  * `llm`: one chat-model call — system prompt, history, prompt — with the node's tools bound
- * (a `tools` node runs the calls) and, with `output.schema`, a structured answer checked against
- * the schema (llm/structured.ts). The answer goes where `write` says (llm/result.ts).
+ * (a `tools` node runs the calls) or, with `output.schema`, a structured answer checked against
+ * the schema (llm/structured.ts). The answer goes where `write` says (llm/result.ts); the AI
+ * message keeps its `usage_metadata`, and every call (a retried structured one too) reports its
+ * usage to the run's callbacks, since the call gets the node's config.
  */
-import type { AIMessage, BaseMessage } from "@langchain/core/messages";
+import type { AIMessage } from "@langchain/core/messages";
 import type { LlmNode } from "../../spec/spec-types.js";
+import { CompileError } from "../errors.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import { structuredAsker } from "../llm/structured.js";
 import type { NodeKind } from "../node.js";
+import { locationOf } from "../values.js";
 
 export const llmKind: NodeKind<LlmNode> = {
   async lower(name, node, ctx) {
+    if (node.output && node.tools?.length) {
+      // A structured answer is the whole answer: the model could not also ask for tools.
+      throw new CompileError(
+        `${locationOf(ctx.doc, ["nodes", name, "output"])}: llm node \`${name}\` has both \`tools\` and \`output\`; a structured answer cannot also call tools (use an \`agent\` node, whose \`output\` is its final answer, or an llm with \`tools\` followed by one with \`output\`)`,
+      );
+    }
     const model = await ctx.model(node.model);
     const prompt = promptBuilder(name, node, ctx);
     const write = answerWriter(name, node, ctx);
@@ -19,17 +29,22 @@ export const llmKind: NodeKind<LlmNode> = {
       const ask = structuredAsker(name, model, node.output);
       return {
         run: async (call) => {
-          const { raw, structured } = await ask(prompt(call), call.config);
-          // The answer kept in `messages` is the one that matched (its usage is on it).
-          return write(call.vars, { messages: raw.slice(-1), structured });
+          const { message, structured } = await ask(prompt(call), call.config);
+          return write(call.vars, { messages: [message], structured });
         },
       };
     }
-    const bound = node.tools?.length ? model.bindTools!(node.tools.map((t) => ctx.tool(t))) : model;
+    const tools = node.tools ?? [];
+    if (tools.length && typeof model.bindTools !== "function") {
+      throw new CompileError(
+        `${locationOf(ctx.doc, ["nodes", name, "tools"])}: llm node \`${name}\` binds tools, but its model \`${node.model ?? "default"}\` cannot call tools`,
+      );
+    }
+    const bound = tools.length ? model.bindTools!(tools.map((t) => ctx.tool(t))) : model;
     return {
       run: async (call) => {
         const answer = (await bound.invoke(prompt(call), call.config)) as AIMessage;
-        return write(call.vars, { messages: [answer as BaseMessage] });
+        return write(call.vars, { messages: [answer] });
       },
     };
   },
