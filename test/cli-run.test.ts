@@ -165,4 +165,43 @@ describe("graphspec run / resume", () => {
     expect(graphspec("threads", "show", "keep-1").status).toBe(1);
     expect(graphspec("threads", "delete", "--prefix", "").status).toBe(2);
   });
+
+  it("--progress shows nodes, tool calls and streamed text on stderr; stdout keeps the summary", () => {
+    const scripts = JSON.stringify({
+      "support-triage": [
+        { structured: { priority: "low", reason: "billing" } },
+        { tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1002" } }] },
+        "Ticket T-1002 is open.",
+      ],
+    });
+    const root = join(import.meta.dirname, "..");
+    const r = spawnSync(
+      process.execPath,
+      [
+        BIN,
+        "run",
+        "support-triage",
+        "--progress",
+        "--checkpointer",
+        "memory",
+        "--input",
+        '{"ticket":"T-1002"}',
+        "--context",
+        '{"user_id":"u-1"}',
+        "--scripts",
+        scripts,
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      "▶ classify",
+      '  {"priority":"low","reason":"billing"}',
+      "▶ investigate",
+      '  ↳ lookup_ticket {"ticket_id":"T-1002"}',
+      "  Ticket T-1002 is open.",
+      "warning: graph `support-triage` can pause for a person, and its checkpoints are kept in memory only: a paused run is lost when this process ends",
+    ]);
+    expect(r.stdout).toMatch(/^✔ completed on thread /);
+  });
 });

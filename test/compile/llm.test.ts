@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { compile } from "../../src/compile/index.js";
 import { ScriptedChatModel, type ScriptedTurn } from "../../src/compile/models/index.js";
 import { UsageCollector } from "../../src/run/usage.js";
-import { expectSameRun, plain } from "../support/equivalence.js";
+import { expectSameRun } from "../support/equivalence.js";
 import { rejection, specDoc } from "./helpers.js";
 
 const CLASSIFY = `version: 1
@@ -87,7 +87,11 @@ describe("llm prompt", () => {
       usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
     });
     const out = await g.invoke({
-      messages: [new HumanMessage("q"), asked, new ToolMessage({ content: "r", tool_call_id: "c1" })],
+      messages: [
+        new HumanMessage("q"),
+        asked,
+        new ToolMessage({ content: "r", tool_call_id: "c1" }),
+      ],
     });
     expect(sent(model)).toEqual([
       ["human", "q"],
@@ -122,7 +126,7 @@ describe("llm prompt", () => {
     const e = await rejection(g.invoke({ items: [1, 2] }));
     expect(e).toMatchObject({ name: "GraphspecRunError", code: "expression", node: "chat" });
     expect(e.message).toBe(
-      "node `chat`: `messages` (test/fixtures/compile/core/t.yaml:8:31) gave 1 at position 0, which is not a message",
+      "node `chat`: `messages` (test/fixtures/compile/core/t.yaml:9:32) gave 1 at position 0, which is not a message",
     );
   });
 });
@@ -156,7 +160,7 @@ describe("llm with structured output", () => {
       ["ai", '{"priority":"asap","reason":"x"}'],
       [
         "human",
-        'Your answer does not match the required schema: `output.priority` must be one of "low", "normal", "urgent", not "asap". Answer again, matching the schema exactly.',
+        'Your answer does not match the required schema: `output.priority` must be one of "low", "normal", "urgent". Answer again, matching the schema exactly.',
       ],
     ]);
   });
@@ -181,8 +185,14 @@ describe("llm with structured output", () => {
   it("every call's usage reaches the run's callbacks, the refused one too", async () => {
     const scripts = {
       triage: [
-        { structured: { priority: "asap", reason: "x" }, usage: { input_tokens: 10, output_tokens: 3 } },
-        { structured: { priority: "low", reason: "y" }, usage: { input_tokens: 20, output_tokens: 4 } },
+        {
+          structured: { priority: "asap", reason: "x" },
+          usage: { input_tokens: 10, output_tokens: 3 },
+        },
+        {
+          structured: { priority: "low", reason: "y" },
+          usage: { input_tokens: 20, output_tokens: 4 },
+        },
       ],
     };
     const g = await compile(specDoc(CLASSIFY), { scripts });
@@ -195,7 +205,10 @@ describe("llm with structured output", () => {
     const spec = CLASSIFY.replace(/ {4}write: .*\n/, "");
     const scripts = {
       triage: [
-        { structured: { priority: "low", reason: "ok" }, usage: { input_tokens: 5, output_tokens: 6 } },
+        {
+          structured: { priority: "low", reason: "ok" },
+          usage: { input_tokens: 5, output_tokens: 6 },
+        },
       ],
     };
     const out = await (await compile(specDoc(spec), { scripts })).invoke({ ticket: "T-6" });
@@ -230,10 +243,12 @@ describe("llm with structured output", () => {
     });
     const hand = new StateGraph(State)
       .addNode("classify", async (s) => {
-        const answer = await model.withStructuredOutput({}).invoke([
-          new SystemMessage("You triage support tickets."),
-          new HumanMessage(`Ticket: ${s.ticket}`),
-        ]);
+        const answer = await model
+          .withStructuredOutput({})
+          .invoke([
+            new SystemMessage("You triage support tickets."),
+            new HumanMessage(`Ticket: ${s.ticket}`),
+          ]);
         return { priority: answer.priority, notes: [answer.reason] };
       })
       .addEdge(START, "classify")
@@ -314,7 +329,10 @@ describe("llm answers", () => {
       `prompt: "Say hi", write: { reply: "\${{ output.type + ': ' + output.text }}", asked: "\${{ output.tool_calls.map(c, c.name) }}" }`,
       "  reply: { type: string }\n  asked: { type: array, items: { type: string } }\n",
     );
-    const turn = { text: "looking", tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1" } }] };
+    const turn = {
+      text: "looking",
+      tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1" } }],
+    };
     const g = await compile(specDoc(spec), { scripts: { chat: [turn] } });
     expect(await g.invoke({})).toEqual({ reply: "ai: looking", asked: ["lookup_ticket"] });
   });
@@ -377,6 +395,5 @@ describe("scripted streaming", () => {
       output_tokens: 4,
       total_tokens: 7,
     });
-    expect(plain(answer)).toMatchObject({ type: "ai", content: "Hello there, friend." });
   });
 });

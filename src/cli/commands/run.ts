@@ -20,6 +20,8 @@ Options:
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests)
       --require-durable           fail, rather than warn, when a graph that can pause would keep
                                   its checkpoints in memory only
+      --progress                  show nodes, tool calls and tokens as they happen, on stderr
+                                  (the default on a terminal)
       --json                      print the RunResult as one JSON object
   -h, --help                      show this help
 
@@ -47,6 +49,7 @@ const OPTIONS = {
   checkpointer: { type: "string", default: "sqlite" },
   scripts: { type: "string" },
   "require-durable": { type: "boolean", default: false },
+  progress: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -93,6 +96,41 @@ function printResult(io: Io, graph: string, result: RunResult): void {
     io.out(`usage: ${u.inputTokens} in, ${u.outputTokens} out, ${u.totalTokens} tokens`);
 }
 
+/** Runs through the executor's event stream, showing progress on stderr as it happens. */
+async function runWithProgress(
+  io: Io,
+  exec: import("../../run/executor.js").Executor,
+  graph: string,
+  opts: import("../../run/executor.js").RunOptions,
+): Promise<RunResult> {
+  let line = "";
+  const flush = () => {
+    if (line) io.err(`  ${line}`);
+    line = "";
+  };
+  for await (const e of exec.stream(graph, opts)) {
+    switch (e.type) {
+      case "node_start":
+        flush();
+        io.err(`▶ ${e.node}`);
+        break;
+      case "tool_call":
+        flush();
+        io.err(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
+        break;
+      case "token":
+        line += e.text;
+        break;
+      case "completed":
+      case "interrupted":
+      case "failed":
+        flush();
+        return e.result;
+    }
+  }
+  throw new Error("the run's event stream ended without a final event");
+}
+
 async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -132,8 +170,14 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   }
   let result: RunResult;
   try {
-    result =
-      mode === "run"
+    const progress = mode === "run" && !values.json && (values.progress || io.isTty);
+    result = progress
+      ? await runWithProgress(io, exec, graph, {
+          input: jsonArg(io, "input", values.input) ?? {},
+          ...(values.thread ? { threadId: values.thread } : {}),
+          ...(context ? { context } : {}),
+        })
+      : mode === "run"
         ? await exec.run(graph, {
             input: jsonArg(io, "input", values.input) ?? {},
             ...(values.thread ? { threadId: values.thread } : {}),
