@@ -49,7 +49,8 @@ const notify: ScriptedTurn = {
 };
 const thread = (id: string) => ({ configurable: { thread_id: id } });
 const texts = (messages: BaseMessage[]) => messages.map((m) => `${m.getType()}: ${m.text}`);
-const agentModel = (...turns: (ScriptedTurn | string)[]) => ScriptedChatModel.create("agent", turns);
+const agentModel = (...turns: (ScriptedTurn | string)[]) =>
+  ScriptedChatModel.create("agent", turns);
 
 describe("agent loop", () => {
   it("calls tools until it answers; the loop's messages are appended", async () => {
@@ -76,7 +77,10 @@ describe("agent loop", () => {
       models: { default: model as never },
     });
     const usage = new UsageCollector();
-    const out = await g.invoke({ messages: [{ role: "user", content: "hi" }] }, { callbacks: [usage] });
+    const out = await g.invoke(
+      { messages: [{ role: "user", content: "hi" }] },
+      { callbacks: [usage] },
+    );
     expect(texts(model.calls[0]!.messages)).toEqual([
       "system: Be thorough.",
       "human: hi",
