@@ -94,8 +94,7 @@ function agentFailure(
   e: unknown,
   limit: { steps: number; perCall: number },
 ): unknown {
-  const err = e as { name?: string; lc_error_code?: string; cause?: unknown };
-  if (err?.name === "GraphRecursionError") {
+  if ((e as { name?: unknown } | null)?.name === "GraphRecursionError") {
     return new GraphspecRunError(
       "recursion-limit",
       `node \`${name}\`: the agent's loop did not end within the recursion limit (${limit.steps} of its steps, about ${Math.floor(limit.steps / limit.perCall)} model calls): the model kept calling tools`,
@@ -122,11 +121,11 @@ function agentFailure(
   return e;
 }
 
-/** `invalid-output` when the loop ended without a structured answer that matches the schema. */
-function checkStructured(name: string, node: AgentNode, added: BaseMessage[]) {
+/** Throws `invalid-output` when the loop ended without a structured answer that matches the schema. */
+function structuredCheck(name: string, node: AgentNode) {
   const check = valueCheck(node.output!.schema);
   const tool = outputToolName(node);
-  return (structured: unknown): void => {
+  return (structured: unknown, added: readonly BaseMessage[]): void => {
     if (structured !== undefined) {
       const problem = check(structured, "output")[0];
       if (!problem) return;
@@ -163,6 +162,7 @@ export const agentKind: NodeKind<AgentNode> = {
     const agent = buildAgent(name, node, ctx, await ctx.model(node.model));
     const limitFor = recursionLimitFor(agent, node.max_steps);
     const perCall = stepsPerCall(agent);
+    const checkOutput = node.output ? structuredCheck(name, node) : undefined;
     const prompt = promptBuilder(name, node, ctx);
     const write = answerWriter(name, node, ctx);
     return {
@@ -181,7 +181,7 @@ export const agentKind: NodeKind<AgentNode> = {
         }
         // The loop's own messages: what the agent added after what it was given.
         const added = result.messages.slice(sent.length);
-        if (node.output) checkStructured(name, node, added)(result.structuredResponse);
+        checkOutput?.(result.structuredResponse, added);
         return write(call.vars, { messages: added, structured: result.structuredResponse });
       },
     };
