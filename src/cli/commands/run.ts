@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunResult } from "../../run/result.js";
+import { cliExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 export const runHelp = `Usage: graphspec run <spec|name> [options]
@@ -145,20 +146,13 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   if (positionals.length > 1 || (!graph && mode === "run")) {
     throw new UsageError(`${mode} takes one spec file or graph name`);
   }
-  if (values.checkpointer !== "memory" && values.checkpointer !== "sqlite") {
-    throw new UsageError(`--checkpointer must be memory or sqlite, not "${values.checkpointer}"`);
-  }
   if (mode === "resume" && !values.thread) throw new UsageError("resume needs --thread <id>");
   if (mode === "run" && values.value !== undefined)
     throw new UsageError("--value belongs to `graphspec resume`");
   const context = jsonArg(io, "context", values.context) as Record<string, unknown> | undefined;
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never[]> | undefined;
-  const { createExecutor } = await import("../../run/executor.js");
   const { toPlain } = await import("../../run/serialize.js");
-  const exec = createExecutor({
-    dir: resolve(io.cwd, "graphs"),
-    checkpointer: values.checkpointer,
-    sqlitePath: resolve(io.cwd, ".graphspec/state.db"),
+  const exec = await cliExecutor(io, values.checkpointer, {
     requireDurable: values["require-durable"],
     ...(scripts ? { scripts } : {}),
   });

@@ -1,6 +1,7 @@
 /** `graphspec threads list | show | delete`: the threads in the checkpointer, and removing them. */
-import { relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { parseArgs } from "node:util";
+import { cliExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 export const threadsHelp = `Usage: graphspec threads <list|show|delete> [options]
@@ -32,16 +33,8 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
     return values.help ? EXIT.ok : EXIT.usage;
   }
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(" ")}`);
-  if (values.checkpointer !== "memory" && values.checkpointer !== "sqlite") {
-    throw new UsageError(`--checkpointer must be memory or sqlite, not "${values.checkpointer}"`);
-  }
-  const { createExecutor } = await import("../../run/executor.js");
+  const exec = await cliExecutor(io, values.checkpointer);
   const { toPlain } = await import("../../run/serialize.js");
-  const exec = createExecutor({
-    dir: resolve(io.cwd, "graphs"),
-    checkpointer: values.checkpointer,
-    sqlitePath: resolve(io.cwd, ".graphspec/state.db"),
-  });
   const shown = (path: string | undefined) => (path ? relative(io.cwd, path) : "?");
   switch (action) {
     case "list": {
