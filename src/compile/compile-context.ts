@@ -13,6 +13,7 @@ import { type Path, pointerOf } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.js";
 import { contextResolver, type ResolveContext } from "./context.js";
 import { CompileError } from "./errors.js";
+import { ScriptQueues } from "./models/script.js";
 import type { CompileOptions } from "./options.js";
 import { buildTool } from "./tools.js";
 import { locationOf, type ValueCompiler } from "./values.js";
@@ -29,6 +30,8 @@ export class CompileContext {
   private readonly exportsByPath: Map<string, ResolvedRef>;
   private readonly tools = new Map<string, StructuredToolInterface>();
   private readonly models = new Map<string, Promise<BaseChatModel>>();
+  /** One queue per script for this compile: models naming the same script share its turns. */
+  private readonly scriptQueues: ScriptQueues | undefined;
 
   constructor(
     readonly doc: SpecDocument,
@@ -40,6 +43,7 @@ export class CompileContext {
     readonly compileChild: (abs: string) => Promise<unknown>,
   ) {
     this.guard = writeGuard(spec);
+    this.scriptQueues = options.scripts && new ScriptQueues(options.scripts);
     this.resolveContext = contextResolver(spec);
     this.bindsTools = Object.values(spec.tools ?? {}).some((t) => t.bind !== undefined);
     this.messageChannels = Object.entries(spec.state)
@@ -99,7 +103,7 @@ export class CompileContext {
     const given = this.options.models?.[name];
     const decl = this.spec.models?.[name];
     const env = this.options.env ?? process.env;
-    const scripts = this.options.scripts;
+    const scripts = this.scriptQueues;
     const model = given
       ? Promise.resolve(given)
       : decl

@@ -251,7 +251,7 @@ describe("openai over HTTP", () => {
   it("a missing environment variable is a compile error naming the model and the variable", async () => {
     const e = await rejection(compile(specDoc(SPEC), { env: {} }));
     expect(e.name).toBe("CompileError");
-    expect(e.message).toMatch(/model `default`: `\.base_url` could not be computed: .*STUB_URL/);
+    expect(e.message).toMatch(/model `default`: `base_url` could not be computed: .*STUB_URL/);
   });
 
   it("a provider whose package is missing names the package and the install command", async () => {

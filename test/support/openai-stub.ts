@@ -3,15 +3,27 @@
  * over real HTTP: `POST /v1/chat/completions`, plain and streaming (server-sent events), with text,
  * tool calls and usage, answering from a queue of turns. The requests it received are kept.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** One answer, in order, like a scripted model's turn. A bare string is `{ text }`. */
 export interface StubTurn {
   text?: string;
-  /** Answer with this HTTP status and an OpenAI-style error body instead (e.g. 429). */
-  status?: number;
   tool_calls?: { name: string; args: Record<string, unknown>; id?: string }[];
-  usage?: { prompt_tokens: number; completion_tokens: number };
+  /**
+   * A structured answer: JSON text when the request asks for a `response_format`, else a call of
+   * the function its `tool_choice` forces (LangChain's function-calling method), else JSON text.
+   */
+  structured?: unknown;
+  /** Default: 10 input and 5 output tokens. */
+  usage?: { input_tokens: number; output_tokens: number };
+  /** Answer with this HTTP status and an OpenAI-style error body instead (e.g. 429); `text` is its message. */
+  status?: number;
 }
 
 export interface OpenAIStub {
@@ -19,13 +31,19 @@ export interface OpenAIStub {
   url: string;
   /** Parsed request bodies, in order. */
   requests: Record<string, unknown>[];
+  /** The headers of those requests (lower-case names), in the same order. */
+  headers: IncomingHttpHeaders[];
   close(): Promise<void>;
 }
+
+type Body = Record<string, unknown>;
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
 }
+
+const errorBody = (message: string, type: string) => ({ error: { message, type, code: type } });
 
 async function readBody(req: IncomingMessage): Promise<string> {
   let text = "";
@@ -33,40 +51,70 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return text;
 }
 
+/** The function a request forces with `tool_choice`, if any. */
+const forcedFunction = (body: Body) =>
+  (body.tool_choice as { function?: { name?: string } } | undefined)?.function?.name;
+
+/** The turn's text and tool calls as this request should get them. */
+function answerOf(turn: StubTurn, body: Body): Pick<StubTurn, "text" | "tool_calls"> {
+  if (turn.structured === undefined) return turn;
+  const forced = forcedFunction(body);
+  if (forced && !body.response_format) {
+    return { tool_calls: [{ name: forced, args: turn.structured as Record<string, unknown> }] };
+  }
+  return { text: JSON.stringify(turn.structured) };
+}
+
 export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<OpenAIStub> {
   const queue = turns.map((t) => (typeof t === "string" ? { text: t } : t));
-  const requests: Record<string, unknown>[] = [];
+  const requests: Body[] = [];
+  const headers: IncomingHttpHeaders[] = [];
   let calls = 0;
   const server = createServer(async (req, res) => {
     if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-      send(res, 404, {
-        error: { message: `no route ${req.method} ${req.url}`, type: "invalid_request_error" },
-      });
+      send(res, 404, errorBody(`no route ${req.method} ${req.url}`, "invalid_request_error"));
       return;
     }
-    const body = JSON.parse(await readBody(req)) as Record<string, unknown>;
+    let body: Body;
+    try {
+      body = JSON.parse(await readBody(req)) as Body;
+    } catch {
+      send(res, 400, errorBody("the request body is not JSON", "invalid_request_error"));
+      return;
+    }
     requests.push(body);
+    headers.push(req.headers);
     const turn = queue.shift();
     if (!turn) {
-      send(res, 500, { error: { message: "the stub has no answer left", type: "server_error" } });
+      send(
+        res,
+        500,
+        errorBody(
+          `the stub has no answer left: this is request ${requests.length}`,
+          "server_error",
+        ),
+      );
       return;
     }
     if (turn.status !== undefined) {
       const type = turn.status === 429 ? "rate_limit_exceeded" : "server_error";
-      send(res, turn.status, {
-        error: { message: turn.text ?? `status ${turn.status}`, type, code: type },
-      });
+      send(res, turn.status, errorBody(turn.text ?? `status ${turn.status}`, type));
       return;
     }
     const id = `chatcmpl-${++calls}`;
     const model = String(body.model);
-    const toolCalls = (turn.tool_calls ?? []).map((c, i) => ({
+    const answer = answerOf(turn, body);
+    const toolCalls = (answer.tool_calls ?? []).map((c, i) => ({
       id: c.id ?? `call_${calls}_${i}`,
       type: "function",
       function: { name: c.name, arguments: JSON.stringify(c.args) },
     }));
-    const usage = turn.usage ?? { prompt_tokens: 10, completion_tokens: 5 };
-    const usageBody = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
+    const { input_tokens, output_tokens } = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
+    const usage = {
+      prompt_tokens: input_tokens,
+      completion_tokens: output_tokens,
+      total_tokens: input_tokens + output_tokens,
+    };
     const finish = toolCalls.length ? "tool_calls" : "stop";
     if (!body.stream) {
       send(res, 200, {
@@ -79,28 +127,29 @@ export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<Ope
             index: 0,
             message: {
               role: "assistant",
-              content: turn.text ?? null,
+              content: answer.text ?? null,
               ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
             },
             finish_reason: finish,
           },
         ],
-        usage: usageBody,
+        usage,
       });
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
-    const chunk = (
-      delta: unknown,
-      finishReason: string | null = null,
-      extra: Record<string, unknown> = {},
-    ) =>
-      res.write(
-        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`,
-      );
+    const event = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    const chunk = (delta: unknown, finishReason: string | null = null) =>
+      event({
+        id,
+        object: "chat.completion.chunk",
+        created: 0,
+        model,
+        choices: [{ index: 0, delta, finish_reason: finishReason }],
+      });
     chunk({ role: "assistant", content: "" });
-    // The text in a few pieces, so a client sees tokens arrive.
-    const text = turn.text ?? "";
+    // The text in pieces of four characters, so a client sees tokens arrive.
+    const text = answer.text ?? "";
     for (let i = 0; i < text.length; i += 4) chunk({ content: text.slice(i, i + 4) });
     toolCalls.forEach((c, index) => {
       chunk({
@@ -112,9 +161,7 @@ export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<Ope
     });
     chunk({}, finish);
     if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) {
-      res.write(
-        `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model, choices: [], usage: usageBody })}\n\n`,
-      );
+      event({ id, object: "chat.completion.chunk", created: 0, model, choices: [], usage });
     }
     res.end("data: [DONE]\n\n");
   });
@@ -123,6 +170,12 @@ export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<Ope
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise((resolve, reject) => server.close((e) => (e ? reject(e) : resolve()))),
+    headers,
+    close: () =>
+      new Promise((resolve, reject) => {
+        // Keep-alive connections would hold close() open until they time out.
+        server.closeAllConnections();
+        server.close((e) => (e ? reject(e) : resolve()));
+      }),
   };
 }

@@ -2,60 +2,50 @@
  * The `scripted` provider: a chat model that answers from a script — text, tool calls, structured
  * outputs, errors — in order, one turn per model call. Built on LangChain's `fakeModel()`
  * (@langchain/core/testing), which records calls and runs through the real callback and tracing
- * machinery; a structured output is an AI message whose content is the JSON text, so one queue
+ * machinery. A structured answer is an AI message whose content is the JSON text, so one queue
  * serves plain calls, tool calls and `withStructuredOutput` alike.
  */
-
+import { randomUUID } from "node:crypto";
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { fakeModel } from "@langchain/core/testing";
-
-/** One model answer, in order. A bare string is `{ text }`. */
-export interface ScriptedTurn {
-  /** The AI message's content. */
-  text?: string;
-  /** Tool calls the model asks for; ids `call_1`, `call_2`, … when not given. */
-  tool_calls?: { name: string; args: Record<string, unknown>; id?: string }[];
-  /** The answer to a structured-output call (`output.schema`). */
-  structured?: unknown;
-  /** Token usage reported for this answer. Default: about four characters a token. */
-  usage?: { input_tokens: number; output_tokens: number };
-  /** This call fails with this message (for `retry` and `on_error`). */
-  error?: string;
-}
-
-/** Scripts by the NAME of `scripted:NAME`. */
-export type Scripts = Record<string, (ScriptedTurn | string)[]>;
+import { type ScriptedTurn, ScriptQueue } from "./script.js";
 
 type FakeModel = ReturnType<typeof fakeModel>;
 const FakeBuiltModel = fakeModel().constructor as new () => FakeModel;
 
-const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+/** About four characters a token, at least one. */
+const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-interface Shared {
-  name: string;
-  turns: ScriptedTurn[];
-  next: number;
-  toolCallIds: number;
-}
+/** An error with a fix hint, as a plain `Error` (so a run reports the message as written). */
+const failure = (message: string, hint?: string) =>
+  Object.assign(new Error(message), hint ? { hint } : {});
 
-/** A scripted chat model; `bindTools` and `withStructuredOutput` answer from the same script. */
+/** A scripted chat model; `bindTools` and `withStructuredOutput` answer from the same queue. */
 export class ScriptedChatModel extends FakeBuiltModel {
-  private script!: Shared;
+  private script!: ScriptQueue;
+  /** Makes message ids unique across compiles (a resumed thread keeps the earlier answers). */
+  private readonly idPrefix = randomUUID().slice(0, 8);
 
+  /** A model with a queue of its own: for tests that build graphs by hand. */
   static create(name: string, turns: readonly (ScriptedTurn | string)[]): ScriptedChatModel {
+    return ScriptedChatModel.on(new ScriptQueue(name, turns));
+  }
+
+  /** A model answering from `queue`, which other models may share. */
+  static on(queue: ScriptQueue): ScriptedChatModel {
     const model = new ScriptedChatModel();
-    model.script = {
-      name,
-      turns: turns.map((t) => (typeof t === "string" ? { text: t } : { ...t })),
-      next: 0,
-      toolCallIds: 0,
-    };
+    model.script = queue;
     model.queueFactory();
     return model;
+  }
+
+  override _llmType(): string {
+    return "scripted";
   }
 
   /** fakeModel answers by queue position: one factory per call, each taking the script's next turn. */
@@ -67,38 +57,42 @@ export class ScriptedChatModel extends FakeBuiltModel {
   }
 
   private answer(messages: BaseMessage[]): BaseMessage | Error {
-    const s = this.script;
-    const turn = s.turns[s.next];
-    const call = ++s.next;
+    const q = this.script;
+    const { turn, call } = q.take();
     if (!turn) {
-      return new Error(
-        `scripted model \`${s.name}\` has no answer left: its script has ${s.turns.length} turn${s.turns.length === 1 ? "" : "s"} and this is call ${call}`,
+      return failure(
+        `scripted model \`${q.name}\` has no answer left: its script has ${plural(q.turns.length, "turn")} and this is call ${call}`,
+        `add a turn to the script \`${q.name}\`: one turn per model call`,
       );
     }
     if (turn.error !== undefined) return new Error(turn.error);
     const content =
       turn.structured !== undefined ? JSON.stringify(turn.structured) : (turn.text ?? "");
-    const input = messages.reduce((n, m) => n + m.text.length, 0);
+    const toolCalls = (turn.tool_calls ?? []).map((c) => ({
+      name: c.name,
+      args: c.args,
+      id: c.id ?? q.toolCallId(),
+      type: "tool_call" as const,
+    }));
+    const called = toolCalls.length ? JSON.stringify(turn.tool_calls).length : 0;
     const usage = turn.usage ?? {
-      input_tokens: tokens(" ".repeat(input)),
-      output_tokens: tokens(content),
+      input_tokens: tokens(messages.reduce((n, m) => n + m.text.length, 0)),
+      output_tokens: tokens(content.length + called),
     };
     return new AIMessage({
       content,
-      id: `scripted-${s.name}-${call}`,
-      tool_calls: (turn.tool_calls ?? []).map((c) => ({
-        name: c.name,
-        args: c.args,
-        id: c.id ?? `call_${++s.toolCallIds}`,
-        type: "tool_call" as const,
-      })),
+      id: `scripted-${q.name}-${this.idPrefix}-${call}`,
+      tool_calls: toolCalls,
       usage_metadata: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens },
+      // Which turn answered: a structured-output call reads the turn back through it.
+      response_metadata: { model_provider: "scripted", model_name: q.name, scripted_call: call },
     });
   }
 
   /**
-   * Streaming, when a caller listens for tokens (LangGraph's `messages` stream mode): the same
-   * answer, its text in pieces of a few characters, then its tool calls and usage.
+   * Streaming, when a caller listens for tokens (LangGraph's `messages` stream mode, `.stream()`,
+   * `streamEvents`): the same answer, its text in pieces of four characters, then a last chunk
+   * with its tool calls, usage and metadata.
    */
   override async *_streamResponseChunks(
     messages: BaseMessage[],
@@ -132,6 +126,7 @@ export class ScriptedChatModel extends FakeBuiltModel {
           index,
           type: "tool_call_chunk" as const,
         })),
+        response_metadata: answer.response_metadata,
         ...(answer.usage_metadata ? { usage_metadata: answer.usage_metadata } : {}),
       }),
     });
@@ -142,18 +137,34 @@ export class ScriptedChatModel extends FakeBuiltModel {
     return this.withConfig({}) as ReturnType<FakeModel["bindTools"]>;
   }
 
+  /**
+   * The next turn's `structured` value (or its text, parsed as JSON). With `includeRaw`, the AI
+   * message too, and text that is not JSON gives `parsed: null` as a provider's parser would.
+   */
   override withStructuredOutput(_schema: unknown, config?: { includeRaw?: boolean }): any {
     return RunnableLambda.from(async (input: BaseLanguageModelInput, options) => {
       const raw = (await this.invoke(input, options)) as AIMessage;
+      const call = Number(raw.response_metadata?.scripted_call);
+      const turn = this.script.turns[call - 1];
+      const where = `scripted model \`${this.script.name}\` (call ${call})`;
+      if (turn?.structured === undefined && !turn?.text) {
+        throw failure(
+          `${where} was asked for a structured answer, but turn ${call} of its script has neither \`structured\` nor JSON \`text\``,
+          "give the turn `structured: {…}`",
+        );
+      }
       let parsed: unknown;
       try {
         parsed = JSON.parse(raw.text);
       } catch {
-        throw new Error(
-          `scripted model \`${this.script.name}\` answered a structured-output call with text that is not JSON: ${JSON.stringify(raw.text.slice(0, 80))}`,
+        const error = failure(
+          `${where} answered a structured-output call with text that is not JSON: ${JSON.stringify(raw.text.slice(0, 80))}`,
+          "give the turn `structured: {…}`, or JSON `text`",
         );
+        if (!config?.includeRaw) throw error;
+        return { raw, parsed: null, parsingError: error };
       }
       return config?.includeRaw ? { raw, parsed } : parsed;
-    });
+    }).withConfig({ runName: "ScriptedStructuredOutput" });
   }
 }

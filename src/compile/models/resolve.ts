@@ -1,0 +1,202 @@
+/**
+ * A chat model from its declaration in `models:`. `provider:name` goes through LangChain's
+ * `initChatModel` (which imports the provider's package and constructs its model), with string
+ * options evaluated as templates over `env` and graphspec's option names mapped to LangChain's;
+ * `scripted:NAME` answers from the compile's scripts.
+ */
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { initChatModel, MODEL_PROVIDER_CONFIG } from "langchain/chat_models/universal";
+import { didYouMean } from "../../check/suggest.js";
+import { ExprEnvironment, ExprError, isTemplate } from "../../expr/index.js";
+import { isObject } from "../../spec/data.js";
+import type { Model } from "../../spec/spec-types.js";
+import { ModelConfigError } from "./errors.js";
+import { ScriptQueues, type Scripts } from "./script.js";
+import { ScriptedChatModel } from "./scripted.js";
+
+export interface ModelResolveOptions {
+  /** What `${{ env.NAME }}` reads. Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /**
+   * Answers of `scripted:NAME` models. Plain Scripts give each resolved model a queue of its own;
+   * pass one ScriptQueues for all the models of a compile so models naming one script share it.
+   */
+  scripts?: Scripts | ScriptQueues;
+}
+
+const PROVIDERS = MODEL_PROVIDER_CONFIG as Record<string, { package: string; className: string }>;
+
+/** graphspec's option names → LangChain's constructor fields. Others pass through as written. */
+const RENAMED: Record<string, string> = {
+  max_tokens: "maxTokens",
+  api_key: "apiKey",
+  timeout_ms: "timeout",
+  max_retries: "maxRetries",
+};
+
+/** Providers built on the OpenAI client, whose endpoint is `configuration.baseURL`. */
+const OPENAI_COMPATIBLE = new Set([
+  "openai",
+  "azure_openai",
+  "deepseek",
+  "xai",
+  "together",
+  "fireworks",
+]);
+
+/** Where `base_url` goes for the other providers; `baseUrl` unless named here. */
+const BASE_URL_FIELD: Record<string, string> = { anthropic: "anthropicApiUrl" };
+
+/** A message with every secret value replaced, so no API key reaches an error. */
+function redact(message: string, secrets: readonly string[]): string {
+  return secrets.reduce((m, s) => (s.length >= 4 ? m.split(s).join("***") : m), message);
+}
+
+/** Option values that look secret, to keep out of messages. */
+function secretsOf(value: unknown, key = ""): string[] {
+  if (typeof value === "string") return /key|token|secret|password/i.test(key) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((v) => secretsOf(v, key));
+  if (isObject(value)) return Object.entries(value).flatMap(([k, v]) => secretsOf(v, k));
+  return [];
+}
+
+/** The declaration with string values at any depth evaluated as templates over `env`. */
+function evaluateOptions(
+  name: string,
+  decl: Model,
+  env: Record<string, string | undefined>,
+): Record<string, unknown> {
+  const expr = ExprEnvironment.for({});
+  const scope = expr.modelsScope();
+  const vars = { env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) };
+  const walk = (value: unknown, path: string): unknown => {
+    if (typeof value === "string") {
+      if (!isTemplate(value)) return value;
+      try {
+        return expr.compileTemplate(value, scope).evaluate(vars);
+      } catch (e) {
+        const reason = (e as Error).message;
+        const missing = /^no such key: (\S+)$/.exec(reason)?.[1];
+        throw new ModelConfigError(
+          missing
+            ? `model \`${name}\`: \`${path}\` could not be computed: the environment variable \`${missing}\` is not set`
+            : `model \`${name}\`: \`${path}\` could not be computed: ${reason}`,
+          {
+            model: name,
+            field: path,
+            hint: missing
+              ? `set \`${missing}\`, or pass it in compile()'s \`env\` option`
+              : e instanceof ExprError
+                ? e.hint
+                : undefined,
+          },
+        );
+      }
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${path}[${i}]`));
+    if (isObject(value)) {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, walk(v, path ? `${path}.${k}` : k)]),
+      );
+    }
+    return value;
+  };
+  return walk(decl, "") as Record<string, unknown>;
+}
+
+/** The provider's constructor fields for the evaluated options. */
+function providerFields(
+  provider: string,
+  options: Record<string, unknown>,
+): Record<string, unknown> {
+  const { model: _model, base_url, ...rest } = options;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) out[RENAMED[k] ?? k] = v;
+  if (base_url !== undefined) {
+    if (OPENAI_COMPATIBLE.has(provider)) {
+      const configuration = isObject(out.configuration) ? out.configuration : {};
+      out.configuration = { ...configuration, baseURL: base_url };
+    } else out[BASE_URL_FIELD[provider] ?? "baseUrl"] = base_url;
+  }
+  return out;
+}
+
+function scriptedModel(
+  name: string,
+  decl: Model,
+  script: string,
+  scripts: Scripts | ScriptQueues | undefined,
+): BaseChatModel {
+  const queues = scripts instanceof ScriptQueues || !scripts ? scripts : new ScriptQueues(scripts);
+  const queue = queues?.get(script);
+  if (!queue) {
+    const given = queues?.names() ?? [];
+    throw new ModelConfigError(
+      `model \`${name}\` (\`${decl.model}\`) has no script: the scripted provider answers only from a script supplied by the test or fixture that runs the graph`,
+      {
+        model: name,
+        field: "model",
+        hint: given.length
+          ? `the scripts given are ${given.map((n) => `\`${n}\``).join(", ")}: add \`${script}\``
+          : `pass \`scripts: { "${script}": [...] }\` to compile() (CompileOptions.scripts), or a \`scripts:\` entry in the test fixture`,
+      },
+    );
+  }
+  return ScriptedChatModel.on(queue) as unknown as BaseChatModel;
+}
+
+/** The chat model declared as `name`. Throws ModelConfigError. */
+export async function resolveModel(
+  name: string,
+  decl: Model,
+  options: ModelResolveOptions = {},
+): Promise<BaseChatModel> {
+  const colon = decl.model.indexOf(":");
+  const provider = decl.model.slice(0, Math.max(colon, 0));
+  const modelName = decl.model.slice(colon + 1);
+  if (colon <= 0 || !modelName) {
+    throw new ModelConfigError(
+      `model \`${name}\`: \`${decl.model}\` is not of the form \`provider:name\``,
+      { model: name, field: "model", hint: "write it as, e.g., `openai:gpt-4o-mini`" },
+    );
+  }
+  if (provider === "scripted") return scriptedModel(name, decl, modelName, options.scripts);
+  const config = PROVIDERS[provider];
+  if (!config) {
+    const known = ["scripted", ...Object.keys(PROVIDERS)];
+    const suggestion = didYouMean(provider, known);
+    throw new ModelConfigError(
+      `model \`${name}\` (\`${decl.model}\`) names the provider \`${provider}\`, which LangChain does not know`,
+      {
+        model: name,
+        field: "model",
+        hint: `${suggestion ? `${suggestion} ` : ""}use one of: ${known.join(", ")}`,
+      },
+    );
+  }
+  const evaluated = evaluateOptions(name, decl, options.env ?? process.env);
+  const fields = providerFields(provider, evaluated);
+  try {
+    const configurable = await initChatModel(modelName, { modelProvider: provider, ...fields });
+    // initChatModel constructs the provider's model at once and wraps it to be reconfigurable at
+    // run time, which we do not use: the model itself binds tools and structured output natively.
+    return await configurable._getModelInstance();
+  } catch (e) {
+    const message = redact(
+      String((e as Error)?.message ?? e).split("\n")[0]!,
+      secretsOf(evaluated),
+    );
+    const missing = /^Unable to import (\S+?)\.? Please install/.exec(message)?.[1];
+    if (missing || /Cannot find (package|module)/.test(message)) {
+      const pkg = missing ?? config.package;
+      throw new ModelConfigError(
+        `model \`${name}\` (\`${decl.model}\`) needs the package \`${pkg}\`, which is not installed`,
+        { model: name, field: "model", hint: `run \`npm install ${pkg}\`` },
+      );
+    }
+    throw new ModelConfigError(
+      `model \`${name}\` (\`${decl.model}\`) could not be set up: ${message}`,
+      { model: name },
+    );
+  }
+}
