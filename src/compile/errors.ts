@@ -25,7 +25,6 @@ export type RunErrorCode =
   | "route-no-match"
   | "router-target"
   | "invalid-output"
-  | "invalid-resume"
   | "tool-error"
   | "subgraph"
   | "no-checkpointer"

@@ -27,27 +27,11 @@ export interface RunPlan {
   recursionLimit?: number;
 }
 
-/** A message or any value as comparable JSON (message ids are random, so they are dropped). */
+/** A value as comparable JSON: messages in LangChain's serialized form, without their random ids and provider metadata. */
 export function plain(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value, (key, v) => {
       if (key === "id" || key === "lc_kwargs" || key === "response_metadata") return undefined;
-      if (v && typeof v === "object" && typeof (v as { toDict?: unknown }).toDict === "function") {
-        const m = v as {
-          getType(): string;
-          content: unknown;
-          tool_calls?: unknown;
-          tool_call_id?: unknown;
-          name?: unknown;
-        };
-        return {
-          type: m.getType(),
-          content: m.content,
-          tool_calls: m.tool_calls,
-          tool_call_id: m.tool_call_id,
-          name: m.name,
-        };
-      }
       return v;
     }),
   );
