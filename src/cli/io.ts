@@ -5,6 +5,8 @@ export interface Io {
   /** Whether stdout is a terminal (colour, live progress). */
   isTty: boolean;
   cwd: string;
+  /** Calls `handler` on the first Ctrl-C (SIGINT) until the returned function is called. */
+  onInterrupt?(handler: () => void): () => void;
 }
 
 export const processIo = (): Io => {
@@ -18,6 +20,10 @@ export const processIo = (): Io => {
     err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
     isTty: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     cwd: process.cwd(),
+    onInterrupt(handler) {
+      process.once("SIGINT", handler);
+      return () => process.off("SIGINT", handler);
+    },
   };
 };
 

@@ -63,6 +63,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       );
       return EXIT.usage;
     }
+    // The environment cannot serve the command (a database that does not answer, …).
+    if ((e as Error)?.name === "CheckpointerError") {
+      io.err(
+        `graphspec ${name}: ${(e as Error).message}\n  hint: ${(e as { hint?: string }).hint}`,
+      );
+      return EXIT.usage;
+    }
     io.err(
       `graphspec ${name}: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this.`,
     );

@@ -1,20 +1,39 @@
 /**
  * Any failure of a run as a RunError: graphspec's own errors keep their code, node, field and
- * hint; LangGraph's and providers' get a code and a hint of their own. Never a stack trace.
+ * hint; LangGraph's and providers' get a code and a hint of their own. Each names its phase and,
+ * where one failed, the node. Never a stack trace.
  */
 import { GraphspecRunError } from "../compile/errors.js";
-import type { RunError } from "./result.js";
+import type { RunError, RunPhase } from "./result.js";
 
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split("\n")[0] ?? "";
 
-/** The error, or the first error in its `cause` chain, that says something a user can act on. */
+/** The error and its `cause` chain (providers wrap the HTTP error that says what happened). */
 function causes(e: unknown): unknown[] {
   const out: unknown[] = [];
   for (let c: unknown = e; c && out.length < 8; c = (c as { cause?: unknown }).cause) out.push(c);
   return out;
 }
 
-export function toRunError(e: unknown): RunError {
+const INPUT_CODES = new Set(["invalid-input", "invalid-context"]);
+const EDGE_CODES = new Set(["route-no-match", "router-target"]);
+const RUN_CODES = new Set(["recursion-limit", "parallel-write", "no-checkpointer"]);
+
+function phaseOf(code: string, node: string | undefined): RunPhase {
+  if (INPUT_CODES.has(code)) return "input";
+  if (EDGE_CODES.has(code)) return "edge";
+  if (RUN_CODES.has(code)) return "run";
+  // An expression that failed outside any node is an edge's.
+  return code === "expression" && !node ? "edge" : "node";
+}
+
+/** A string `hint` an error carries (the scripted model's, a tool's own error class). */
+const ownHint = (e: unknown): string | undefined => {
+  const hint = (e as { hint?: unknown })?.hint;
+  return typeof hint === "string" && hint ? hint : undefined;
+};
+
+function classify(e: unknown): Omit<RunError, "phase"> {
   if (e instanceof GraphspecRunError) {
     return {
       code: e.code,
@@ -24,6 +43,8 @@ export function toRunError(e: unknown): RunError {
       ...(e.hint ? { hint: e.hint } : {}),
     };
   }
+  // Several nodes of one step failed: report the first (the others are in the thread's tasks).
+  if (e instanceof AggregateError && e.errors.length) return classify(e.errors[0]);
   const name = (e as Error)?.name ?? "Error";
   const message = firstLine(e);
   switch (name) {
@@ -56,8 +77,24 @@ export function toRunError(e: unknown): RunError {
       };
     }
   }
+  const hint = ownHint(e);
   return {
     code: "node-error",
     message: name !== "Error" && !message.startsWith(name) ? `${name}: ${message}` : message,
+    ...(hint ? { hint } : {}),
+  };
+}
+
+/**
+ * The RunError for a thrown error. `failedNode` is the node LangGraph recorded the failure on,
+ * for errors that do not name one themselves (a tool module's or provider's own error).
+ */
+export function toRunError(e: unknown, failedNode?: string): RunError {
+  const error = classify(e);
+  const node = error.node ?? (error.code === "recursion-limit" ? undefined : failedNode);
+  return {
+    ...error,
+    ...(node ? { node } : {}),
+    phase: phaseOf(error.code, node),
   };
 }

@@ -10,40 +10,73 @@ import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import type { CompileOptions } from "../compile/options.js";
 import { loadSpec } from "../spec/load.js";
+import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.js";
 import {
   type CheckpointerChoice,
+  type CheckpointerOptions,
+  CONTEXT_KEY,
   GRAPH_KEY,
   type OpenCheckpointer,
   openCheckpointer,
 } from "./checkpointer.js";
 import { toRunError } from "./errors.js";
 import { eventMapper, type RunEvent } from "./events.js";
+import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { UsageCollector } from "./usage.js";
 
 export interface ExecutorOptions
-  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env"> {
+  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
+    CheckpointerOptions {
   /** Where graphs named without a path live. Default `graphs`. */
   dir?: string;
-  /** Default `sqlite` (`.graphspec/state.db`). */
+  /** Default `sqlite` (`.graphspec/state.db`); `postgres` uses `databaseUrl` or DATABASE_URL. */
   checkpointer?: CheckpointerChoice;
-  sqlitePath?: string;
   /** Refuse to run a graph that can pause for a person when checkpoints are not durable. */
   requireDurable?: boolean;
 }
 
-export interface RunOptions {
+export interface RunOptions extends RunLimits {
   input?: unknown;
   threadId?: string;
+  /**
+   * The run's context. It is stored with the thread (secret-looking keys left out), so a resume
+   * or a later run on the thread gets it again; keys given here replace the stored ones.
+   */
   context?: Record<string, unknown>;
 }
 
-export interface ResumeOptions {
+export interface ResumeOptions extends RunLimits {
   threadId: string;
   /** The answer to the pending interrupt (an id map when several are pending); without it, the run continues from its last checkpoint. */
   value?: unknown;
+  /** Added to (and replacing keys of) the context stored with the thread. */
   context?: Record<string, unknown>;
+}
+
+/** One call of `execute`: what to run, on which thread, within which limits. */
+interface Execution extends RunLimits {
+  graph: string;
+  input: unknown;
+  threadId: string;
+  context: Record<string, unknown> | undefined;
+  /** Only read where the thread stands. */
+  inspectOnly?: boolean;
+  onEvent?: (event: RunEvent) => void;
+}
+
+/** One checkpoint of a thread, as `history` lists them (newest first). */
+export interface HistoryEntry {
+  checkpointId: string;
+  /** LangGraph's step number: -1 for the input, then one per superstep. */
+  step: number;
+  /** `input`, `loop` (a step of the run), `update` or `fork`. */
+  source: string;
+  createdAt: string | undefined;
+  /** The nodes that ran (or were to run) after this checkpoint. */
+  next: string[];
+  values: Record<string, unknown>;
 }
 
 export interface ThreadInfo {
@@ -76,9 +109,15 @@ export function createExecutor(options: ExecutorOptions = {}) {
   const modules = new Map<string, unknown>();
   let checkpointer: Promise<OpenCheckpointer> | undefined;
   const saver = () => {
-    checkpointer ??= openCheckpointer(options.checkpointer ?? "sqlite", options.sqlitePath);
+    checkpointer ??= openCheckpointer(options.checkpointer ?? "sqlite", options);
+    // A checkpointer that could not be opened is tried again next time (the server may be up).
+    checkpointer.catch(() => {
+      checkpointer = undefined;
+    });
     return checkpointer;
   };
+  /** Secrets of the environment the models read, kept out of every error and warning. */
+  const envSecrets = secretValues(options.env ?? process.env);
 
   /** A graph name (`support-triage` → graphs/support-triage.yaml) or a spec path. */
   const pathOf = (graph: string): string => {
@@ -94,9 +133,10 @@ export function createExecutor(options: ExecutorOptions = {}) {
       loaded = (async () => {
         const doc = await loadSpec(path);
         const { saver: cp } = await saver();
-        const { dir: _dir, checkpointer: _cp, sqlitePath: _sp, ...compileOptions } = options;
+        const { scripts, models, tools, env } = options;
+        const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache: modules };
         return {
-          graph: await compile(doc, { ...compileOptions, checkpointer: cp, cache: modules }),
+          graph: await compile(doc, compileOptions),
           spec: doc.data as GraphSpec,
         };
       })();
@@ -107,32 +147,46 @@ export function createExecutor(options: ExecutorOptions = {}) {
     return loaded;
   };
 
-  /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
-  async function execute(
-    graph: string,
-    input: unknown,
+  /** The context stored with a thread (secrets left out), and the given context over it. */
+  const contextFor = async (
     threadId: string,
-    context: Record<string, unknown> | undefined,
-    inspectOnly = false,
-    onEvent?: (event: RunEvent) => void,
-  ): Promise<RunResult> {
+    given: Record<string, unknown> | undefined,
+  ): Promise<Record<string, unknown> | undefined> => {
+    const { saver: cp } = await saver();
+    const tuple = await cp.getTuple({ configurable: { thread_id: threadId } });
+    const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[CONTEXT_KEY];
+    if (!stored || typeof stored !== "object") return given;
+    return { ...(stored as Record<string, unknown>), ...given };
+  };
+
+  /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
+  async function execute(run: Execution): Promise<RunResult> {
+    const { graph, input, threadId, context, inspectOnly = false, onEvent } = run;
     const { graph: compiled, spec } = await load(graph);
     const { durable } = await saver();
-    const usage = new UsageCollector();
+    const guard = guardRun(run);
+    const usage = new UsageCollector((u) => guard.afterModelCall(u));
     const config = {
-      // The graph goes into each checkpoint's metadata (checkpointer.ts), so a thread remembers it.
-      configurable: { thread_id: threadId, [GRAPH_KEY]: pathOf(graph) },
+      // Graph and context go into each checkpoint's metadata (checkpointer.ts): a thread remembers them.
+      configurable: {
+        thread_id: threadId,
+        [GRAPH_KEY]: pathOf(graph),
+        ...(context ? { [CONTEXT_KEY]: withoutSecrets(context) } : {}),
+      },
       ...(context ? { context } : {}),
+      signal: guard.signal,
     };
     const pausable = !durable && canPause(spec);
     let error: RunError | undefined =
       pausable && options.requireDurable
         ? {
             code: "not-durable",
+            phase: "run",
             message: `graph \`${spec.name}\` can pause for a person, and its checkpoints would be kept in memory only`,
-            hint: "use the sqlite checkpointer (the default), or drop --require-durable",
+            hint: "use the sqlite or postgres checkpointer (sqlite is the default), or drop --require-durable",
           }
         : undefined;
+    let thrown: unknown;
     try {
       if (!inspectOnly && !error) {
         if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
@@ -147,9 +201,14 @@ export function createExecutor(options: ExecutorOptions = {}) {
         }
       }
     } catch (e) {
-      error = toRunError(e);
+      thrown = e;
+    } finally {
+      guard.dispose();
     }
-    const snapshot = await compiled.getState(config);
+    const snapshot = await compiled.getState({ configurable: { thread_id: threadId } });
+    if (thrown !== undefined) {
+      error = guard.stopped() ?? toRunError(thrown, snapshot.tasks.find((t) => t.error)?.name);
+    }
     const interrupts: PendingInterrupt[] = snapshot.tasks.flatMap((task) =>
       (task.interrupts ?? []).map((i) => ({ id: String(i.id), node: task.name, value: i.value })),
     );
@@ -165,6 +224,8 @@ export function createExecutor(options: ExecutorOptions = {}) {
       );
     }
     const next = [...snapshot.next];
+    // No secret of the context or the environment leaves in an error or a warning.
+    const scrub = scrubber([...envSecrets, ...secretValues(context), ...secretValues(spec.models)]);
     return {
       status: error ? "failed" : interrupts.length || next.length ? "interrupted" : "completed",
       output,
@@ -173,8 +234,8 @@ export function createExecutor(options: ExecutorOptions = {}) {
       interrupts,
       next,
       usage: usage.usage,
-      warnings,
-      ...(error ? { error } : {}),
+      warnings: scrub(warnings),
+      ...(error ? { error: scrub(error) } : {}),
     };
   }
 
@@ -196,16 +257,104 @@ export function createExecutor(options: ExecutorOptions = {}) {
     return [...seen.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
   }
 
+  /** The graph a thread ran (a spec path), from its latest checkpoint's metadata. */
+  async function graphOf(threadId: string): Promise<string | undefined> {
+    const { saver: cp } = await saver();
+    const tuple = await cp.getTuple({ configurable: { thread_id: threadId } });
+    const graph = (tuple?.metadata as Record<string, unknown> | undefined)?.[GRAPH_KEY];
+    return typeof graph === "string" ? graph : undefined;
+  }
+
+  /**
+   * What a resume runs: the answer as a Command, or `null` to go on from the last checkpoint —
+   * or, when the thread is finished or unknown, the RunResult saying so.
+   */
+  async function resumeInput(graph: string, opts: ResumeOptions): Promise<unknown> {
+    const { graph: compiled } = await load(graph);
+    const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
+    const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
+    if (!before.config?.configurable?.checkpoint_id || !pending) {
+      const result = await execute({
+        graph,
+        input: undefined,
+        threadId: opts.threadId,
+        context: undefined,
+        inspectOnly: true,
+      });
+      return {
+        ...result,
+        status: "failed",
+        error: {
+          code: "nothing-to-resume",
+          phase: "input",
+          message: before.config?.configurable?.checkpoint_id
+            ? `thread \`${opts.threadId}\` has nothing to resume: its run has completed`
+            : `there is no thread \`${opts.threadId}\` of graph \`${graph}\``,
+          hint: "start a new run with `graphspec run`, or check the thread id",
+        },
+      } satisfies RunResult;
+    }
+    return opts.value === undefined ? null : new Command({ resume: opts.value });
+  }
+  const isResult = (v: unknown): v is RunResult =>
+    typeof v === "object" && v !== null && "status" in v && !(v instanceof Command);
+
+  /** The execution of a run or a resume, with the thread's stored context under the given one. */
+  async function executionOf(
+    graph: string,
+    opts: RunOptions | ResumeOptions,
+    input: unknown,
+  ): Promise<Execution> {
+    const threadId = opts.threadId ?? randomUUID();
+    const { maxTokens, deadline, signal } = opts;
+    return {
+      graph,
+      input,
+      threadId,
+      context: opts.threadId ? await contextFor(opts.threadId, opts.context) : opts.context,
+      ...(maxTokens !== undefined ? { maxTokens } : {}),
+      ...(deadline !== undefined ? { deadline } : {}),
+      ...(signal ? { signal } : {}),
+    };
+  }
+
   return {
     threads,
-    /** The graph a thread ran (a spec path), when it was run by graphspec. */
-    async graphOf(threadId: string): Promise<string | undefined> {
-      return (await threads()).find((t) => t.threadId === threadId)?.graph;
-    },
+    graphOf,
     /** Where a thread stands, as a RunResult, without running anything. */
     async inspect(threadId: string, graph?: string): Promise<RunResult | undefined> {
-      const spec = graph ?? (await threads()).find((t) => t.threadId === threadId)?.graph;
-      return spec === undefined ? undefined : execute(spec, undefined, threadId, undefined, true);
+      const spec = graph ?? (await graphOf(threadId));
+      if (spec === undefined) return undefined;
+      return execute({
+        graph: spec,
+        input: undefined,
+        threadId,
+        context: undefined,
+        inspectOnly: true,
+      });
+    },
+    /** A thread's checkpoints, newest first: where it stood after each step. */
+    async history(threadId: string, graph?: string): Promise<HistoryEntry[] | undefined> {
+      const spec = graph ?? (await graphOf(threadId));
+      if (spec === undefined) return undefined;
+      const { graph: compiled } = await load(spec);
+      const entries: HistoryEntry[] = [];
+      for await (const s of compiled.getStateHistory({ configurable: { thread_id: threadId } })) {
+        const meta = (s.metadata ?? {}) as { step?: number; source?: string };
+        entries.push({
+          checkpointId: String(s.config.configurable?.checkpoint_id),
+          step: meta.step ?? 0,
+          source: meta.source ?? "loop",
+          createdAt: s.createdAt,
+          next: [...s.next],
+          values: s.values as Record<string, unknown>,
+        });
+      }
+      return entries;
+    },
+    /** The context stored with a thread (secret-looking keys are never stored). */
+    async contextOf(threadId: string): Promise<Record<string, unknown> | undefined> {
+      return contextFor(threadId, undefined);
     },
     /** Deletes a thread's checkpoints. */
     async deleteThread(threadId: string): Promise<void> {
@@ -222,25 +371,36 @@ export function createExecutor(options: ExecutorOptions = {}) {
     },
     /**
      * A run as its events, in order, ending with exactly one final event (`completed`,
-     * `interrupted` or `failed`) carrying the RunResult. With `resume`, answers a paused run.
+     * `interrupted` or `failed`) carrying the RunResult. With `resume` (the answer, or `null` to
+     * go on from the last checkpoint) on a `threadId`, answers or continues a stopped run.
      */
     async *stream(
       graph: string,
-      opts: RunOptions & { resume?: unknown; threadId?: string } = {},
+      opts: RunOptions & { resume?: unknown } = {},
     ): AsyncGenerator<RunEvent> {
-      const threadId = opts.threadId ?? randomUUID();
-      yield { type: "run_start", threadId, graph };
+      const resuming = opts.resume !== undefined && opts.threadId !== undefined;
+      const input = resuming
+        ? await resumeInput(graph, {
+            ...opts,
+            threadId: opts.threadId!,
+            ...(opts.resume === null ? {} : { value: opts.resume }),
+          })
+        : (opts.input ?? {});
+      const run = await executionOf(graph, opts, input);
+      yield { type: "run_start", threadId: run.threadId, graph };
+      if (isResult(input)) {
+        yield { type: "failed", result: input };
+        return;
+      }
       const queue: RunEvent[] = [];
       let wake: (() => void) | undefined;
       const push = (e: RunEvent) => {
         queue.push(e);
         wake?.();
       };
-      const input =
-        opts.resume !== undefined ? new Command({ resume: opts.resume }) : (opts.input ?? {});
       let finished = false;
       let failure: unknown;
-      execute(graph, input, threadId, opts.context, false, push)
+      execute({ ...run, onEvent: push })
         .then((result) => {
           for (const i of result.interrupts) push({ type: "interrupt", ...i });
           push({ type: result.status, result });
@@ -264,30 +424,20 @@ export function createExecutor(options: ExecutorOptions = {}) {
       if (failure !== undefined) throw failure;
     },
     /** Starts a run on a new thread (or continues `threadId` with new input). */
-    run(graph: string, opts: RunOptions = {}): Promise<RunResult> {
-      return execute(graph, opts.input ?? {}, opts.threadId ?? randomUUID(), opts.context);
+    async run(graph: string, opts: RunOptions = {}): Promise<RunResult> {
+      return execute(await executionOf(graph, opts, opts.input ?? {}));
     },
     /** Answers a paused run, or continues a stopped one from its last checkpoint. */
     async resume(graph: string, opts: ResumeOptions): Promise<RunResult> {
-      const { graph: compiled } = await load(graph);
-      const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
-      const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
-      if (!before.config?.configurable?.checkpoint_id || !pending) {
-        const result = await execute(graph, undefined, opts.threadId, opts.context, true);
-        return {
-          ...result,
-          status: "failed",
-          error: {
-            code: "nothing-to-resume",
-            message: before.config?.configurable?.checkpoint_id
-              ? `thread \`${opts.threadId}\` has nothing to resume: its run has completed`
-              : `there is no thread \`${opts.threadId}\` of graph \`${graph}\``,
-            hint: "start a new run with `graphspec run`, or check the thread id",
-          },
-        };
-      }
-      const input = opts.value === undefined ? null : new Command({ resume: opts.value });
-      return execute(graph, input, opts.threadId, opts.context);
+      const input = await resumeInput(graph, opts);
+      if (isResult(input)) return input;
+      return execute(await executionOf(graph, opts, input));
+    },
+    /** Closes the checkpointer's connections (a PostgreSQL pool keeps the process alive). */
+    async close(): Promise<void> {
+      const open = checkpointer;
+      checkpointer = undefined;
+      if (open) await (await open.catch(() => undefined))?.close();
     },
   };
 }

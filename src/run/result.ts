@@ -14,9 +14,16 @@ export interface PendingInterrupt {
   value: unknown;
 }
 
+/**
+ * Where a run failed: what the caller gave (input, context, resume value, thread), a node's work,
+ * an edge's decision, or the run as a whole (recursion, budget, deadline, cancel).
+ */
+export type RunPhase = "input" | "node" | "edge" | "run";
+
 export interface RunError {
   /** What went wrong, by kind (graphspec's run error codes, or recursion-limit, parallel-write, timeout, …). */
   code: string;
+  phase: RunPhase;
   message: string;
   node?: string;
   field?: string;

@@ -8,7 +8,14 @@ import type { TokenUsage } from "./result.js";
 
 export class UsageCollector extends BaseCallbackHandler {
   name = "graphspec-usage";
+  // Awaited, so a budget reached by a model call stops the run before the node goes on.
+  override awaitHandlers = true;
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+
+  /** `onModelCall` hears the run's usage after every model call. */
+  constructor(private readonly onModelCall?: (usage: TokenUsage) => void) {
+    super();
+  }
 
   override async handleLLMEnd(output: LLMResult): Promise<void> {
     for (const generation of output.generations.flat()) {
@@ -20,5 +27,6 @@ export class UsageCollector extends BaseCallbackHandler {
       this.usage.outputTokens += u.output_tokens ?? 0;
       this.usage.totalTokens += u.total_tokens ?? (u.input_tokens ?? 0) + (u.output_tokens ?? 0);
     }
+    this.onModelCall?.(this.usage);
   }
 }

@@ -1,12 +1,14 @@
 /**
  * Crash safety: a run killed with SIGKILL in the middle of a multi-node run is resumed by a new
- * process from SQLite — every completed node ran once, none twice, and no state is lost.
+ * process from SQLite, and from PostgreSQL — every completed node ran once, none twice, and no
+ * state is lost.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { freshDatabase, serverUrl } from "../support/postgres.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const dir = mkdtempSync(join(tmpdir(), "graphspec-crash-"));
@@ -49,11 +51,25 @@ const log = () =>
     ? readFileSync(join(dir, "side-effects.log"), "utf8")
     : "";
 
-describe("a run killed mid-way", () => {
-  it("resumes in a new process from SQLite without running a finished node twice", async () => {
-    const child = spawn(process.execPath, [BIN, "run", "chain", "--thread", "crash", "--json"], {
+const checkpointers = [
+  { name: "SQLite", checkpointer: "sqlite", database: async () => ({}) },
+  {
+    name: "PostgreSQL",
+    checkpointer: "postgres",
+    database: async () => ({ DATABASE_URL: await freshDatabase("crash") }),
+    skip: !serverUrl(),
+  },
+];
+
+describe.each(checkpointers)("a run killed mid-way ($name)", ({ checkpointer, database, skip }) => {
+  it.skipIf(skip)("resumes in a new process without running a finished node twice", async () => {
+    rmSync(join(dir, "side-effects.log"), { force: true });
+    const env = { ...process.env, ...(await database()) };
+    const args = ["--thread", `crash-${checkpointer}`, "--checkpointer", checkpointer, "--json"];
+    const child = spawn(process.execPath, [BIN, "run", "chain", ...args], {
       cwd: dir,
       stdio: "ignore",
+      env,
     });
     // Wait until two steps have finished, then kill the process in the middle of the third.
     for (let waited = 0; !log().includes("step 2"); waited += 20) {
@@ -65,11 +81,11 @@ describe("a run killed mid-way", () => {
     await new Promise((r) => child.on("exit", r));
     expect(log()).not.toContain("step 5");
 
-    const resumed = spawnSync(
-      process.execPath,
-      [BIN, "resume", "chain", "--thread", "crash", "--json"],
-      { cwd: dir, encoding: "utf8" },
-    );
+    const resumed = spawnSync(process.execPath, [BIN, "resume", "chain", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+      env,
+    });
     expect(resumed.status).toBe(0);
     const result = JSON.parse(resumed.stdout);
     expect(result).toMatchObject({ status: "completed", output: { done: [1, 2, 3, 4, 5] } });

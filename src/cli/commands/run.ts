@@ -2,11 +2,11 @@
  * `graphspec run` and `graphspec resume`: one run through the executor, its RunResult printed —
  * a readable summary, or with `--json` exactly one JSON object on stdout.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { Executor, RunOptions } from "../../run/executor.js";
 import type { RunResult } from "../../run/result.js";
-import { cliExecutor } from "../executor.js";
+import { countArg, deadlineArg, jsonArg } from "../args.js";
+import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 export const runHelp = `Usage: graphspec run <spec|name> [options]
@@ -16,8 +16,12 @@ Runs a graph: a spec file, or a name found in graphs/ (graphs/NAME.yaml).
 Options:
   -i, --input <JSON|@file>        the run's input (default {})
   -t, --thread <id>               the thread to run on (default: a new one)
-  -c, --context <JSON|@file>      the run's context
-      --checkpointer <memory|sqlite>  where checkpoints are kept (default sqlite: .graphspec/state.db)
+  -c, --context <JSON|@file>      the run's context (stored with the thread, secret-looking keys left out)
+      --checkpointer <memory|sqlite|postgres>
+                                  where checkpoints are kept (default sqlite: .graphspec/state.db;
+                                  postgres: DATABASE_URL; or set GRAPHSPEC_CHECKPOINTER)
+      --max-tokens <n>            stop the run once its model calls have used more than n tokens
+      --deadline <30s|5m|ISO time>  stop the run at this time
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests)
       --require-durable           fail, rather than warn, when a graph that can pause would keep
                                   its checkpoints in memory only
@@ -25,6 +29,9 @@ Options:
                                   (the default on a terminal)
       --json                      print the RunResult as one JSON object
   -h, --help                      show this help
+
+A run stopped by --max-tokens, --deadline or Ctrl-C keeps its checkpoints: \`graphspec resume\`
+goes on from the last one. A second Ctrl-C ends the process at once.
 
 Exit: 0 completed or paused, 1 failed (or the spec has errors), 2 usage error.`;
 
@@ -36,8 +43,10 @@ The spec may be left out: the thread remembers the graph it ran.
 Options:
   -t, --thread <id>               the thread (required)
       --value <JSON|@file>        the answer to the pending interrupt (an id map when several are pending)
-  -c, --context <JSON|@file>      the run's context (it is not stored with the thread)
-      --checkpointer <memory|sqlite>  default sqlite
+  -c, --context <JSON|@file>      context keys to add (the thread's stored context is used)
+      --checkpointer <memory|sqlite|postgres>  default sqlite
+      --max-tokens <n>            stop once the resumed run has used more than n tokens
+      --deadline <30s|5m|ISO time>  stop the resumed run at this time
       --scripts <JSON|@file>      answers for scripted:NAME models
       --json                      print the RunResult as one JSON object
   -h, --help                      show this help`;
@@ -47,31 +56,15 @@ const OPTIONS = {
   thread: { type: "string", short: "t" },
   context: { type: "string", short: "c" },
   value: { type: "string" },
-  checkpointer: { type: "string", default: "sqlite" },
+  checkpointer: { type: "string" },
+  "max-tokens": { type: "string" },
+  deadline: { type: "string" },
   scripts: { type: "string" },
   "require-durable": { type: "boolean", default: false },
   progress: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
-
-/** A JSON value given inline or as `@file`. */
-function jsonArg(io: Io, flag: string, text: string | undefined): unknown {
-  if (text === undefined) return undefined;
-  let source = text;
-  if (text.startsWith("@")) {
-    try {
-      source = readFileSync(resolve(io.cwd, text.slice(1)), "utf8");
-    } catch (e) {
-      throw new UsageError(`--${flag}: cannot read ${text.slice(1)}: ${(e as Error).message}`);
-    }
-  }
-  try {
-    return JSON.parse(source);
-  } catch (e) {
-    throw new UsageError(`--${flag} is not valid JSON: ${(e as Error).message}`);
-  }
-}
 
 const show = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -81,6 +74,9 @@ function printResult(io: Io, graph: string, result: RunResult): void {
     const e = result.error;
     io.out(`✖ failed${e.node ? ` in node \`${e.node}\`` : ""} [${e.code}]: ${e.message}`);
     if (e.hint) io.out(`  hint: ${e.hint}`);
+    // Stopped between checkpoints (budget, deadline, cancel, a failed node): it can go on.
+    if (result.next.length)
+      io.out(`  resume: graphspec resume ${graph} --thread ${result.threadId}`);
   } else if (result.status === "interrupted") {
     io.out(`⏸ paused on thread ${result.threadId}`);
     for (const i of result.interrupts)
@@ -100,9 +96,9 @@ function printResult(io: Io, graph: string, result: RunResult): void {
 /** Runs through the executor's event stream, showing progress on stderr as it happens. */
 async function runWithProgress(
   io: Io,
-  exec: import("../../run/executor.js").Executor,
+  exec: Executor,
   graph: string,
-  opts: import("../../run/executor.js").RunOptions,
+  opts: RunOptions & { resume?: unknown },
 ): Promise<RunResult> {
   let line = "";
   const flush = () => {
@@ -151,43 +147,64 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     throw new UsageError("--value belongs to `graphspec resume`");
   const context = jsonArg(io, "context", values.context) as Record<string, unknown> | undefined;
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never[]> | undefined;
-  const { toPlain } = await import("../../run/serialize.js");
-  const exec = await cliExecutor(io, values.checkpointer, {
-    requireDurable: values["require-durable"],
-    ...(scripts ? { scripts } : {}),
+  const maxTokens = countArg("max-tokens", values["max-tokens"]);
+  const deadline = deadlineArg(values.deadline);
+  const input = mode === "run" ? (jsonArg(io, "input", values.input) ?? {}) : undefined;
+  const value = jsonArg(io, "value", values.value);
+  // The first Ctrl-C stops the run between checkpoints, so it can be resumed.
+  const cancel = new AbortController();
+  const stopListening = io.onInterrupt?.(() => {
+    io.err("stopping at the next checkpoint (Ctrl-C again to quit at once)…");
+    cancel.abort();
   });
-  if (!graph) {
-    // The thread remembers the graph it ran.
-    graph = await exec.graphOf(values.thread!);
-    if (!graph)
-      throw new UsageError(`thread \`${values.thread}\` is not known: give the spec or graph name`);
-  }
+  const limits = {
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(deadline !== undefined ? { deadline } : {}),
+    signal: cancel.signal,
+    ...(context ? { context } : {}),
+    ...(values.thread ? { threadId: values.thread } : {}),
+  };
+  const { toPlain } = await import("../../run/serialize.js");
   let result: RunResult;
   try {
-    const progress = mode === "run" && !values.json && (values.progress || io.isTty);
-    result = progress
-      ? await runWithProgress(io, exec, graph, {
-          input: jsonArg(io, "input", values.input) ?? {},
-          ...(values.thread ? { threadId: values.thread } : {}),
-          ...(context ? { context } : {}),
-        })
-      : mode === "run"
-        ? await exec.run(graph, {
-            input: jsonArg(io, "input", values.input) ?? {},
-            ...(values.thread ? { threadId: values.thread } : {}),
-            ...(context ? { context } : {}),
-          })
-        : await exec.resume(graph, {
-            threadId: values.thread!,
-            ...(values.value !== undefined ? { value: jsonArg(io, "value", values.value) } : {}),
-            ...(context ? { context } : {}),
+    result = await withExecutor(
+      io,
+      values.checkpointer,
+      { requireDurable: values["require-durable"], ...(scripts ? { scripts } : {}) },
+      async (exec) => {
+        if (!graph) {
+          // The thread remembers the graph it ran.
+          graph = await exec.graphOf(values.thread!);
+          if (!graph) {
+            throw new UsageError(
+              `thread \`${values.thread}\` is not known: give the spec or graph name`,
+            );
+          }
+        }
+        const progress = !values.json && (values.progress || io.isTty);
+        if (mode === "resume") {
+          const threadId = values.thread!;
+          if (progress)
+            return runWithProgress(io, exec, graph, { ...limits, resume: value ?? null });
+          return exec.resume(graph, {
+            ...limits,
+            threadId,
+            ...(value !== undefined ? { value } : {}),
           });
+        }
+        return progress
+          ? runWithProgress(io, exec, graph, { ...limits, input })
+          : exec.run(graph, { ...limits, input });
+      },
+    );
   } catch (e) {
     // The spec could not be loaded or compiled: its diagnostics say why.
     const name = (e as Error)?.name;
     if (name !== "SpecError" && name !== "CompileError") throw e;
     io.err(`graphspec ${mode}: ${(e as Error).message}`);
     return EXIT.findings;
+  } finally {
+    stopListening?.();
   }
   const plain = {
     ...result,
@@ -195,7 +212,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     interrupts: toPlain(result.interrupts),
   } as RunResult;
   if (values.json) io.out(JSON.stringify(plain));
-  else printResult(io, graph, plain);
+  else printResult(io, graph!, plain);
   return result.status === "failed" ? EXIT.findings : EXIT.ok;
 }
 

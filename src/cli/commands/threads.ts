@@ -1,18 +1,23 @@
 /** `graphspec threads list | show | delete`: the threads in the checkpointer, and removing them. */
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import { cliExecutor } from "../executor.js";
+import type { Executor } from "../../run/executor.js";
+import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 export const threadsHelp = `Usage: graphspec threads <list|show|delete> [options]
 
   list                     every thread: id, graph, last update
-  show <thread>            where a thread stands: status, pending interrupts, next nodes, output
+  show <thread>            where a thread stands: status, pending interrupts, next nodes, output,
+                           the context stored with it
+  show <thread> --history  and every checkpoint before: step, time, the nodes that ran next
   delete <thread>          delete a thread's checkpoints
   delete --prefix <p>      delete every thread whose id starts with p (data deletion requests)
 
 Options:
-      --checkpointer <memory|sqlite>  default sqlite (.graphspec/state.db)
+      --checkpointer <memory|sqlite|postgres>  default sqlite (.graphspec/state.db);
+                                      postgres reads DATABASE_URL
+      --history                       with show: the thread's checkpoints, newest first
       --json                          print JSON
   -h, --help                          show this help`;
 
@@ -22,7 +27,8 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
     allowPositionals: true,
     options: {
       prefix: { type: "string" },
-      checkpointer: { type: "string", default: "sqlite" },
+      checkpointer: { type: "string" },
+      history: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -33,59 +39,86 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
     return values.help ? EXIT.ok : EXIT.usage;
   }
   if (extra.length) throw new UsageError(`unexpected arguments: ${extra.join(" ")}`);
-  const exec = await cliExecutor(io, values.checkpointer);
-  const { toPlain } = await import("../../run/serialize.js");
-  const shown = (path: string | undefined) => (path ? relative(io.cwd, path) : "?");
-  switch (action) {
-    case "list": {
-      const threads = await exec.threads();
-      if (values.json)
-        io.out(JSON.stringify(threads.map((t) => ({ ...t, graph: t.graph && shown(t.graph) }))));
-      else if (!threads.length) io.out("no threads");
-      else for (const t of threads) io.out(`${t.threadId}  ${shown(t.graph)}  ${t.updatedAt}`);
-      return EXIT.ok;
-    }
-    case "show": {
-      if (!id) throw new UsageError("show needs a thread id");
-      const result = await exec.inspect(id);
-      if (!result) {
-        io.err(`graphspec threads: there is no thread \`${id}\``);
-        return EXIT.findings;
-      }
-      const plain = {
-        ...result,
-        output: toPlain(result.output),
-        interrupts: toPlain(result.interrupts),
-      };
-      if (values.json) io.out(JSON.stringify(plain));
-      else {
-        io.out(
-          `${id}: ${result.status}${result.next.length ? `, next: ${result.next.join(", ")}` : ""}`,
-        );
-        for (const i of result.interrupts)
-          io.out(`  ${i.node} asks (id ${i.id}): ${JSON.stringify(toPlain(i.value))}`);
-        io.out(`output: ${JSON.stringify(plain.output, null, 2)}`);
-      }
-      return EXIT.ok;
-    }
-    case "delete": {
-      if (values.prefix !== undefined) {
-        if (id) throw new UsageError("give a thread id or --prefix, not both");
-        if (!values.prefix) throw new UsageError("--prefix must not be empty");
-        const deleted = await exec.deleteThreads(values.prefix);
-        io.out(
-          values.json
-            ? JSON.stringify({ deleted })
-            : `deleted ${deleted.length} thread${deleted.length === 1 ? "" : "s"}`,
-        );
-        return EXIT.ok;
-      }
-      if (!id) throw new UsageError("delete needs a thread id, or --prefix");
-      await exec.deleteThread(id);
-      io.out(values.json ? JSON.stringify({ deleted: [id] }) : `deleted ${id}`);
-      return EXIT.ok;
-    }
-    default:
-      throw new UsageError(`unknown action "${action}": list, show or delete`);
+  if (!["list", "show", "delete"].includes(action)) {
+    throw new UsageError(`unknown action "${action}": list, show or delete`);
   }
+  if (values.history && action !== "show") throw new UsageError("--history goes with `show`");
+  return withExecutor(io, values.checkpointer, {}, async (exec) => {
+    if (action === "list") return list(io, exec, values.json);
+    if (action === "show") {
+      if (!id) throw new UsageError("show needs a thread id");
+      return show(io, exec, id, values);
+    }
+    if (values.prefix !== undefined) {
+      if (id) throw new UsageError("give a thread id or --prefix, not both");
+      if (!values.prefix) throw new UsageError("--prefix must not be empty");
+      const deleted = await exec.deleteThreads(values.prefix);
+      io.out(
+        values.json
+          ? JSON.stringify({ deleted })
+          : `deleted ${deleted.length} thread${deleted.length === 1 ? "" : "s"}`,
+      );
+      return EXIT.ok;
+    }
+    if (!id) throw new UsageError("delete needs a thread id, or --prefix");
+    await exec.deleteThread(id);
+    io.out(values.json ? JSON.stringify({ deleted: [id] }) : `deleted ${id}`);
+    return EXIT.ok;
+  });
+}
+
+const shownPath = (io: Io, path: string | undefined) => (path ? relative(io.cwd, path) : "?");
+
+async function list(io: Io, exec: Executor, json: boolean): Promise<number> {
+  const threads = await exec.threads();
+  if (json) {
+    io.out(
+      JSON.stringify(threads.map((t) => ({ ...t, graph: t.graph && shownPath(io, t.graph) }))),
+    );
+  } else if (!threads.length) io.out("no threads");
+  else for (const t of threads) io.out(`${t.threadId}  ${shownPath(io, t.graph)}  ${t.updatedAt}`);
+  return EXIT.ok;
+}
+
+async function show(
+  io: Io,
+  exec: Executor,
+  id: string,
+  options: { history: boolean; json: boolean },
+): Promise<number> {
+  const { toPlain } = await import("../../run/serialize.js");
+  const result = await exec.inspect(id);
+  if (!result) {
+    io.err(`graphspec threads: there is no thread \`${id}\``);
+    return EXIT.findings;
+  }
+  const context = (await exec.contextOf(id)) ?? {};
+  const history = options.history ? ((await exec.history(id)) ?? []) : undefined;
+  const plain = {
+    ...result,
+    output: toPlain(result.output),
+    interrupts: toPlain(result.interrupts),
+    context,
+    ...(history ? { history: history.map((h) => ({ ...h, values: toPlain(h.values) })) } : {}),
+  };
+  if (options.json) {
+    io.out(JSON.stringify(plain));
+    return EXIT.ok;
+  }
+  const next = result.next.length ? `, next: ${result.next.join(", ")}` : "";
+  io.out(`${id}: ${result.status}${next}`);
+  for (const i of result.interrupts)
+    io.out(`  ${i.node} asks (id ${i.id}): ${JSON.stringify(toPlain(i.value))}`);
+  if (Object.keys(context).length) io.out(`context: ${JSON.stringify(context)}`);
+  io.out(`output: ${JSON.stringify(plain.output, null, 2)}`);
+  if (history) {
+    io.out("history (newest first):");
+    for (const h of history) {
+      const then = h.next.length ? `→ ${h.next.join(", ")}` : "→ (end)";
+      io.out(
+        `  step ${String(h.step).padStart(2)}  ${h.createdAt ?? ""}  ${h.source.padEnd(6)} ${then}`,
+      );
+    }
+  }
+  return EXIT.ok;
 }

@@ -9,6 +9,7 @@ import { initChatModel, MODEL_PROVIDER_CONFIG } from "langchain/chat_models/univ
 import { didYouMean } from "../../check/suggest.js";
 import { ExprEnvironment, ExprError, isTemplate } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
+import { scrubber, secretValues } from "../../spec/secrets.js";
 import type { Model } from "../../spec/spec-types.js";
 import { ModelConfigError } from "./errors.js";
 import { ScriptQueues, type Scripts } from "./script.js";
@@ -46,19 +47,6 @@ const OPENAI_COMPATIBLE = new Set([
 
 /** Where `base_url` goes for the other providers; `baseUrl` unless named here. */
 const BASE_URL_FIELD: Record<string, string> = { anthropic: "anthropicApiUrl" };
-
-/** A message with every secret value replaced, so no API key reaches an error. */
-function redact(message: string, secrets: readonly string[]): string {
-  return secrets.reduce((m, s) => (s.length >= 4 ? m.split(s).join("***") : m), message);
-}
-
-/** Option values that look secret, to keep out of messages. */
-function secretsOf(value: unknown, key = ""): string[] {
-  if (typeof value === "string") return /key|token|secret|password/i.test(key) ? [value] : [];
-  if (Array.isArray(value)) return value.flatMap((v) => secretsOf(v, key));
-  if (isObject(value)) return Object.entries(value).flatMap(([k, v]) => secretsOf(v, k));
-  return [];
-}
 
 /** The declaration with string values at any depth evaluated as templates over `env`. */
 function evaluateOptions(
@@ -182,9 +170,8 @@ export async function resolveModel(
     // run time, which we do not use: the model itself binds tools and structured output natively.
     return await configurable._getModelInstance();
   } catch (e) {
-    const message = redact(
+    const message = scrubber(secretValues(evaluated))(
       String((e as Error)?.message ?? e).split("\n")[0]!,
-      secretsOf(evaluated),
     );
     const missing = /^Unable to import (\S+?)\.? Please install/.exec(message)?.[1];
     if (missing || /Cannot find (package|module)/.test(message)) {

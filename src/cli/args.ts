@@ -1,0 +1,48 @@
+/** Option values of the run commands: JSON inline or from a file, token counts, deadlines. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Io, UsageError } from "./io.js";
+
+/** A JSON value given inline or as `@file`. */
+export function jsonArg(io: Io, flag: string, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  let source = text;
+  if (text.startsWith("@")) {
+    try {
+      source = readFileSync(resolve(io.cwd, text.slice(1)), "utf8");
+    } catch (e) {
+      throw new UsageError(`--${flag}: cannot read ${text.slice(1)}: ${(e as Error).message}`);
+    }
+  }
+  try {
+    return JSON.parse(source);
+  } catch (e) {
+    throw new UsageError(`--${flag} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** A whole number above zero. */
+export function countArg(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new UsageError(`--${flag} must be a whole number above 0, not "${text}"`);
+  }
+  return n;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** A deadline: a duration from now (`500ms`, `30s`, `5m`, `2h`) or a point in time (ISO 8601). */
+export function deadlineArg(text: string | undefined): number | Date | undefined {
+  if (text === undefined) return undefined;
+  const duration = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  if (duration) return Number(duration[1]) * UNIT_MS[duration[2]!]!;
+  if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
+    const at = new Date(text);
+    if (!Number.isNaN(at.getTime())) return at;
+  }
+  throw new UsageError(
+    `--deadline must be a duration (500ms, 30s, 5m, 2h) or a time (2026-11-22T18:00:00Z), not "${text}"`,
+  );
+}
