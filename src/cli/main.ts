@@ -21,6 +21,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "list, show and delete threads",
     load: async () => (await import("./commands/threads.js")).threadsCommand,
   },
+  test: {
+    summary: "run *.test.yaml fixtures offline (scripted models), with a diff on failure",
+    load: async () => (await import("./commands/test.js")).testCommand,
+  },
   schema: {
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,

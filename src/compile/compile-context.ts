@@ -43,7 +43,9 @@ export class CompileContext {
     readonly compileChild: (abs: string) => Promise<unknown>,
   ) {
     this.guard = writeGuard(spec);
-    this.scriptQueues = options.scripts && new ScriptQueues(options.scripts);
+    const { scripts } = options;
+    this.scriptQueues =
+      scripts && (scripts instanceof ScriptQueues ? scripts : new ScriptQueues(scripts));
     this.resolveContext = contextResolver(spec);
     this.bindsTools = Object.values(spec.tools ?? {}).some((t) => t.bind !== undefined);
     this.messageChannels = Object.entries(spec.state)

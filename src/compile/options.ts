@@ -2,7 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
-import type { Scripts } from "./models/index.js";
+import type { ScriptQueues, Scripts } from "./models/index.js";
 
 export interface CompileOptions {
   /** Where runs keep their checkpoints (threads, interrupts, resume). Default: none. */
@@ -13,8 +13,11 @@ export interface CompileOptions {
   nodeCache?: BaseCache;
   /** Chat models to use instead of the ones `models:` declares, by model name. */
   models?: Record<string, BaseChatModel>;
-  /** Answers of `scripted:NAME` models, by NAME (tests and fixtures). */
-  scripts?: Scripts;
+  /**
+   * Answers of `scripted:NAME` models, by NAME (tests and fixtures). Plain Scripts are copied into
+   * queues of this compile's own; pass ScriptQueues to share them and see what was left unused.
+   */
+  scripts?: Scripts | ScriptQueues;
   /** Tools to use instead of the modules `tools:` names, by tool name. */
   tools?: Record<string, StructuredToolInterface>;
   /** The environment `${{ env.NAME }}` reads in `models:`. Default: process.env. */

@@ -9,7 +9,7 @@ import type { RunResult, TokenUsage } from "./result.js";
 
 export type RunEvent =
   | { type: "run_start"; threadId: string; graph: string }
-  | { type: "node_start"; node: string }
+  | { type: "node_start"; node: string; step: number }
   | { type: "node_end"; node: string }
   | { type: "token"; node: string; text: string }
   | { type: "tool_call"; node: string; tool: string; args: unknown }
@@ -40,6 +40,10 @@ const isOwnNode = (e: StreamEvent): boolean => {
   );
 };
 
+/** The superstep a node of this graph runs in, from LangGraph's `graph:step:N` tag. */
+const stepOf = (e: StreamEvent): number =>
+  Number((e.tags ?? []).find((t) => t.startsWith("graph:step:"))?.slice("graph:step:".length));
+
 /**
  * Maps LangGraph stream events to run events. Stateful: a node or tool that runs another runnable
  * of the same name inside it (an agent named like its node, a tool wrapped for `bind`) shows up
@@ -58,7 +62,9 @@ export function eventMapper(usage: () => TokenUsage): (e: StreamEvent) => RunEve
     const node = topNode(e);
     switch (e.event) {
       case "on_chain_start":
-        return isOwnNode(e) && !repeated(e) ? [{ type: "node_start", node: e.name }] : [];
+        return isOwnNode(e) && !repeated(e)
+          ? [{ type: "node_start", node: e.name, step: stepOf(e) }]
+          : [];
       case "on_chain_end":
         return isOwnNode(e) && !repeated(e) ? [{ type: "node_end", node: e.name }] : [];
       case "on_chat_model_stream": {

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
+import { contextResolver, type ResolveContext } from "../compile/context.js";
 import type { CompileOptions } from "../compile/options.js";
 import { loadSpec } from "../spec/load.js";
 import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
@@ -91,6 +92,8 @@ export interface ThreadInfo {
 interface Loaded {
   graph: SpecGraph;
   spec: GraphSpec;
+  /** Checks a run's context against the spec's `context` (before any node runs and spends). */
+  checkContext: ResolveContext;
 }
 
 const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
@@ -135,9 +138,11 @@ export function createExecutor(options: ExecutorOptions = {}) {
         const { saver: cp } = await saver();
         const { scripts, models, tools, env } = options;
         const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache: modules };
+        const spec = doc.data as GraphSpec;
         return {
           graph: await compile(doc, compileOptions),
-          spec: doc.data as GraphSpec,
+          spec,
+          checkContext: contextResolver(spec),
         };
       })();
       // A spec that failed to load or compile is tried again next time (it may have been fixed).
@@ -162,7 +167,7 @@ export function createExecutor(options: ExecutorOptions = {}) {
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(run: Execution): Promise<RunResult> {
     const { graph, input, threadId, context, inspectOnly = false, onEvent } = run;
-    const { graph: compiled, spec } = await load(graph);
+    const { graph: compiled, spec, checkContext } = await load(graph);
     const { durable } = await saver();
     const guard = guardRun(run);
     const usage = new UsageCollector((u) => guard.afterModelCall(u));
@@ -189,6 +194,7 @@ export function createExecutor(options: ExecutorOptions = {}) {
     let thrown: unknown;
     try {
       if (!inspectOnly && !error) {
+        checkContext(context);
         if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
         else {
           const events = compiled.streamEvents(input as never, {

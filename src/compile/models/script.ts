@@ -47,6 +47,11 @@ export class ScriptQueue {
     return { turn: this.turns[call - 1], call };
   }
 
+  /** How many turns no call has taken yet. */
+  get left(): number {
+    return Math.max(0, this.turns.length - this.next);
+  }
+
   /** `call_1`, `call_2`, … for tool calls the script gives no id. */
   toolCallId(): string {
     return `call_${++this.toolCallIds}`;
@@ -57,17 +62,35 @@ export class ScriptQueue {
 export class ScriptQueues {
   private readonly queues = new Map<string, ScriptQueue>();
 
-  constructor(private readonly scripts: Scripts) {}
+  /**
+   * With `anyName`, a model whose script is not given gets an empty one (its first call fails,
+   * saying so) instead of failing the compile: test fixtures that never reach the model need none.
+   */
+  constructor(
+    private readonly scripts: Scripts,
+    private readonly options: { anyName?: boolean } = {},
+  ) {}
 
   /** The queue of `scripted:NAME`, or undefined when no script has that name. */
   get(name: string): ScriptQueue | undefined {
     let queue = this.queues.get(name);
-    const turns = Object.hasOwn(this.scripts, name) ? this.scripts[name] : undefined;
+    const turns = Object.hasOwn(this.scripts, name)
+      ? this.scripts[name]
+      : this.options.anyName
+        ? []
+        : undefined;
     if (!queue && turns) {
       queue = new ScriptQueue(name, turns);
       this.queues.set(name, queue);
     }
     return queue;
+  }
+
+  /** The scripts with turns no call took, and how many. */
+  unused(): { name: string; left: number }[] {
+    return this.names()
+      .map((name) => ({ name, left: this.get(name)!.left }))
+      .filter((s) => s.left > 0);
   }
 
   /** The names that have a script, for error messages. */

@@ -1,0 +1,180 @@
+/** `graphspec test`: fixtures run offline, failures at the fixture's line with a diff, CI exit codes. */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "graphspec.js");
+const dir = mkdtempSync(join(tmpdir(), "graphspec-cli-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "package.json"), "{}");
+mkdirSync(join(dir, "graphs"));
+const echoSpec = `version: 1
+name: echo
+state:
+  messages: { type: messages }
+  mood: { type: string, default: calm }
+models:
+  default: { model: "scripted:echo" }
+nodes:
+  answer: { kind: llm, prompt: "Say something" }
+  ask:
+    kind: interrupt
+    payload: { question: "Mood?" }
+    write: mood
+edges:
+  - { from: START, to: answer }
+  - { from: answer, to: ask }
+  - { from: ask, to: END }
+`;
+writeFileSync(join(dir, "graphs", "echo.yaml"), echoSpec);
+const fixture = (name: string, text: string) =>
+  writeFileSync(join(dir, "graphs", `${name}.test.yaml`), `graph: echo.yaml\n${text}`);
+
+const graphspec = (...args: string[]) => {
+  const r = spawnSync(process.execPath, [BIN, "test", ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+describe("graphspec test", () => {
+  it("every example in graphs/ has a fixture, and they pass", () => {
+    const specs = readdirSync(join(ROOT, "graphs")).filter(
+      (f) => f.endsWith(".yaml") && !f.endsWith(".test.yaml"),
+    );
+    const fixtures = readdirSync(join(ROOT, "graphs")).filter((f) => f.endsWith(".test.yaml"));
+    expect(fixtures.sort()).toEqual(specs.map((s) => s.replace(/\.yaml$/, ".test.yaml")).sort());
+    const r = spawnSync(process.execPath, [BIN, "test", "--json"], { cwd: ROOT, encoding: "utf8" });
+    const report = JSON.parse(r.stdout);
+    expect(report).toMatchObject({ failed: 0, fixtureErrors: 0 });
+    expect(report.passed).toBeGreaterThanOrEqual(specs.length);
+    expect(r.status).toBe(0);
+  });
+
+  it("a passing fixture: a run, a resume, each compared with its expectations", () => {
+    fixture(
+      "pass",
+      `tests:
+  - name: answers, then asks the mood
+    scripts: { echo: [hello] }
+    expect:
+      path: [answer, ask]
+      interrupts: [{ node: ask, value: { question: Mood? } }]
+    then:
+      - resume: happy
+        expect: { path: [ask], output: { mood: happy, messages: [{ type: ai, content: hello }] } }
+`,
+    );
+    const r = graphspec("graphs/pass.test.yaml");
+    expect(r.stdout).toContain("✔ answers, then asks the mood");
+    expect(r.stdout).toContain("1 test: 1 passed, 0 failed");
+    expect(r.status).toBe(0);
+  });
+
+  it("a failure names the fixture line of the expectation and shows a diff", () => {
+    fixture(
+      "fail",
+      `tests:
+  - name: wrong mood
+    scripts: { echo: [hello] }
+    then:
+      - resume: happy
+        expect:
+          output: { mood: sad }
+`,
+    );
+    const r = graphspec("graphs/fail.test.yaml");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("✖ wrong mood");
+    expect(r.stdout).toContain("graphs/fail.test.yaml:8:19: step 2: `output` differs");
+    expect(r.stdout).toMatch(/- +"mood": "sad"/);
+    expect(r.stdout).toMatch(/\+ +"mood": "happy"/);
+    expect(r.stdout).toContain("1 test: 0 passed, 1 failed");
+  });
+
+  it("the default expectation is `completed` at the end, `interrupted` before a resume", () => {
+    fixture("default", `tests:\n  - name: never resumed\n    scripts: { echo: [hello] }\n`);
+    const r = graphspec("graphs/default.test.yaml");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("the run is interrupted");
+  });
+
+  it("scripted answers left unused fail the test", () => {
+    fixture(
+      "unused",
+      `tests:
+  - name: too many answers
+    scripts: { echo: [hello, again] }
+    then: [{ resume: ok }]
+`,
+    );
+    const r = graphspec("graphs/unused.test.yaml");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain(
+      "graphs/unused.test.yaml:4:22: 1 scripted answer of `echo` was not used",
+    );
+  });
+
+  it("a model with no answer left fails with the run's error", () => {
+    fixture("empty", `tests:\n  - name: no answers\n    expect: { status: completed }\n`);
+    const r = graphspec("graphs/empty.test.yaml");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/the run failed: \[\S+\] .*echo/);
+  });
+
+  it("a broken fixture is an error at file:line:col, and no test runs", () => {
+    fixture(
+      "broken",
+      `tests:
+  - name: a
+    expect: { staus: completed }
+  - name: a
+`,
+    );
+    const r = graphspec("graphs/broken.test.yaml");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain("graphs/broken.test.yaml:4:15: unknown key `staus`");
+    fixture("dupe", `tests:\n  - name: a\n    scripts: { echo: [x] }\n  - name: a\n`);
+    const dupe = graphspec("graphs/dupe.test.yaml");
+    expect(dupe.stdout).toContain("graphs/dupe.test.yaml:5:11: a test named `a` comes before");
+    fixture("nograph", "tests: [{ name: a }]\n");
+    writeFileSync(join(dir, "graphs", "nograph.test.yaml"), "tests: [{ name: a }]\n");
+    const missing = graphspec("graphs/nograph.test.yaml");
+    expect(missing.stdout).toMatch(/nograph\.yaml, does not exist/);
+  });
+
+  it("runs every fixture under a directory; -t picks tests by name; --json is one object", () => {
+    rmSync(join(dir, "graphs"), { recursive: true });
+    mkdirSync(join(dir, "graphs", "more"), { recursive: true });
+    writeFileSync(join(dir, "graphs", "echo.yaml"), echoSpec);
+    const test = (name: string) =>
+      `  - name: ${name}\n    scripts: { echo: [hi] }\n    then: [{ resume: ok, expect: { output: { mood: ok } } }]\n`;
+    fixture("one", `tests:\n${test("first")}${test("second")}`);
+    writeFileSync(
+      join(dir, "graphs", "more", "two.test.yaml"),
+      `graph: ../echo.yaml\ntests:\n${test("third")}`,
+    );
+    const all = JSON.parse(graphspec("--json").stdout);
+    expect(all).toMatchObject({ passed: 3, failed: 0, fixtureErrors: 0 });
+    expect(all.files.map((f: { file: string }) => f.file)).toEqual([
+      join("graphs", "more", "two.test.yaml"),
+      join("graphs", "one.test.yaml"),
+    ]);
+    const some = JSON.parse(graphspec("-t", "second", "--json").stdout);
+    expect(some).toMatchObject({ passed: 1, failed: 0 });
+    const none = graphspec("-t", "no such test");
+    expect(none.status).toBe(1);
+    expect(none.stderr).toContain('no test\'s name contains "no such test"');
+  });
+
+  it("no fixtures is a usage error", () => {
+    const r = graphspec("nowhere");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/no test fixtures/);
+  });
+});
