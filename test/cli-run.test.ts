@@ -1,5 +1,5 @@
 /** `graphspec run` and `graphspec resume`, as a user runs them: the built CLI in a project of its own. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -203,5 +203,104 @@ describe("graphspec run / resume", () => {
       "warning: graph `support-triage` can pause for a person, and its checkpoints are kept in memory only: a paused run is lost when this process ends",
     ]);
     expect(r.stdout).toMatch(/^✔ completed on thread /);
+  });
+});
+
+writeFileSync(
+  join(dir, "step.mjs"),
+  `export default async (state) => {
+  await new Promise((r) => setTimeout(r, 300));
+  return { done: [state.done.length + 1] };
+};
+`,
+);
+writeFileSync(
+  join(dir, "graphs", "chain.yaml"),
+  `version: 1
+name: chain
+state:
+  done: { type: array, items: { type: integer }, reducer: append, default: [] }
+nodes:
+  s1: { kind: function, module: ../step.mjs }
+  s2: { kind: function, module: ../step.mjs }
+  s3: { kind: function, module: ../step.mjs }
+edges:
+  - { from: START, to: s1 }
+  - { from: s1, to: s2 }
+  - { from: s2, to: s3 }
+  - { from: s3, to: END }
+`,
+);
+
+describe("limits from the command line", () => {
+  it("--deadline stops the run; resume goes on from the last checkpoint", () => {
+    const stopped = graphspec("run", "chain", "--thread", "dl", "--deadline", "450ms", "--json");
+    expect(stopped.status).toBe(1);
+    const result = JSON.parse(stopped.stdout);
+    expect(result).toMatchObject({
+      status: "failed",
+      error: { code: "deadline-exceeded", phase: "run" },
+    });
+    // Stopped part-way: which step it reached depends on the machine's speed.
+    expect(result.output.done.length).toBeLessThan(3);
+    const done = graphspec("resume", "--thread", "dl", "--json");
+    expect(JSON.parse(done.stdout)).toMatchObject({
+      status: "completed",
+      output: { done: [1, 2, 3] },
+    });
+  });
+
+  it("the summary of a stopped run says how to resume it", () => {
+    const stopped = graphspec("run", "chain", "--thread", "dl2", "--deadline", "450ms");
+    expect(stopped.stdout).toContain("[deadline-exceeded]");
+    expect(stopped.stdout).toContain("resume: graphspec resume chain --thread dl2");
+  });
+
+  it("bad --deadline and --max-tokens values are usage errors", () => {
+    expect(graphspec("run", "chain", "--deadline", "soon").status).toBe(2);
+    const r = graphspec("run", "chain", "--max-tokens", "0");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--max-tokens must be a whole number above 0/);
+    expect(graphspec("run", "chain", "--checkpointer", "redis").stderr).toMatch(
+      /memory, sqlite or postgres/,
+    );
+  });
+
+  it("Ctrl-C stops the run at the next checkpoint; it resumes from there", async () => {
+    const child = spawn(process.execPath, [BIN, "run", "chain", "--thread", "int", "--json"], {
+      cwd: dir,
+    });
+    let stdout = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    await new Promise((r) => setTimeout(r, 1200));
+    child.kill("SIGINT");
+    const code = await new Promise((r) => child.on("exit", r));
+    expect(code).toBe(1);
+    const stopped = JSON.parse(stdout);
+    expect(stopped).toMatchObject({ status: "failed", error: { code: "cancelled" } });
+    expect(stopped.output.done.length).toBeLessThan(3);
+    const done = graphspec("resume", "--thread", "int", "--json");
+    expect(JSON.parse(done.stdout)).toMatchObject({ output: { done: [1, 2, 3] } });
+  });
+
+  it("threads show --history lists the checkpoints; the stored context is shown", () => {
+    graphspec(
+      "run",
+      "approve",
+      "--thread",
+      "h1",
+      "--context",
+      '{"user":"ada","api_key":"sk-1234"}',
+    );
+    const r = graphspec("threads", "show", "h1", "--history", "--json");
+    const shown = JSON.parse(r.stdout);
+    expect(shown.context).toEqual({ user: "ada" });
+    expect(shown.history.map((h: { step: number }) => h.step)).toEqual([0, -1]);
+    expect(shown.history[0].next).toEqual(["ask"]);
+    const text = graphspec("threads", "show", "h1", "--history").stdout;
+    expect(text).toContain('context: {"user":"ada"}');
+    expect(text).toMatch(/step +0 .* → ask/);
   });
 });

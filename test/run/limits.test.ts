@@ -20,7 +20,8 @@ writeFileSync(
   `import { appendFileSync } from "node:fs";
 export default async (state) => {
   const n = state.done.length + 1;
-  await new Promise((r) => setTimeout(r, 150));
+  // The test picks a step that takes long, so a limit surely falls inside it.
+  await new Promise((r) => setTimeout(r, globalThis.slowStep === n ? 10_000 : 20));
   appendFileSync(${JSON.stringify(sideEffects)}, "step " + n + "\\n");
   return { done: [n] };
 };
@@ -66,6 +67,9 @@ edges:
   - { from: call, to: END }
 `,
 );
+const slowStep = (n: number | undefined) => {
+  (globalThis as { slowStep?: number }).slowStep = n;
+};
 const steps = () => readFileSync(sideEffects, "utf8").trim().split("\n").filter(Boolean);
 const sqlitePath = join(dir, "state.db");
 const executor = (scripts?: Record<string, unknown[]>) =>
@@ -131,7 +135,9 @@ describe("a deadline", () => {
   it("stops the run between checkpoints; a resume goes on without repeating finished nodes", async () => {
     writeFileSync(sideEffects, "");
     const exec = executor();
-    const stopped = await exec.run("chain", { threadId: "deadline", deadline: 220 });
+    slowStep(2);
+    const stopped = await exec.run("chain", { threadId: "deadline", deadline: 1000 });
+    slowStep(undefined);
     expect(stopped).toMatchObject({
       status: "failed",
       error: { code: "deadline-exceeded", phase: "run" },
@@ -156,11 +162,15 @@ describe("cancelling", () => {
     writeFileSync(sideEffects, "");
     const exec = executor();
     const controller = new AbortController();
+    slowStep(2);
     const stopped = exec.run("chain", { threadId: "cancel", signal: controller.signal });
     // Cancel during the second node.
     while (!steps().includes("step 1")) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 200));
     controller.abort();
-    expect(await stopped).toMatchObject({
+    const result = await stopped;
+    slowStep(undefined);
+    expect(result).toMatchObject({
       status: "failed",
       error: { code: "cancelled", phase: "run" },
       next: ["s2"],
