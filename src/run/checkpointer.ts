@@ -11,8 +11,6 @@ import { scrubber } from "../spec/secrets.js";
 
 export type CheckpointerChoice = "memory" | "sqlite" | "postgres" | BaseCheckpointSaver;
 
-export const CHECKPOINTERS = ["memory", "sqlite", "postgres"] as const;
-
 export interface CheckpointerOptions {
   sqlitePath?: string;
   /** The PostgreSQL connection string. Default: `DATABASE_URL`. */
