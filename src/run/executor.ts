@@ -25,7 +25,10 @@ import { toRunError } from "./errors.js";
 import { eventMapper, type RunEvent } from "./events.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
+import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
+
+export type { ThreadInfo } from "./threads.js";
 
 export interface ExecutorOptions
   extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
@@ -78,15 +81,6 @@ export interface HistoryEntry {
   /** The nodes that ran (or were to run) after this checkpoint. */
   next: string[];
   values: Record<string, unknown>;
-}
-
-export interface ThreadInfo {
-  threadId: string;
-  /** The spec file the thread ran. */
-  graph?: string;
-  checkpointId: string;
-  /** When its latest checkpoint was written (ISO time). */
-  updatedAt: string;
 }
 
 interface Loaded {
@@ -152,16 +146,11 @@ export function createExecutor(options: ExecutorOptions = {}) {
     return loaded;
   };
 
+  const index = threadIndex(saver);
   /** The context stored with a thread (secrets left out), and the given context over it. */
-  const contextFor = async (
-    threadId: string,
-    given: Record<string, unknown> | undefined,
-  ): Promise<Record<string, unknown> | undefined> => {
-    const { saver: cp } = await saver();
-    const tuple = await cp.getTuple({ configurable: { thread_id: threadId } });
-    const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[CONTEXT_KEY];
-    if (!stored || typeof stored !== "object") return given;
-    return { ...(stored as Record<string, unknown>), ...given };
+  const contextFor = async (threadId: string, given: Record<string, unknown> | undefined) => {
+    const stored = await index.contextOf(threadId);
+    return stored ? { ...stored, ...given } : given;
   };
 
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
@@ -245,32 +234,6 @@ export function createExecutor(options: ExecutorOptions = {}) {
     };
   }
 
-  /** Every thread in the checkpointer, newest checkpoint first, with the graph it ran. */
-  async function threads(): Promise<ThreadInfo[]> {
-    const { saver: cp } = await saver();
-    const seen = new Map<string, ThreadInfo>();
-    for await (const t of cp.list({})) {
-      const id = String(t.config.configurable?.thread_id);
-      if (seen.has(id) || t.config.configurable?.checkpoint_ns) continue;
-      const graphPath = (t.metadata as Record<string, unknown> | undefined)?.[GRAPH_KEY];
-      seen.set(id, {
-        threadId: id,
-        ...(typeof graphPath === "string" ? { graph: graphPath } : {}),
-        checkpointId: String(t.config.configurable?.checkpoint_id),
-        updatedAt: t.checkpoint.ts,
-      });
-    }
-    return [...seen.values()].sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
-  }
-
-  /** The graph a thread ran (a spec path), from its latest checkpoint's metadata. */
-  async function graphOf(threadId: string): Promise<string | undefined> {
-    const { saver: cp } = await saver();
-    const tuple = await cp.getTuple({ configurable: { thread_id: threadId } });
-    const graph = (tuple?.metadata as Record<string, unknown> | undefined)?.[GRAPH_KEY];
-    return typeof graph === "string" ? graph : undefined;
-  }
-
   /**
    * What a resume runs: the answer as a Command, or `null` to go on from the last checkpoint —
    * or, when the thread is finished or unknown, the RunResult saying so.
@@ -324,9 +287,9 @@ export function createExecutor(options: ExecutorOptions = {}) {
     };
   }
 
+  const { graphOf } = index;
   return {
-    threads,
-    graphOf,
+    ...index,
     /** Where a thread stands, as a RunResult, without running anything. */
     async inspect(threadId: string, graph?: string): Promise<RunResult | undefined> {
       const spec = graph ?? (await graphOf(threadId));
@@ -357,23 +320,6 @@ export function createExecutor(options: ExecutorOptions = {}) {
         });
       }
       return entries;
-    },
-    /** The context stored with a thread (secret-looking keys are never stored). */
-    async contextOf(threadId: string): Promise<Record<string, unknown> | undefined> {
-      return contextFor(threadId, undefined);
-    },
-    /** Deletes a thread's checkpoints. */
-    async deleteThread(threadId: string): Promise<void> {
-      await (await saver()).saver.deleteThread(threadId);
-    },
-    /** Deletes every thread whose id starts with `prefix` (a data deletion request); returns their ids. */
-    async deleteThreads(prefix: string): Promise<string[]> {
-      if (!prefix)
-        throw new Error("a prefix is required: deleting every thread is not what a prefix means");
-      const ids = (await threads()).map((t) => t.threadId).filter((id) => id.startsWith(prefix));
-      const { saver: cp } = await saver();
-      for (const id of ids) await cp.deleteThread(id);
-      return ids;
     },
     /**
      * A run as its events, in order, ending with exactly one final event (`completed`,
