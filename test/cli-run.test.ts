@@ -266,6 +266,15 @@ describe("limits from the command line", () => {
     );
   });
 
+  it("GRAPHSPEC_CHECKPOINTER picks the checkpointer when --checkpointer is not given", () => {
+    const r = spawnSync(process.execPath, [BIN, "run", "approve", "--require-durable", "--json"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, GRAPHSPEC_CHECKPOINTER: "memory" },
+    });
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: "not-durable" });
+  });
+
   it("Ctrl-C stops the run at the next checkpoint; it resumes from there", async () => {
     const child = spawn(process.execPath, [BIN, "run", "chain", "--thread", "int", "--json"], {
       cwd: dir,
@@ -302,5 +311,58 @@ describe("limits from the command line", () => {
     const text = graphspec("threads", "show", "h1", "--history").stdout;
     expect(text).toContain('context: {"user":"ada"}');
     expect(text).toMatch(/step +0 .* → ask/);
+  });
+});
+
+describe("scripted models from the command line", () => {
+  const root = join(import.meta.dirname, "..");
+  const inRepo = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, GRAPHSPEC_CHECKPOINTER: "sqlite" },
+    });
+    return { status: r.status, result: r.stdout ? JSON.parse(r.stdout) : undefined };
+  };
+
+  it("a resume that calls no model needs no --scripts", () => {
+    const scripts =
+      '{"support-triage":[{"structured":{"priority":"urgent","reason":"locked out"}}]}';
+    const thread = `scripted-${process.pid}`;
+    const run = inRepo(
+      "run",
+      "support-triage",
+      "--thread",
+      thread,
+      "--input",
+      '{"ticket":"T-1"}',
+      "--context",
+      '{"user_id":"u-1"}',
+      "--scripts",
+      scripts,
+      "--json",
+    );
+    expect(run.result).toMatchObject({ status: "interrupted" });
+    const done = inRepo("resume", "--thread", thread, "--value", "true", "--json");
+    expect(done.status).toBe(0);
+    expect(done.result).toMatchObject({ status: "completed" });
+    inRepo("threads", "delete", thread, "--json");
+  });
+
+  it("without --scripts, the model's call fails and says which script is missing", () => {
+    const r = inRepo(
+      "run",
+      "support-triage",
+      "--checkpointer",
+      "memory",
+      "--input",
+      '{"ticket":"T-1"}',
+      "--context",
+      '{"user_id":"u-1"}',
+      "--json",
+    );
+    expect(r.status).toBe(1);
+    expect(r.result.error).toMatchObject({ node: "classify", phase: "node" });
+    expect(r.result.error.message).toMatch(/support-triage/);
   });
 });

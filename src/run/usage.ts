@@ -8,7 +8,8 @@ import type { TokenUsage } from "./result.js";
 
 export class UsageCollector extends BaseCallbackHandler {
   name = "graphspec-usage";
-  // Awaited, so a budget reached by a model call stops the run before the node goes on.
+  // Awaited: LangChain may otherwise queue handlers to run in the background, and the budget
+  // check belongs in the model call's own path. (No test result has been seen to depend on it.)
   override awaitHandlers = true;
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 

@@ -3,6 +3,7 @@
  * a readable summary, or with `--json` exactly one JSON object on stdout.
  */
 import { parseArgs } from "node:util";
+import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, RunOptions } from "../../run/executor.js";
 import type { RunResult } from "../../run/result.js";
 import { countArg, deadlineArg, jsonArg } from "../args.js";
@@ -22,7 +23,8 @@ Options:
                                   postgres: DATABASE_URL; or set GRAPHSPEC_CHECKPOINTER)
       --max-tokens <n>            stop the run once its model calls have used more than n tokens
       --deadline <30s|5m|ISO time>  stop the run at this time
-      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests)
+      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
+                                  without it, a scripted model fails when it is called
       --require-durable           fail, rather than warn, when a graph that can pause would keep
                                   its checkpoints in memory only
       --progress                  show nodes, tool calls and tokens as they happen, on stderr
@@ -170,7 +172,12 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     result = await withExecutor(
       io,
       values.checkpointer,
-      { requireDurable: values["require-durable"], ...(scripts ? { scripts } : {}) },
+      {
+        requireDurable: values["require-durable"],
+        // A scripted model with no script fails when it is called, not when the graph compiles:
+        // a resume that calls no model needs no --scripts.
+        scripts: new ScriptQueues(scripts ?? {}, { anyName: true }),
+      },
       async (exec) => {
         if (!graph) {
           // The thread remembers the graph it ran.
