@@ -37,7 +37,7 @@ if (!existsSync(join(ROOT, "dist", "index.js"))) {
 }
 const { readSpec, validate } = await import(join(ROOT, "dist", "index.js"));
 const { default: schemaValidator } = await import(
-  join(ROOT, "dist", "spec", "schema-validator.js")
+  join(ROOT, "dist", "spec", "schema-validator.generated.js")
 );
 
 // ---------- corpus ----------

@@ -32,7 +32,7 @@ export async function generateArtifacts(schema) {
     style: { singleQuote: false },
   });
   return {
-    "src/spec/spec-types.ts": types,
-    "src/spec/schema-validator.ts": `${HEADER}// @ts-nocheck\nimport ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;\n${validatorCode.replace('"use strict";', "")}\n`,
+    "src/spec/spec-types.generated.ts": types,
+    "src/spec/schema-validator.generated.ts": `${HEADER}// @ts-nocheck\nimport ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;\n${validatorCode.replace('"use strict";', "")}\n`,
   };
 }

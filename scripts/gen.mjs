@@ -1,6 +1,6 @@
 // Generates the code that derives from schema/graph.schema.json:
-//   src/spec/spec-types.ts       TypeScript types of a spec (json-schema-to-typescript)
-//   src/spec/schema-validator.ts the schema precompiled by Ajv (standalone), so that
+//   src/spec/spec-types.generated.ts       TypeScript types of a spec (json-schema-to-typescript)
+//   src/spec/schema-validator.generated.ts the schema precompiled by Ajv (standalone), so that
 //                                `graphspec validate` does not compile the schema at start-up.
 // `npm run gen` writes them; test/generated.test.ts fails when they are stale.
 import { readFile, writeFile } from "node:fs/promises";

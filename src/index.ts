@@ -2,15 +2,15 @@
  * graphspec's programmatic API. The validate path (loadSpec, validate) never loads LangChain:
  * `compile` loads the compile stage (and LangGraph) on first use.
  */
-export { CATALOG, RULE_NAMES, type RuleName } from "./check/catalog.js";
-export type { ValidateOptions } from "./check/context.js";
-export type { Diagnostic, Severity } from "./check/diagnostic.js";
-export { validate } from "./check/validate.js";
+
+export { type ValidateOptions, validate } from "./check/validate.js";
 export { CompileError, GraphspecRunError, type RunErrorCode } from "./compile/errors.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
+export type { Diagnostic, Severity } from "./diagnostics/diagnostic.js";
+export { CATALOG, RULE_NAMES, type RuleName } from "./diagnostics/rule-catalog.js";
 export type { SpecDocument } from "./spec/document.js";
 export { LOAD_LIMITS, loadSpec, parseSpec, readSpec, SpecError } from "./spec/load.js";
-export type * from "./spec/spec-types.js";
+export type * from "./spec/spec-types.generated.js";
 
 import type { CompileOptions, SpecGraph } from "./compile/index.js";
 import type { SpecDocument } from "./spec/document.js";

@@ -16,7 +16,7 @@ import {
   ScriptQueues,
   type Scripts,
 } from "../src/compile/models/index.js";
-import type { Model } from "../src/spec/spec-types.js";
+import type { Model } from "../src/spec/spec-types.generated.js";
 import { type OpenAIStub, type StubTurn, startOpenAIStub } from "./support/openai-stub.js";
 
 async function failure(p: Promise<unknown>): Promise<Error & Record<string, unknown>> {

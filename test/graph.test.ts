@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { analyseSteps, buildGraph, type StepAnalysis } from "../src/check/graph.js";
 import { nodeWrites } from "../src/check/writes.js";
 import { parseSpec } from "../src/index.js";
-import type { GraphSpec } from "../src/spec/spec-types.js";
+import type { GraphSpec } from "../src/spec/spec-types.generated.js";
 
 /**
  * A spec with `set` nodes named in `nodes` (`name*`: deferred), the given edges (YAML flow

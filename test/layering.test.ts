@@ -1,7 +1,8 @@
 /**
- * The layering rules of docs/architecture: spec/, check/ and expr/ never import LangChain or the
- * later stages (so `graphspec validate` starts fast and runs in CI without LangGraph), and nothing
- * imports cli/ but bin/.
+ * The layering of docs/design.md ("Where code lives"): each folder of src/ imports only the folders
+ * below it, the validate path (diagnostics/, spec/, json-schema/, modules/, expr/, check/) never
+ * imports LangChain (so `graphspec validate` starts fast and runs in CI without LangGraph), check/ is
+ * used from above only through its entry (check/validate.ts), and nothing imports cli/ but bin/.
  *
  * (a) statically, from the import graph the TypeScript compiler itself resolves (`tsc --explainFiles`:
  *     type-only and dynamic imports included);
@@ -16,10 +17,57 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
-const LAYERED = /^src\/(spec|check|expr)\//;
-const LATER_STAGES = /^src\/(compile|run|server|dev|cli)\//;
+const VALIDATE_PATH = ["diagnostics", "spec", "json-schema", "modules", "expr", "check"];
+const LAYERED = new RegExp(`^src/(${VALIDATE_PATH.join("|")})/`);
 const LANGCHAIN_SPECIFIER = /^(@langchain\/|langchain($|\/))/;
 const LANGCHAIN_FILE = /(^|\/)node_modules\/(@langchain\/|langchain\/)/;
+
+/**
+ * The folders of src/ each folder may import (besides itself), bottom to top. `index.ts` at the
+ * root (the package entry) may import any folder but cli/.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  diagnostics: [],
+  spec: ["diagnostics"],
+  "json-schema": ["diagnostics", "spec"],
+  modules: ["diagnostics", "spec"],
+  expr: ["diagnostics", "spec"],
+  check: ["diagnostics", "spec", "json-schema", "modules", "expr"],
+  compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
+  run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile"],
+  server: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile", "run"],
+  dev: [
+    "diagnostics",
+    "spec",
+    "json-schema",
+    "modules",
+    "expr",
+    "check",
+    "compile",
+    "run",
+    "server",
+  ],
+  cli: [
+    "diagnostics",
+    "spec",
+    "json-schema",
+    "modules",
+    "expr",
+    "check",
+    "compile",
+    "run",
+    "server",
+    "dev",
+  ],
+};
+/** check/'s one door for the layers above it. */
+const CHECK_ENTRY = "src/check/validate.ts";
+
+/** The folder of src/ a file is in (`check` for src/check/rules/x.ts), `.` for src/index.ts. */
+const folderOf = (file: string): string | undefined => {
+  const m = /^src\/(?:([^/]+)\/)?[^/]+$/.exec(file) ?? /^src\/([^/]+)\//.exec(file);
+  return m ? (m[1] ?? ".") : undefined;
+};
 
 interface Edge {
   importer: string;
@@ -59,15 +107,40 @@ describe("static layering", () => {
     ).toBe(true);
   });
 
-  it("spec/, check/ and expr/ import neither LangChain nor a later stage", () => {
+  it("the validate path imports no LangChain", () => {
     const violations = edges
       .filter((e) => LAYERED.test(e.importer))
-      .filter(
-        (e) =>
-          LANGCHAIN_SPECIFIER.test(e.specifier) ||
-          LANGCHAIN_FILE.test(e.target) ||
-          LATER_STAGES.test(e.target),
-      )
+      .filter((e) => LANGCHAIN_SPECIFIER.test(e.specifier) || LANGCHAIN_FILE.test(e.target))
+      .map((e) => `${e.importer} imports "${e.specifier}" (${e.target})`);
+    expect(violations).toEqual([]);
+  });
+
+  it("every folder of src/ is in the layering table", () => {
+    const folders = new Set(
+      edges.flatMap((e) => [folderOf(e.importer), folderOf(e.target)]).filter((f) => f),
+    );
+    folders.delete(".");
+    expect([...folders].filter((f) => !(f! in MAY_IMPORT))).toEqual([]);
+  });
+
+  it("each folder imports only the folders below it", () => {
+    const violations = edges
+      .filter((e) => e.importer.startsWith("src/") && e.target.startsWith("src/"))
+      .filter((e) => {
+        const from = folderOf(e.importer)!;
+        const to = folderOf(e.target)!;
+        if (from === to) return false;
+        if (from === ".") return to === "cli";
+        return !MAY_IMPORT[from]?.includes(to);
+      })
+      .map((e) => `${e.importer} imports "${e.specifier}" (${e.target})`);
+    expect(violations).toEqual([]);
+  });
+
+  it("above check/, only its entry (check/validate.ts) is imported", () => {
+    const violations = edges
+      .filter((e) => e.target.startsWith("src/check/") && !e.importer.startsWith("src/check/"))
+      .filter((e) => e.target !== CHECK_ENTRY)
       .map((e) => `${e.importer} imports "${e.specifier}" (${e.target})`);
     expect(violations).toEqual([]);
   });

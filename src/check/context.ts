@@ -1,9 +1,9 @@
+import type { Diagnostic, Severity } from "../diagnostics/diagnostic.js";
+import { CATALOG, type RuleName } from "../diagnostics/rule-catalog.js";
 import type { DiagnosticInput, SpecDocument } from "../spec/document.js";
 import { diagnosticAtPath, diagnosticAtSpan } from "../spec/document.js";
 import type { Path, Span } from "../spec/source-map.js";
-import type { GraphSpec } from "../spec/spec-types.js";
-import { CATALOG, type RuleName } from "./catalog.js";
-import type { Diagnostic, Severity } from "./diagnostic.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 
 export interface ValidateOptions {
   /**

@@ -1,4 +1,4 @@
-import type { RuleName } from "./catalog.js";
+import type { RuleName } from "../diagnostics/rule-catalog.js";
 import type { CheckContext } from "./context.js";
 
 /** A semantic rule: one file in check/rules/, one public name from the catalog. */

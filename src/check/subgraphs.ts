@@ -3,12 +3,13 @@
  * subgraphs that mount each other in a cycle.
  */
 import { relative, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { graphRefs, resolveGraphRef, type Shared } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { readSpec } from "../spec/load.js";
 import type { Path } from "../spec/source-map.js";
 import type { CheckContext } from "./context.js";
-import type { Diagnostic } from "./diagnostic.js";
-import { checkedGraphRefs, graphRefs, resolveGraphRef, type Shared, sharedOf } from "./modules.js";
+import { checkedGraphRefs, sharedOf } from "./module-refs.js";
 import { checkSchema } from "./rules/schema.js";
 
 /** Chains of subgraphs deeper than this are not followed (a guard, not a language limit). */

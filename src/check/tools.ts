@@ -5,10 +5,11 @@
 
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
+import { isLangChainTool } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
-import type { JsonSchema, Tool } from "../spec/spec-types.js";
+import type { JsonSchema, Tool } from "../spec/spec-types.generated.js";
 import type { CheckContext } from "./context.js";
-import { checkedModuleRefs, isLangChainTool } from "./modules.js";
+import { checkedModuleRefs } from "./module-refs.js";
 
 export interface ToolInfo {
   name: string;

@@ -1,9 +1,11 @@
+import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
+import type { CATALOG } from "../diagnostics/rule-catalog.js";
 import type { SpecDocument } from "../spec/document.js";
-import type { CATALOG } from "./catalog.js";
 import { CheckContext, type ValidateOptions } from "./context.js";
-import { compareDiagnostics, type Diagnostic } from "./diagnostic.js";
 import { RULES } from "./rules/index.js";
 import { checkSchema } from "./rules/schema.js";
+
+export type { ValidateOptions };
 
 /**
  * Every diagnostic for a loaded document: load problems, schema violations and semantic rules,

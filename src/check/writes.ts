@@ -4,7 +4,7 @@
  */
 import { isObject } from "../spec/data.js";
 import type { Path } from "../spec/source-map.js";
-import type { GraphSpec } from "../spec/spec-types.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 
 /** Where a write is declared: report at the key (`notes:`) or at the value (`write: notes`). */
 export interface WriteSite {

@@ -6,11 +6,11 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { END } from "@langchain/langgraph";
-import type { ResolvedRef } from "../check/modules.js";
 import { ERROR_TYPE, type ExprEnvironment, type ExprType, T } from "../expr/index.js";
+import type { ResolvedRef } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { type Path, pointerOf } from "../spec/source-map.js";
-import type { GraphSpec } from "../spec/spec-types.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { contextResolver, type ResolveContext } from "./context.js";
 import { CompileError } from "./errors.js";
 import { ScriptQueues } from "./models/script.js";

@@ -6,13 +6,13 @@
 import { relative, sep } from "node:path";
 import { StateGraph } from "@langchain/langgraph";
 import { InMemoryCache } from "@langchain/langgraph-checkpoint";
-import type { Diagnostic } from "../check/diagnostic.js";
-import { moduleRefs, resolveRef, sharedIn } from "../check/modules.js";
 import { validate } from "../check/validate.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ExprEnvironment } from "../expr/index.js";
+import { moduleRefs, resolveRef, sharedIn } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { loadSpec } from "../spec/load.js";
-import type { GraphSpec } from "../spec/spec-types.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CompileContext } from "./compile-context.js";
 import { lowerEdges } from "./edges.js";
 import { CompileError } from "./errors.js";

@@ -4,7 +4,7 @@
  * declare pass through (a subgraph runs with its parent's context).
  */
 import { isObject } from "../spec/data.js";
-import type { GraphSpec } from "../spec/spec-types.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError, preview } from "./errors.js";
 import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";
 

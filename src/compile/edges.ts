@@ -10,7 +10,7 @@
  * such a node also leaves its handler (and a join accepts either of them).
  */
 import { type LangGraphRunnableConfig, Send, START } from "@langchain/langgraph";
-import type { Edge } from "../spec/spec-types.js";
+import type { Edge } from "../spec/spec-types.generated.js";
 import type { CompileContext } from "./compile-context.js";
 import { GraphspecRunError, preview } from "./errors.js";
 import { exprState } from "./scope.js";

@@ -1,9 +1,9 @@
 /**
  * Errors of the compile stage and of compiled graphs at run time. Each names where it happened
  * (the spec file and field, or the node and channel), what is wrong, and how to fix it; none
- * carries a user-facing stack trace. The executor (issue 4) turns them into structured results.
+ * carries a user-facing stack trace. The executor turns them into structured results.
  */
-import type { Diagnostic } from "../check/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 
 /** A spec that cannot be compiled: it has errors, or something it references cannot be used. */
 export class CompileError extends Error {

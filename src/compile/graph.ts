@@ -5,7 +5,7 @@
  * keep it.
  */
 import { CompiledStateGraph, isCommand } from "@langchain/langgraph";
-import { didYouMean } from "../check/suggest.js";
+import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
 import { GraphspecRunError, preview } from "./errors.js";
 import type { WriteGuard } from "./writes.js";

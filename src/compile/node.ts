@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { Node, NodeCommon } from "../spec/spec-types.js";
+import type { Node, NodeCommon } from "../spec/spec-types.generated.js";
 import type { CompileContext } from "./compile-context.js";
 import { GraphspecRunError } from "./errors.js";
 import { exprState } from "./scope.js";

@@ -2,9 +2,9 @@
  * JSON Schema validation of run-time values (writes, inputs, context, resume values, structured
  * outputs), with messages in the validator's words: which value, what it must be, a hint.
  */
-import { compile } from "../check/json-schema/ajv.js";
-import { valueProblems } from "../check/json-schema/value-problems.js";
-import type { ContextField, StateField } from "../spec/spec-types.js";
+import { compile } from "../json-schema/ajv.js";
+import { valueProblems } from "../json-schema/value-problems.js";
+import type { ContextField, StateField } from "../spec/spec-types.generated.js";
 
 /** Keys of a state or context field that are graphspec's, not JSON Schema's. */
 const NOT_SCHEMA = new Set(["reducer", "default", "description"]);

@@ -5,7 +5,7 @@
  */
 import { Annotation } from "@langchain/langgraph";
 import { LastValue } from "@langchain/langgraph/channels";
-import type { GraphSpec, StateField } from "../spec/spec-types.js";
+import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
 import { REDUCERS } from "./reducers.js";
 
 type ChannelSpec = any;

@@ -6,9 +6,9 @@
  */
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import { isLangChainTool } from "../check/modules.js";
+import { isLangChainTool } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
-import type { Tool } from "../spec/spec-types.js";
+import type { Tool } from "../spec/spec-types.generated.js";
 import type { CompileContext } from "./compile-context.js";
 import { GraphspecRunError } from "./errors.js";
 import { activeNode } from "./node.js";

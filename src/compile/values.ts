@@ -3,10 +3,11 @@
  * into evaluators. A run-time expression failure becomes a GraphspecRunError that points at the
  * expression in the spec file (file:line:col) and names the node.
  */
-import { spanInScalar } from "../check/expressions.js";
+
 import { type ExprEnvironment, ExprError, isTemplate, type Scope } from "../expr/index.js";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
+import { spanInScalar } from "../spec/scalar-spans.js";
 import type { Path } from "../spec/source-map.js";
 import { GraphspecRunError } from "./errors.js";
 

@@ -7,9 +7,9 @@
  */
 import { isBaseMessage } from "@langchain/core/messages";
 import { Overwrite } from "@langchain/langgraph";
-import { didYouMean } from "../check/suggest.js";
+import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
-import type { GraphSpec, StateField } from "../spec/spec-types.js";
+import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
 import { GraphspecRunError, preview, type RunErrorCode } from "./errors.js";
 import { asItems, uniqueItems } from "./reducers.js";
 import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";

@@ -1,5 +1,5 @@
 /**
- * The generic executor (architecture.md): compiles graphs by name or path once, runs and resumes
+ * The generic executor: compiles graphs by name or path once, runs and resumes
  * them on threads with a checkpointer, and returns a RunResult — status, output, interrupts, next
  * nodes, summed token usage, warnings, and a structured error instead of a thrown one.
  */
@@ -12,7 +12,7 @@ import { contextResolver, type ResolveContext } from "../compile/context.js";
 import type { CompileOptions } from "../compile/options.js";
 import { loadSpec } from "../spec/load.js";
 import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
-import type { GraphSpec } from "../spec/spec-types.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 import {
   type CheckpointerChoice,
   type CheckpointerOptions,

@@ -1,4 +1,4 @@
-/** What a run gives back: architecture.md's RunResult, with camelCase fields. */
+/** What a run gives back: status, output, pending interrupts, usage and a structured error. */
 
 export interface TokenUsage {
   inputTokens: number;

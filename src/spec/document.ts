@@ -1,4 +1,5 @@
-import type { Diagnostic, Severity } from "../check/diagnostic.js";
+import type { Diagnostic, Severity, TestFinding } from "../diagnostics/diagnostic.js";
+import type { RuleName } from "../diagnostics/rule-catalog.js";
 import type { Path, SourceMap, Span } from "./source-map.js";
 import type { Suppressions } from "./suppressions.js";
 
@@ -21,7 +22,7 @@ export interface SpecDocument {
 }
 
 export interface DiagnosticInput {
-  rule: string;
+  rule: RuleName | TestFinding;
   severity: Severity;
   message: string;
   hint?: string | undefined;

@@ -1,7 +1,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
-import type { Diagnostic } from "../check/diagnostic.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { RuleName } from "../diagnostics/rule-catalog.js";
 import { decode } from "./decode.js";
 import {
   type DiagnosticInput,
@@ -79,7 +80,7 @@ export async function readSpec(
 ): Promise<SpecDocument> {
   const abs = resolve(path);
   const file = options.file ?? path;
-  const fail = (rule: string, message: string, hint?: string): SpecDocument => {
+  const fail = (rule: RuleName, message: string, hint?: string): SpecDocument => {
     const doc = emptyDocument(abs, file, options.root, formatOf(abs), "");
     doc.problems.push(diagnosticAtSpan(doc, [0, 0], { rule, severity: "error", message, hint }));
     return doc;
@@ -144,7 +145,7 @@ export function parseSpec(
   }
   const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
   const doc = emptyDocument(path, file, options.root, format, text);
-  const report = (span: Span, d: DiagnosticInput) =>
+  const report = (span: Span, d: LoadFinding) =>
     doc.problems.push(diagnosticAtSpan(doc, span, d));
   const limit = (span: Span, message: string, hint?: string) =>
     report(span, { rule: "resource-limit", severity: "error", message, hint });
@@ -276,7 +277,7 @@ function reportYamlError(
   doc: SpecDocument,
   err: YAMLError,
   isWarning: boolean,
-  report: (span: Span, d: DiagnosticInput) => void,
+  report: (span: Span, d: LoadFinding) => void,
 ): void {
   const severity = isWarning ? "warning" : "error";
   if (err.code === "MULTIPLE_DOCS") {
@@ -364,6 +365,9 @@ function emptyDocument(
     suppressions: scanSuppressions(text, (offset) => map.position(offset).line),
   };
 }
+
+/** What the loader finds: only the catalog's loading rules. */
+type LoadFinding = DiagnosticInput & { rule: RuleName };
 
 const withoutUndefined = (d: DiagnosticInput): DiagnosticInput =>
   d.hint === undefined ? { rule: d.rule, severity: d.severity, message: d.message } : d;

@@ -93,7 +93,7 @@ describe("what the model is shown", () => {
   it("a bound argument is not in the tool's schema; a plain function gets the spec's", async () => {
     const doc = specDoc(toolsSpec());
     const { ExprEnvironment } = await import("../../src/expr/index.js");
-    const { moduleRefs, resolveRef, sharedIn } = await import("../../src/check/modules.js");
+    const { moduleRefs, resolveRef, sharedIn } = await import("../../src/modules/index.js");
     const data = doc.data as never as Parameters<typeof moduleRefs>[0] & {
       state: unknown;
       context: unknown;

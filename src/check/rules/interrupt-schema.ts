@@ -1,4 +1,4 @@
-import { schemaProblems } from "../json-schema/schema-problems.js";
+import { schemaProblems } from "../../json-schema/schema-problems.js";
 import type { Rule } from "../rule.js";
 
 const isSchema = (v: unknown): v is object | boolean =>

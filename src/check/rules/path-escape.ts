@@ -1,4 +1,4 @@
-import { reportRefProblems } from "../modules.js";
+import { reportRefProblems } from "../module-refs.js";
 import type { Rule } from "../rule.js";
 
 /** A module or graph path leaves the project root (lexically, or through a symbolic link). */

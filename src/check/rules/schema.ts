@@ -1,11 +1,11 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { closest, didYouMean, listNames } from "../../diagnostics/suggest.js";
 import type { SpecDocument } from "../../spec/document.js";
 import { diagnosticAtPath } from "../../spec/document.js";
-import generatedValidator from "../../spec/schema-validator.js";
+import generatedValidator from "../../spec/schema-validator.generated.js";
 import { pathOfPointer } from "../../spec/source-map.js";
-import type { Diagnostic } from "../diagnostic.js";
 import { allowedKeys, describe, schemaAt } from "../schema-walk.js";
-import { closest, didYouMean, listNames } from "../suggest.js";
 
 type Path = (string | number)[];
 

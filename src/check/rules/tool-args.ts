@@ -1,10 +1,10 @@
+import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { schemaProblems } from "../../json-schema/schema-problems.js";
+import { validatorFor, valueProblems } from "../../json-schema/value-problems.js";
 import { isObject } from "../../spec/data.js";
-import type { JsonSchema } from "../../spec/spec-types.js";
+import type { JsonSchema } from "../../spec/spec-types.generated.js";
 import type { CheckContext } from "../context.js";
-import { schemaProblems } from "../json-schema/schema-problems.js";
-import { validatorFor, valueProblems } from "../json-schema/value-problems.js";
 import type { Rule } from "../rule.js";
-import { didYouMean, listNames } from "../suggest.js";
 import { toolInfo } from "../tools.js";
 
 type Obj = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { reportRefProblems } from "../modules.js";
+import { reportRefProblems } from "../module-refs.js";
 import type { Rule } from "../rule.js";
 
 /** A module lacks the named export, or the export is not the function or tool the spec needs. */

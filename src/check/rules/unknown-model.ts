@@ -1,6 +1,6 @@
+import { didYouMean, listNames } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
-import { didYouMean, listNames } from "../suggest.js";
 
 /** A `provider:name` string, as `models.*.model` takes it. */
 const PROVIDER_MODEL = /^[a-z][\w-]*:\S+$/i;

@@ -1,4 +1,4 @@
-import { reportRefProblems } from "../modules.js";
+import { reportRefProblems } from "../module-refs.js";
 import type { Rule } from "../rule.js";
 
 /** A module or graph path names no file, a file of the wrong kind, or a module that throws when loaded. */

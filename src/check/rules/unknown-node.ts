@@ -1,6 +1,6 @@
+import { didYouMean, listNames } from "../../diagnostics/suggest.js";
 import { END, graphOf, type RefRole, START } from "../graph.js";
 import type { Rule } from "../rule.js";
-import { didYouMean, listNames } from "../suggest.js";
 
 /** Why START or END may not stand where it does; undefined where it may. */
 function misuse(name: typeof START | typeof END, role: RefRole): string | undefined {

@@ -1,8 +1,8 @@
+import { didYouMean } from "../../diagnostics/suggest.js";
 import { asObject as obj } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
 import { expressionFindings } from "../expressions.js";
 import type { Rule } from "../rule.js";
-import { didYouMean } from "../suggest.js";
 
 /**
  * A state key that is not declared: read in an expression (`state.X`, `context.X`), written

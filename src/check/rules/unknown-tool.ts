@@ -1,7 +1,7 @@
+import { didYouMean } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { CheckContext } from "../context.js";
 import type { Rule } from "../rule.js";
-import { didYouMean } from "../suggest.js";
 
 const stringsAt = (list: unknown): [number, string][] =>
   Array.isArray(list)

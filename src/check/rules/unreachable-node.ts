@@ -1,3 +1,4 @@
+import { closest } from "../../diagnostics/suggest.js";
 import {
   andNames,
   edgeName,
@@ -10,7 +11,6 @@ import {
   stepsOf,
 } from "../graph.js";
 import type { Rule } from "../rule.js";
-import { closest } from "../suggest.js";
 
 /** Why a node that START's edges lead to never runs: a join that cannot complete, upstream. */
 function neverRuns(

@@ -5,7 +5,7 @@
 import { relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { diffLines } from "diff";
-import type { Diagnostic } from "../../check/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { TestFailure, TestResult } from "../../run/fixtures/run.js";
 import { diagnosticAtPath } from "../../spec/document.js";
 import { EXIT, type Io, UsageError } from "../io.js";

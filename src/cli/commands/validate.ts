@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
-import { RULE_NAMES, type RuleName } from "../../check/catalog.js";
-import type { Diagnostic, Severity } from "../../check/diagnostic.js";
-import { didYouMean } from "../../check/suggest.js";
 import { validate } from "../../check/validate.js";
+import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
+import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
+import { didYouMean } from "../../diagnostics/suggest.js";
 import { readSpec } from "../../spec/load.js";
 import { expandSpecPaths } from "../files.js";
 import { formatGithub } from "../format/github.js";

@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../../check/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 
 /** GitHub Actions workflow commands: each diagnostic becomes an annotation on the pull request. */
 export function formatGithub(diagnostics: readonly Diagnostic[]): string {

@@ -1,5 +1,5 @@
 import { styleText } from "node:util";
-import type { Diagnostic } from "../../check/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 
 type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
 

@@ -1,7 +1,7 @@
 import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
-import { CATALOG, RULE_NAMES } from "../../check/catalog.js";
-import type { Diagnostic } from "../../check/diagnostic.js";
+import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { CATALOG, RULE_NAMES } from "../../diagnostics/rule-catalog.js";
 
 const DOCS = "https://github.com/graphspec/graphspec/blob/main/docs/rules";
 

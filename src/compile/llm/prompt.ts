@@ -6,7 +6,7 @@
  */
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { renderText } from "../../expr/index.js";
-import type { AgentNode, LlmNode } from "../../spec/spec-types.js";
+import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError, preview } from "../errors.js";
 import type { NodeCall } from "../node.js";

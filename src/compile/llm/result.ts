@@ -7,7 +7,7 @@
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { MESSAGE_TYPE, typeFromSchema } from "../../expr/index.js";
-import type { AgentNode, LlmNode } from "../../spec/spec-types.js";
+import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
 import { messageView } from "../scope.js";
 import { compileWrite } from "../values.js";

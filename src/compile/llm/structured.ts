@@ -17,7 +17,7 @@ import {
   ToolMessage,
 } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import type { OutputSpec } from "../../spec/spec-types.js";
+import type { OutputSpec } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError, preview } from "../errors.js";
 import { valueCheck } from "../schemas.js";
 

@@ -6,11 +6,11 @@
  */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { initChatModel, MODEL_PROVIDER_CONFIG } from "langchain/chat_models/universal";
-import { didYouMean } from "../../check/suggest.js";
+import { didYouMean } from "../../diagnostics/suggest.js";
 import { ExprEnvironment, ExprError, isTemplate } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import { scrubber, secretValues } from "../../spec/secrets.js";
-import type { Model } from "../../spec/spec-types.js";
+import type { Model } from "../../spec/spec-types.generated.js";
 import { ModelConfigError } from "./errors.js";
 import { ScriptQueues, type Scripts } from "./script.js";
 import { ScriptedChatModel } from "./scripted.js";

@@ -15,7 +15,7 @@ import {
   modelCallLimitMiddleware,
   toolStrategy,
 } from "langchain";
-import type { AgentNode } from "../../spec/spec-types.js";
+import type { AgentNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError } from "../errors.js";
 import { promptBuilder } from "../llm/prompt.js";

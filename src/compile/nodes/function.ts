@@ -4,7 +4,7 @@
  * outside the list is a run-time error.
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { FunctionNode } from "../../spec/spec-types.js";
+import type { FunctionNode } from "../../spec/spec-types.generated.js";
 import type { NodeKind, NodeResult } from "../node.js";
 
 type UserNode = (state: Record<string, unknown>, runtime: LangGraphRunnableConfig) => unknown;

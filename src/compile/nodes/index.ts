@@ -1,5 +1,5 @@
 /** Every node kind, by the `kind:` that names it. A new kind is one file and one line here. */
-import type { Node } from "../../spec/spec-types.js";
+import type { Node } from "../../spec/spec-types.generated.js";
 import type { NodeKind } from "../node.js";
 import { agentKind } from "./agent.js";
 import { functionKind } from "./function.js";

@@ -6,7 +6,7 @@
  * usage to the run's callbacks, since the call gets the node's config.
  */
 import type { AIMessage } from "@langchain/core/messages";
-import type { LlmNode } from "../../spec/spec-types.js";
+import type { LlmNode } from "../../spec/spec-types.generated.js";
 import { CompileError } from "../errors.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";

@@ -1,5 +1,5 @@
 /** `set`: a pure state update — `values` (templates) written through the channels' reducers. */
-import type { SetNode } from "../../spec/spec-types.js";
+import type { SetNode } from "../../spec/spec-types.generated.js";
 import type { NodeKind } from "../node.js";
 import { compileValue } from "../values.js";
 

@@ -11,10 +11,10 @@
  */
 import { relative, sep } from "node:path";
 import { isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { resolveGraphRef } from "../../check/modules.js";
 import { T } from "../../expr/index.js";
+import { resolveGraphRef } from "../../modules/index.js";
 import { loadSpec } from "../../spec/load.js";
-import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.js";
+import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
 import { CompileError, GraphspecRunError } from "../errors.js";
 import type { SpecGraph } from "../graph.js";

@@ -4,7 +4,7 @@
  * schema, or its own error — fails the node with a `tool-error` naming the node and the tool.
  */
 import { T } from "../../expr/index.js";
-import type { ToolNode } from "../../spec/spec-types.js";
+import type { ToolNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../errors.js";
 import type { NodeKind } from "../node.js";
 import { compileValue, compileWrite } from "../values.js";

@@ -4,7 +4,7 @@
  * for a tool the node does not have, becomes an error message for the model to read.
  */
 import { ToolNode } from "@langchain/langgraph/prebuilt";
-import type { ToolsNode } from "../../spec/spec-types.js";
+import type { ToolsNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../errors.js";
 import type { NodeKind, NodeResult } from "../node.js";
 

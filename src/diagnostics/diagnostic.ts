@@ -1,5 +1,10 @@
 /** A finding about a spec file. Positions are 1-based; `end*` is exclusive of nothing: it is the last character's position + 1 column. */
+import type { RuleName } from "./rule-catalog.js";
+
 export type Severity = "error" | "warning";
+
+/** Findings of `graphspec test` about its own files, not spec rules: a fixture that cannot be used, a test that failed. */
+export type TestFinding = "fixture" | "test";
 
 export interface Diagnostic {
   /** The file as given (relative paths stay relative). */
@@ -8,8 +13,8 @@ export interface Diagnostic {
   column: number;
   endLine: number;
   endColumn: number;
-  /** A public rule name from the catalog, e.g. `unknown-node`. */
-  rule: string;
+  /** A public rule name from the catalog, e.g. `unknown-node` (or a finding of `graphspec test`). */
+  rule: RuleName | TestFinding;
   severity: Severity;
   message: string;
   /** How to fix it, e.g. "did you mean `notify`?". */

@@ -5,23 +5,10 @@
  *
  * Nothing here imports `@langchain/*`: user modules may, and they load only when asked to.
  */
-import type { CheckContext } from "./context.js";
-import { exportPath, findExport, shapeProblem } from "./modules/exports.js";
-import { resolveFile } from "./modules/files.js";
-import { loadErrorHint, loadErrorSummary, loadModule, type Shared } from "./modules/load.js";
-import {
-  type GraphRef,
-  graphRefs,
-  type ModuleRef,
-  moduleRefs,
-  type RefBase,
-  type RefProblem,
-} from "./modules/refs.js";
-
-export { isLangChainTool } from "./modules/exports.js";
-export { GRAPH_EXTENSIONS, MODULE_EXTENSIONS, resolveFile } from "./modules/files.js";
-export { loadModule, type Shared, sharedIn } from "./modules/load.js";
-export * from "./modules/refs.js";
+import { exportPath, findExport, shapeProblem } from "./exports.js";
+import { resolveFile } from "./files.js";
+import { loadErrorHint, loadErrorSummary, loadModule, type Shared } from "./load.js";
+import type { GraphRef, ModuleRef, RefBase, RefProblem } from "./refs.js";
 
 export interface ResolvedRef {
   ref: ModuleRef;
@@ -89,56 +76,6 @@ export interface ResolvedGraphRef {
 export async function resolveGraphRef(base: RefBase, ref: GraphRef): Promise<ResolvedGraphRef> {
   const file = await resolveFile(base, ref.graph, "graph", ref.path);
   return file.ok ? { ref, abs: file.abs } : { ref, problem: file.problem };
-}
-
-// ---------------------------------------------------------------------------------------------
-// In a check: resolved once per document, shared by the rules that report on them
-
-export const refBase = (ctx: CheckContext): RefBase => ({
-  specPath: ctx.doc.path,
-  root: ctx.doc.root,
-});
-
-export const sharedOf =
-  (ctx: CheckContext): Shared =>
-  (key, compute) =>
-    ctx.shared(key, compute);
-
-/** The document's module references, resolved (and loaded unless `loadModules: false`). */
-export function checkedModuleRefs(ctx: CheckContext): Promise<ResolvedRef[]> {
-  return ctx.memo("modules:refs", () =>
-    Promise.all(
-      moduleRefs(ctx.spec).map((ref) =>
-        resolveRef(refBase(ctx), ref, {
-          load: ctx.options.loadModules !== false,
-          shared: sharedOf(ctx),
-        }),
-      ),
-    ),
-  );
-}
-
-/** The document's subgraph references, resolved to files. */
-export function checkedGraphRefs(ctx: CheckContext): Promise<ResolvedGraphRef[]> {
-  return ctx.memo("modules:graphs", () =>
-    Promise.all(graphRefs(ctx.spec).map((ref) => resolveGraphRef(refBase(ctx), ref))),
-  );
-}
-
-/** Reports the document's reference problems of one rule (each rule reports its own). */
-export async function reportRefProblems(
-  ctx: CheckContext,
-  rule: RefProblem["rule"],
-): Promise<void> {
-  const resolved = [...(await checkedModuleRefs(ctx)), ...(await checkedGraphRefs(ctx))];
-  for (const { problem } of resolved) {
-    if (problem?.rule !== rule) continue;
-    ctx.report(rule, problem.path, {
-      message: problem.message,
-      hint: problem.hint,
-      at: problem.at ?? "value",
-    });
-  }
 }
 
 const firstLine = (e: unknown): string =>

@@ -1,6 +1,6 @@
 /** Validating values (a tool node's literal arguments) against schemas that code provides. */
 import type { ValidateFunction } from "ajv";
-import { didYouMean } from "../suggest.js";
+import { didYouMean } from "../diagnostics/suggest.js";
 import { compile } from "./ajv.js";
 import type { SchemaProblem } from "./schema-problems.js";
 import { decodePointer, EXPECTED, type SchemaPath, valueAt } from "./walk.js";

@@ -3,7 +3,7 @@
  * usable, with the place inside the schema, so that diagnostics point at it exactly.
  */
 import type { ErrorObject } from "ajv";
-import { closest, didYouMean, listNames } from "../suggest.js";
+import { closest, didYouMean, listNames } from "../diagnostics/suggest.js";
 import { compile, DRAFT_2020_12, FORMATS, schemaAjv } from "./ajv.js";
 import {
   decodePointer,

@@ -1,6 +1,7 @@
 /** Finding a reference's export in a loaded module, and checking it has the shape its use needs. */
-import type { Path } from "../../spec/source-map.js";
-import { closest, listNames } from "../suggest.js";
+
+import { closest, listNames } from "../diagnostics/suggest.js";
+import type { Path } from "../spec/source-map.js";
 import type { ModuleRef, RefKind, RefProblem } from "./refs.js";
 
 /** A LangChain tool: `tool(...)`, a StructuredTool instance, or anything shaped like one. */

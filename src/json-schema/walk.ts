@@ -1,7 +1,7 @@
 /** Walking a JSON Schema's subschemas, and JSON pointers into data. */
 
-import { isObject } from "../../spec/data.js";
-import { pathOfPointer } from "../../spec/source-map.js";
+import { isObject } from "../spec/data.js";
+import { pathOfPointer } from "../spec/source-map.js";
 
 export type SchemaPath = (string | number)[];
 

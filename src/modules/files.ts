@@ -1,8 +1,8 @@
 /** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
 import { readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { Path } from "../../spec/source-map.js";
-import { closest } from "../suggest.js";
+import { closest } from "../diagnostics/suggest.js";
+import type { Path } from "../spec/source-map.js";
 import type { RefBase, RefProblem } from "./refs.js";
 
 export const MODULE_EXTENSIONS = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;

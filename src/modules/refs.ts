@@ -1,6 +1,6 @@
 /** The file references a spec makes: `{ module, export }` refs and subgraph `graph:` refs. */
-import { isObject } from "../../spec/data.js";
-import type { Path } from "../../spec/source-map.js";
+import { isObject } from "../spec/data.js";
+import type { Path } from "../spec/source-map.js";
 
 /** What a module reference is for; it decides the default export and the shape the export must have. */
 export type RefKind = "tool" | "function" | "router" | "reducer";
