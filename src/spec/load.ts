@@ -145,8 +145,7 @@ export function parseSpec(
   }
   const text = decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text;
   const doc = emptyDocument(path, file, options.root, format, text);
-  const report = (span: Span, d: LoadFinding) =>
-    doc.problems.push(diagnosticAtSpan(doc, span, d));
+  const report = (span: Span, d: LoadFinding) => doc.problems.push(diagnosticAtSpan(doc, span, d));
   const limit = (span: Span, message: string, hint?: string) =>
     report(span, { rule: "resource-limit", severity: "error", message, hint });
 
