@@ -4,10 +4,15 @@
  */
 
 export { type ValidateOptions, validate } from "./check/validate.js";
-export { CompileError, GraphspecRunError, type RunErrorCode } from "./compile/errors.js";
+export { CompileError, GraphspecRunError } from "./compile/errors.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.js";
 export { CATALOG, RULE_NAMES, type RuleName } from "./diagnostics/rule-catalog.js";
+export {
+  RUN_ERROR_CODES,
+  RUN_ERRORS,
+  type RunErrorCode,
+} from "./diagnostics/run-error-catalog.js";
 export type { SpecDocument } from "./spec/document.js";
 export { LOAD_LIMITS, loadSpec, parseSpec, readSpec, SpecError } from "./spec/load.js";
 export type * from "./spec/spec-types.generated.js";
@@ -27,22 +32,27 @@ export async function compile(
   return stage.compile(spec, options);
 }
 
-export type { ExecutorOptions, ResumeOptions, RunOptions } from "./run/executor.js";
-export type { PendingInterrupt, RunError, RunResult, TokenUsage } from "./run/result.js";
+export { CheckpointerError } from "./run/checkpointer-error.js";
+export type { RunEvent } from "./run/events.js";
+export type {
+  Executor,
+  ExecutorOptions,
+  HistoryEntry,
+  ResumeOptions,
+  RunOptions,
+  StreamOptions,
+  ThreadInfo,
+} from "./run/executor-api.js";
+export type { RunLimits } from "./run/limits.js";
+export type { PendingInterrupt, RunError, RunPhase, RunResult, TokenUsage } from "./run/result.js";
 
-import type { ExecutorOptions, ResumeOptions, RunOptions } from "./run/executor.js";
-import type { RunResult } from "./run/result.js";
+import type { Executor, ExecutorOptions } from "./run/executor-api.js";
+import { lazyExecutor } from "./run/lazy-executor.js";
 
 /**
  * The executor: runs graphs by name (`graphs/NAME.yaml`) or path on threads, with a checkpointer
  * (default SQLite, `.graphspec/state.db`), and returns RunResults. LangGraph loads on first use.
  */
-export function createExecutor(options: ExecutorOptions = {}) {
-  const executor = import("./run/executor.js").then((m) => m.createExecutor(options));
-  return {
-    run: (graph: string, opts?: RunOptions): Promise<RunResult> =>
-      executor.then((e) => e.run(graph, opts)),
-    resume: (graph: string, opts: ResumeOptions): Promise<RunResult> =>
-      executor.then((e) => e.resume(graph, opts)),
-  };
+export function createExecutor(options: ExecutorOptions = {}): Executor {
+  return lazyExecutor(options);
 }

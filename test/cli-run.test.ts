@@ -1,6 +1,6 @@
 /** `graphspec run` and `graphspec resume`, as a user runs them: the built CLI in a project of its own. */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -208,7 +208,9 @@ describe("graphspec run / resume", () => {
 
 writeFileSync(
   join(dir, "step.mjs"),
-  `export default async (state) => {
+  `import { appendFileSync } from "node:fs";
+export default async (state) => {
+  appendFileSync(new URL("./started.log", import.meta.url), \`\${state.done.length + 1}\\n\`);
   await new Promise((r) => setTimeout(r, 300));
   return { done: [state.done.length + 1] };
 };
@@ -276,6 +278,8 @@ describe("limits from the command line", () => {
   });
 
   it("Ctrl-C stops the run at the next checkpoint; it resumes from there", async () => {
+    const started = join(dir, "started.log");
+    rmSync(started, { force: true });
     const child = spawn(process.execPath, [BIN, "run", "chain", "--thread", "int", "--json"], {
       cwd: dir,
     });
@@ -283,7 +287,8 @@ describe("limits from the command line", () => {
     child.stdout.on("data", (d) => {
       stdout += d;
     });
-    await new Promise((r) => setTimeout(r, 1200));
+    // Interrupt once the first step has started (not after a fixed time: start-up speed varies).
+    while (!existsSync(started)) await new Promise((r) => setTimeout(r, 20));
     child.kill("SIGINT");
     const code = await new Promise((r) => child.on("exit", r));
     expect(code).toBe(1);

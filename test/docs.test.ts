@@ -1,6 +1,7 @@
 /**
  * Keeps the documentation honest:
  * - every rule in the catalog has a page with What / Why / Example / Fix and a row in docs/rules.md;
+ * - docs/executor.md lists every run error code with its phase and summary, and no other;
  * - every complete example in docs/spec.md (a block whose first line after comments is
  *   `version: 1`, or JSON with `"version": 1`) validates with no diagnostics at all;
  * - a rule page's output block that starts with `$ graphspec validate FILE` is what the built CLI
@@ -20,7 +21,14 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATALOG, parseSpec, RULE_NAMES, validate } from "../src/index.js";
+import {
+  CATALOG,
+  parseSpec,
+  RULE_NAMES,
+  RUN_ERROR_CODES,
+  RUN_ERRORS,
+  validate,
+} from "../src/index.js";
 import { formatExpected } from "./helpers.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -120,6 +128,19 @@ describe("rule pages", () => {
     const listed = [...index.matchAll(/^\| \[`([a-z-]+)`\]\(rules\//gm)].map((m) => m[1]);
     expect(listed.filter((r) => !(RULE_NAMES as string[]).includes(r!))).toEqual([]);
     expect(new Set(listed).size).toBe(listed.length);
+  });
+});
+
+describe("run error codes", () => {
+  const executorDoc = read(join(DOCS, "executor.md"));
+  const rows = [...executorDoc.matchAll(/^\| `([a-z-]+)` \| (\w+) \| (.+) \|$/gm)].map((m) => ({
+    code: m[1]!,
+    phase: m[2]!,
+    summary: m[3]!,
+  }));
+
+  it("docs/executor.md lists each code of RUN_ERRORS, with its phase and summary, in order", () => {
+    expect(rows).toEqual(RUN_ERROR_CODES.map((code) => ({ code, ...RUN_ERRORS[code] })));
   });
 });
 

@@ -225,10 +225,12 @@ process.on("exit", () => {
     expect(log.filter(isLangChain).map((r) => fromRoot(r.url))).toEqual([]);
   });
 
-  it("the package entry loads no LangChain until compile() is called", () => {
+  it("the package entry loads no LangChain until compile() is called or an executor is used", () => {
     const script = `const g = await import("./dist/index.js");
 const doc = await g.loadSpec("test/fixtures/valid/minimal.yaml");
 if ((await g.validate(doc)).length) process.exit(3);
+const exec = g.createExecutor({ checkpointer: "memory" });
+await exec.close();
 if (process.argv.includes("compile")) await g.compile(doc);`;
     const validated = recording(["--input-type=module", "-e", script]);
     expect(validated.status).toBe(0);

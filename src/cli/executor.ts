@@ -1,6 +1,6 @@
 /** The executor as the run, resume and threads commands set it up: graphs/ and .graphspec/ under the working directory. */
 import { resolve } from "node:path";
-import type { Executor, ExecutorOptions } from "../run/executor.js";
+import type { Executor, ExecutorOptions } from "../run/executor-api.js";
 import type { Io } from "./io.js";
 import { UsageError } from "./io.js";
 

@@ -4,6 +4,9 @@
  * carries a user-facing stack trace. The executor turns them into structured results.
  */
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { RunErrorCode } from "../diagnostics/run-error-catalog.js";
+
+export type { RunErrorCode };
 
 /** A spec that cannot be compiled: it has errors, or something it references cannot be used. */
 export class CompileError extends Error {
@@ -15,20 +18,6 @@ export class CompileError extends Error {
     this.diagnostics = diagnostics;
   }
 }
-
-/** What went wrong while a compiled graph ran, by kind. */
-export type RunErrorCode =
-  | "invalid-input"
-  | "invalid-context"
-  | "invalid-write"
-  | "expression"
-  | "route-no-match"
-  | "router-target"
-  | "invalid-output"
-  | "tool-error"
-  | "subgraph"
-  | "no-checkpointer"
-  | "recursion-limit";
 
 export interface RunErrorDetails {
   /** The node that failed (or whose edge did). */

@@ -8,6 +8,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { scrubber } from "../spec/secrets.js";
+import { CheckpointerError } from "./checkpointer-error.js";
 
 export type CheckpointerChoice = "memory" | "sqlite" | "postgres" | BaseCheckpointSaver;
 
@@ -23,16 +24,6 @@ export interface OpenCheckpointer {
   durable: boolean;
   /** Releases connections (a PostgreSQL pool keeps a process alive until it is ended). */
   close(): Promise<void>;
-}
-
-/** A checkpointer that cannot be opened: no DATABASE_URL, a server that does not answer, … */
-export class CheckpointerError extends Error {
-  override readonly name = "CheckpointerError";
-  readonly hint: string;
-  constructor(message: string, hint: string) {
-    super(message);
-    this.hint = hint;
-  }
 }
 
 export const DEFAULT_SQLITE_PATH = ".graphspec/state.db";

@@ -4,6 +4,7 @@
  * where one failed, the node. Never a stack trace.
  */
 import { GraphspecRunError } from "../compile/errors.js";
+import { RUN_ERRORS, type RunErrorCode } from "../diagnostics/run-error-catalog.js";
 import type { RunError, RunPhase } from "./result.js";
 
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split("\n")[0] ?? "";
@@ -15,17 +16,9 @@ function causes(e: unknown): unknown[] {
   return out;
 }
 
-const INPUT_CODES = new Set(["invalid-input", "invalid-context"]);
-const EDGE_CODES = new Set(["route-no-match", "router-target"]);
-const RUN_CODES = new Set(["recursion-limit", "parallel-write", "no-checkpointer"]);
-
-function phaseOf(code: string, node: string | undefined): RunPhase {
-  if (INPUT_CODES.has(code)) return "input";
-  if (EDGE_CODES.has(code)) return "edge";
-  if (RUN_CODES.has(code)) return "run";
-  // An expression that failed outside any node is an edge's.
-  return code === "expression" && !node ? "edge" : "node";
-}
+/** The catalog's phase of a code; an expression that failed outside any node is an edge's. */
+const phaseOf = (code: RunErrorCode, node: string | undefined): RunPhase =>
+  code === "expression" && !node ? "edge" : RUN_ERRORS[code].phase;
 
 /** A string `hint` an error carries (the scripted model's, a tool's own error class). */
 const ownHint = (e: unknown): string | undefined => {

@@ -9,55 +9,24 @@ import { join, resolve } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { contextResolver, type ResolveContext } from "../compile/context.js";
-import type { CompileOptions } from "../compile/options.js";
 import { loadSpec } from "../spec/load.js";
 import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
-import {
-  type CheckpointerChoice,
-  type CheckpointerOptions,
-  CONTEXT_KEY,
-  GRAPH_KEY,
-  type OpenCheckpointer,
-  openCheckpointer,
-} from "./checkpointer.js";
+import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./errors.js";
 import { eventMapper, type RunEvent } from "./events.js";
+import type {
+  Executor,
+  ExecutorOptions,
+  HistoryEntry,
+  ResumeOptions,
+  RunOptions,
+  StreamOptions,
+} from "./executor-api.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
-
-export type { ThreadInfo } from "./threads.js";
-
-export interface ExecutorOptions
-  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
-    CheckpointerOptions {
-  /** Where graphs named without a path live. Default `graphs`. */
-  dir?: string;
-  /** Default `sqlite` (`.graphspec/state.db`); `postgres` uses `databaseUrl` or DATABASE_URL. */
-  checkpointer?: CheckpointerChoice;
-  /** Refuse to run a graph that can pause for a person when checkpoints are not durable. */
-  requireDurable?: boolean;
-}
-
-export interface RunOptions extends RunLimits {
-  input?: unknown;
-  threadId?: string;
-  /**
-   * The run's context. It is stored with the thread (secret-looking keys left out), so a resume
-   * or a later run on the thread gets it again; keys given here replace the stored ones.
-   */
-  context?: Record<string, unknown>;
-}
-
-export interface ResumeOptions extends RunLimits {
-  threadId: string;
-  /** The answer to the pending interrupt (an id map when several are pending); without it, the run continues from its last checkpoint. */
-  value?: unknown;
-  /** Added to (and replacing keys of) the context stored with the thread. */
-  context?: Record<string, unknown>;
-}
 
 /** One call of `execute`: what to run, on which thread, within which limits. */
 interface Execution extends RunLimits {
@@ -68,19 +37,6 @@ interface Execution extends RunLimits {
   /** Only read where the thread stands. */
   inspectOnly?: boolean;
   onEvent?: (event: RunEvent) => void;
-}
-
-/** One checkpoint of a thread, as `history` lists them (newest first). */
-export interface HistoryEntry {
-  checkpointId: string;
-  /** LangGraph's step number: -1 for the input, then one per superstep. */
-  step: number;
-  /** `input`, `loop` (a step of the run), `update` or `fork`. */
-  source: string;
-  createdAt: string | undefined;
-  /** The nodes that ran (or were to run) after this checkpoint. */
-  next: string[];
-  values: Record<string, unknown>;
 }
 
 interface Loaded {
@@ -100,7 +56,7 @@ const canPause = (spec: GraphSpec): boolean =>
       n.kind === "interrupt" || (n.kind === "agent" && n.approve?.length) || n.kind === "subgraph",
   );
 
-export function createExecutor(options: ExecutorOptions = {}) {
+export function createExecutor(options: ExecutorOptions = {}): Executor {
   const dir = resolve(options.dir ?? "graphs");
   const graphs = new Map<string, Promise<Loaded>>();
   const modules = new Map<string, unknown>();
@@ -326,10 +282,7 @@ export function createExecutor(options: ExecutorOptions = {}) {
      * `interrupted` or `failed`) carrying the RunResult. With `resume` (the answer, or `null` to
      * go on from the last checkpoint) on a `threadId`, answers or continues a stopped run.
      */
-    async *stream(
-      graph: string,
-      opts: RunOptions & { resume?: unknown } = {},
-    ): AsyncGenerator<RunEvent> {
+    async *stream(graph: string, opts: StreamOptions = {}): AsyncGenerator<RunEvent> {
       const resuming = opts.resume !== undefined && opts.threadId !== undefined;
       const input = resuming
         ? await resumeInput(graph, {
@@ -393,5 +346,3 @@ export function createExecutor(options: ExecutorOptions = {}) {
     },
   };
 }
-
-export type Executor = ReturnType<typeof createExecutor>;

@@ -1,4 +1,7 @@
 /** What a run gives back: status, output, pending interrupts, usage and a structured error. */
+import type { RunErrorCode, RunPhase } from "../diagnostics/run-error-catalog.js";
+
+export type { RunPhase };
 
 export interface TokenUsage {
   inputTokens: number;
@@ -14,15 +17,9 @@ export interface PendingInterrupt {
   value: unknown;
 }
 
-/**
- * Where a run failed: what the caller gave (input, context, resume value, thread), a node's work,
- * an edge's decision, or the run as a whole (recursion, budget, deadline, cancel).
- */
-export type RunPhase = "input" | "node" | "edge" | "run";
-
 export interface RunError {
-  /** What went wrong, by kind (graphspec's run error codes, or recursion-limit, parallel-write, timeout, …). */
-  code: string;
+  /** What went wrong, by kind: one of the run error catalog's codes. */
+  code: RunErrorCode;
   phase: RunPhase;
   message: string;
   node?: string;

@@ -4,15 +4,7 @@
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { CONTEXT_KEY, GRAPH_KEY } from "./checkpointer.js";
-
-export interface ThreadInfo {
-  threadId: string;
-  /** The spec file the thread ran. */
-  graph?: string;
-  checkpointId: string;
-  /** When its latest checkpoint was written (ISO time). */
-  updatedAt: string;
-}
+import type { ThreadInfo } from "./executor-api.js";
 
 export function threadIndex(saver: () => Promise<{ saver: BaseCheckpointSaver }>) {
   /** The metadata of a thread's latest checkpoint (one read, not a listing). */

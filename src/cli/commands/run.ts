@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
-import type { Executor, RunOptions } from "../../run/executor.js";
+import type { Executor, RunOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
 import { countArg, deadlineArg, jsonArg } from "../args.js";
 import { withExecutor } from "../executor.js";

@@ -1,7 +1,7 @@
 /** `graphspec threads list | show | delete`: the threads in the checkpointer, and removing them. */
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import type { Executor } from "../../run/executor.js";
+import type { Executor } from "../../run/executor-api.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 

@@ -1,0 +1,87 @@
+/**
+ * Every code a failed run reports (`RunResult.error.code`, `GraphspecRunError.code`), the phase it
+ * belongs to and a one-line summary. Codes are public — callers branch on them, the server maps
+ * them to HTTP statuses — so add freely, never rename. docs/executor.md lists each one
+ * (test/docs.test.ts holds the two together).
+ */
+
+/**
+ * Where a run failed: what the caller gave (input, context, resume value, thread), a node's work,
+ * an edge's decision, or the run as a whole (recursion, budget, deadline, cancel).
+ */
+export type RunPhase = "input" | "node" | "edge" | "run";
+
+export const RUN_ERRORS = {
+  // What the caller gave
+  "invalid-input": {
+    phase: "input",
+    summary:
+      "The run's input has a key the graph does not accept, a value that does not fit its channel, or is empty with nothing to continue.",
+  },
+  "invalid-context": {
+    phase: "input",
+    summary: "A required context value is missing, or one does not fit its declaration.",
+  },
+  "nothing-to-resume": {
+    phase: "input",
+    summary: "A resume named a thread that does not exist or whose run has completed.",
+  },
+  // A node's work
+  "invalid-write": {
+    phase: "node",
+    summary:
+      "A node wrote a key that is not a channel (or outside its `writes`), or a value that does not fit.",
+  },
+  "invalid-output": {
+    phase: "node",
+    summary:
+      "An `llm`'s structured answer did not match `output.schema` twice, or an `agent` ended without one.",
+  },
+  expression: {
+    phase: "node",
+    summary:
+      "An expression failed at run time (a missing key, a division by zero); in an edge's expression the phase is `edge`.",
+  },
+  "tool-error": { phase: "node", summary: "A `tool` node's tool failed." },
+  subgraph: { phase: "node", summary: "A subgraph node's child run failed." },
+  timeout: { phase: "node", summary: "A node ran longer than its `timeout_ms`." },
+  throttled: {
+    phase: "node",
+    summary: "The model provider refused the call for its rate limit or quota.",
+  },
+  "node-error": {
+    phase: "node",
+    summary: "A node's own code (a function, a tool, a provider) threw; its `hint` is kept.",
+  },
+  // An edge's decision
+  "route-no-match": { phase: "edge", summary: "No case of a route without `default` matched." },
+  "router-target": {
+    phase: "edge",
+    summary: "A router returned a target its `to` does not declare.",
+  },
+  // The run as a whole
+  "recursion-limit": {
+    phase: "run",
+    summary: "The run took more super-steps than `limits.recursion` allows.",
+  },
+  "parallel-write": {
+    phase: "run",
+    summary: "Nodes of one step wrote the same `replace` channel (LangGraph's InvalidUpdateError).",
+  },
+  "no-checkpointer": {
+    phase: "run",
+    summary: "A graph that pauses for a person ran without a checkpointer.",
+  },
+  "not-durable": {
+    phase: "run",
+    summary:
+      "A graph that can pause for a person would keep its checkpoints in memory only, and `requireDurable` was set.",
+  },
+  "budget-exceeded": { phase: "run", summary: "The run used more tokens than `maxTokens`." },
+  "deadline-exceeded": { phase: "run", summary: "The run passed its `deadline`." },
+  cancelled: { phase: "run", summary: "The caller's signal cancelled the run." },
+} as const satisfies Record<string, { phase: RunPhase; summary: string }>;
+
+export type RunErrorCode = keyof typeof RUN_ERRORS;
+
+export const RUN_ERROR_CODES = Object.keys(RUN_ERRORS) as RunErrorCode[];

@@ -1,0 +1,99 @@
+/**
+ * The executor as its callers see it — the one interface that `createExecutor` implements, the
+ * package entry forwards and docs/executor.md documents. Types only, so the package entry can
+ * promise an `Executor` without loading LangGraph.
+ */
+import type { CompileOptions } from "../compile/options.js";
+import type { CheckpointerChoice, CheckpointerOptions } from "./checkpointer.js";
+import type { RunEvent } from "./events.js";
+import type { RunLimits } from "./limits.js";
+import type { RunResult } from "./result.js";
+
+export interface ExecutorOptions
+  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
+    CheckpointerOptions {
+  /** Where graphs named without a path live. Default `graphs`. */
+  dir?: string;
+  /** Default `sqlite` (`.graphspec/state.db`); `postgres` uses `databaseUrl` or DATABASE_URL. */
+  checkpointer?: CheckpointerChoice;
+  /** Refuse to run a graph that can pause for a person when checkpoints are not durable. */
+  requireDurable?: boolean;
+}
+
+export interface RunOptions extends RunLimits {
+  input?: unknown;
+  threadId?: string;
+  /**
+   * The run's context. It is stored with the thread (secret-looking keys left out), so a resume
+   * or a later run on the thread gets it again; keys given here replace the stored ones.
+   */
+  context?: Record<string, unknown>;
+}
+
+export interface ResumeOptions extends RunLimits {
+  threadId: string;
+  /** The answer to the pending interrupt (an id map when several are pending); without it, the run continues from its last checkpoint. */
+  value?: unknown;
+  /** Added to (and replacing keys of) the context stored with the thread. */
+  context?: Record<string, unknown>;
+}
+
+export interface StreamOptions extends RunOptions {
+  /** With `threadId`: the answer to the pending interrupt, or `null` to go on from the last checkpoint. */
+  resume?: unknown;
+}
+
+/** One checkpoint of a thread, as `history` lists them (newest first). */
+export interface HistoryEntry {
+  checkpointId: string;
+  /** LangGraph's step number: -1 for the input, then one per superstep. */
+  step: number;
+  /** `input`, `loop` (a step of the run), `update` or `fork`. */
+  source: string;
+  createdAt: string | undefined;
+  /** The nodes that ran (or were to run) after this checkpoint. */
+  next: string[];
+  values: Record<string, unknown>;
+}
+
+export interface ThreadInfo {
+  threadId: string;
+  /** The spec file the thread ran. */
+  graph?: string;
+  checkpointId: string;
+  /** When its latest checkpoint was written (ISO time). */
+  updatedAt: string;
+}
+
+/**
+ * Runs graphs by name (`graphs/NAME.yaml`) or path on threads. Everything that happens while
+ * running is in the RunResult; a spec that cannot be loaded or compiled throws (SpecError,
+ * CompileError), and so does a checkpointer that cannot be opened (CheckpointerError).
+ */
+export interface Executor {
+  /** Starts a run on a new thread (or continues `threadId` with new input). */
+  run(graph: string, options?: RunOptions): Promise<RunResult>;
+  /** Answers a paused run, or continues a stopped one from its last checkpoint. */
+  resume(graph: string, options: ResumeOptions): Promise<RunResult>;
+  /**
+   * A run as its events, in order, ending with exactly one final event (`completed`,
+   * `interrupted` or `failed`) carrying the RunResult.
+   */
+  stream(graph: string, options?: StreamOptions): AsyncGenerator<RunEvent>;
+  /** Where a thread stands, as a RunResult, without running anything; undefined for an unknown thread. */
+  inspect(threadId: string, graph?: string): Promise<RunResult | undefined>;
+  /** A thread's checkpoints, newest first; undefined for an unknown thread. */
+  history(threadId: string, graph?: string): Promise<HistoryEntry[] | undefined>;
+  /** Every thread, newest checkpoint first, with the graph it ran. */
+  threads(): Promise<ThreadInfo[]>;
+  /** The graph a thread ran (a spec path), when it was run by graphspec. */
+  graphOf(threadId: string): Promise<string | undefined>;
+  /** The context stored with a thread (secret-looking keys are never stored). */
+  contextOf(threadId: string): Promise<Record<string, unknown> | undefined>;
+  /** Deletes a thread's checkpoints. */
+  deleteThread(threadId: string): Promise<void>;
+  /** Deletes every thread whose id starts with `prefix`; returns their ids. */
+  deleteThreads(prefix: string): Promise<string[]>;
+  /** Releases the checkpointer's connections (a PostgreSQL pool keeps the process alive). */
+  close(): Promise<void>;
+}
