@@ -90,7 +90,12 @@ export class CompileContext {
       const decl = this.spec.tools?.[name];
       if (given) t = given;
       else if (decl)
-        t = buildTool(name, decl, this.moduleExport(["tools", name, "module"]).value, this);
+        t = buildTool(
+          name,
+          decl,
+          this.moduleExport(["tools", name, "module"]).value,
+          this.values(undefined),
+        );
       else
         throw new CompileError(`${this.doc.file}: tool \`${name}\` is not declared in \`tools\``);
       this.tools.set(name, t);

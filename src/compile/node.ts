@@ -4,9 +4,9 @@
  * update checked and normalised (writes.ts) — with the common options lowered onto LangGraph's
  * own node options (retry, cache, timeout, defer, error handler).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Node, NodeCommon } from "../spec/spec-types.generated.js";
+import { activeNode } from "./active-node.js";
 import type { CompileContext } from "./compile-context.js";
 import { GraphspecRunError } from "./errors.js";
 import { exprState } from "./scope.js";
@@ -39,15 +39,6 @@ export interface LoweredNode {
 export interface NodeKind<N extends Node = Node> {
   lower(name: string, node: N, ctx: CompileContext): LoweredNode | Promise<LoweredNode>;
 }
-
-/** The node being run, for code that runs inside it without being handed it (tools' `bind`). */
-export interface ActiveNode {
-  node: string;
-  state: Record<string, unknown>;
-  context: Record<string, unknown>;
-  vars: Record<string, unknown>;
-}
-export const activeNode = new AsyncLocalStorage<ActiveNode>();
 
 type LangGraphNode = (state: any, config: LangGraphRunnableConfig) => Promise<unknown>;
 
