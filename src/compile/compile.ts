@@ -16,10 +16,10 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CompileContext } from "./compile-context.js";
 import { lowerEdges } from "./edges.js";
 import { CompileError } from "./errors.js";
-import { guardInput, type SpecGraph } from "./graph.js";
 import { nodeOptions, wrapNode } from "./node.js";
 import { NODE_KINDS } from "./nodes/index.js";
 import type { CompileOptions } from "./options.js";
+import { guardInput, type SpecGraph } from "./spec-graph.js";
 import { buildStateSchemas, type ReducerFn } from "./state.js";
 
 export type { SpecGraph };

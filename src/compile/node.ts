@@ -1,7 +1,7 @@
 /**
  * What every node kind shares: the interface a kind implements (nodes/<kind>.ts), and the wrapper
  * that runs a lowered node — context resolved, the expression view of the state made once, the
- * update checked and normalised (writes.ts) — with the common options lowered onto LangGraph's
+ * update checked and normalised (write-guard.ts) — with the common options lowered onto LangGraph's
  * own node options (retry, cache, timeout, defer, error handler).
  */
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";

@@ -17,9 +17,9 @@ import { loadSpec } from "../../spec/load.js";
 import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
 import { CompileError, GraphspecRunError } from "../errors.js";
-import type { SpecGraph } from "../graph.js";
 import type { LoweredNode, NodeCall, NodeKind } from "../node.js";
 import { exprValue } from "../scope.js";
+import type { SpecGraph } from "../spec-graph.js";
 import { compileValue, locationOf } from "../values.js";
 
 type Values = Record<string, unknown>;
