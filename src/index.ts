@@ -4,7 +4,11 @@
  */
 
 export { type ValidateOptions, validate } from "./check/validate.js";
-export { CompileError, GraphspecRunError, type RunErrorCode } from "./compile/errors.js";
+export {
+  CompileError,
+  GraphspecRunError,
+  type RunErrorCode,
+} from "./compile/compile-and-run-errors.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.js";
 export { CATALOG, RULE_NAMES, type RuleName } from "./diagnostics/rule-catalog.js";

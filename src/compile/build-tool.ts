@@ -10,7 +10,7 @@ import { isLangChainTool } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
 import type { Tool } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
-import { GraphspecRunError } from "./errors.js";
+import { GraphspecRunError } from "./compile-and-run-errors.js";
 import { compileValue, type ValueCompiler } from "./values.js";
 
 type JsonSchema = Record<string, unknown>;

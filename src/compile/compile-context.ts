@@ -12,7 +12,7 @@ import type { SpecDocument } from "../spec/document.js";
 import { type Path, pointerOf } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { buildTool } from "./build-tool.js";
-import { CompileError } from "./errors.js";
+import { CompileError } from "./compile-and-run-errors.js";
 import { ScriptQueues } from "./models/script.js";
 import type { CompileOptions } from "./options.js";
 import { contextResolver, type ResolveContext } from "./run-context.js";

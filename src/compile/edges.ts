@@ -11,8 +11,9 @@
  */
 import { type LangGraphRunnableConfig, Send, START } from "@langchain/langgraph";
 import type { Edge } from "../spec/spec-types.generated.js";
+import { GraphspecRunError } from "./compile-and-run-errors.js";
 import type { CompileContext } from "./compile-context.js";
-import { GraphspecRunError, preview } from "./errors.js";
+import { preview } from "./preview.js";
 import { exprState } from "./scope.js";
 import { compileCel, compileValue } from "./values.js";
 

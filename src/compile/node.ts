@@ -7,8 +7,8 @@
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { Node, NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
+import { GraphspecRunError } from "./compile-and-run-errors.js";
 import type { CompileContext } from "./compile-context.js";
-import { GraphspecRunError } from "./errors.js";
 import { exprState } from "./scope.js";
 import { compileWrite } from "./values.js";
 

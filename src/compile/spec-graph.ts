@@ -7,7 +7,8 @@
 import { CompiledStateGraph, isCommand } from "@langchain/langgraph";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
-import { GraphspecRunError, preview } from "./errors.js";
+import { GraphspecRunError } from "./compile-and-run-errors.js";
+import { preview } from "./preview.js";
 import type { WriteGuard } from "./write-guard.js";
 
 type InputCheck = (input: unknown) => unknown;

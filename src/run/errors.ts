@@ -3,7 +3,7 @@
  * hint; LangGraph's and providers' get a code and a hint of their own. Each names its phase and,
  * where one failed, the node. Never a stack trace.
  */
-import { GraphspecRunError } from "../compile/errors.js";
+import { GraphspecRunError } from "../compile/compile-and-run-errors.js";
 import type { RunError, RunPhase } from "./result.js";
 
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split("\n")[0] ?? "";

@@ -7,9 +7,10 @@
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { renderText } from "../../expr/index.js";
 import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
+import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { CompileContext } from "../compile-context.js";
-import { GraphspecRunError, preview } from "../errors.js";
 import type { NodeCall } from "../node.js";
+import { preview } from "../preview.js";
 import { compileText, type Evaluate, locationOf } from "../values.js";
 import { messagesById, toChatMessage } from "./messages.js";
 

@@ -18,7 +18,8 @@ import {
 } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { OutputSpec } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError, preview } from "../errors.js";
+import { GraphspecRunError } from "../compile-and-run-errors.js";
+import { preview } from "../preview.js";
 import { valueCheck } from "../schemas.js";
 
 export type AskStructured = (

@@ -16,8 +16,8 @@ import {
   toolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
+import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { CompileContext } from "../compile-context.js";
-import { GraphspecRunError } from "../errors.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import type { NodeKind } from "../node.js";

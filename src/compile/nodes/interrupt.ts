@@ -12,7 +12,7 @@ import { type InterruptOptions, interrupt } from "@langchain/langgraph";
 import { T, typeFromSchema } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import type { InterruptNode } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError } from "../errors.js";
+import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { NodeKind } from "../node.js";
 import { valueCheck } from "../schemas.js";
 import { compileValue, compileWrite } from "../values.js";

@@ -7,7 +7,7 @@
  */
 import type { AIMessage } from "@langchain/core/messages";
 import type { LlmNode } from "../../spec/spec-types.generated.js";
-import { CompileError } from "../errors.js";
+import { CompileError } from "../compile-and-run-errors.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import { structuredAsker } from "../llm/structured.js";

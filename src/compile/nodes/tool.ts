@@ -5,7 +5,7 @@
  */
 import { T } from "../../expr/index.js";
 import type { ToolNode } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError } from "../errors.js";
+import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { NodeKind } from "../node.js";
 import { compileValue, compileWrite } from "../values.js";
 

@@ -55,19 +55,3 @@ export class GraphspecRunError extends Error {
     this.hint = details.hint;
   }
 }
-
-/** A short, JSON-like rendering of a value for an error message. */
-export function preview(value: unknown, max = 80): string {
-  let text: string;
-  try {
-    text =
-      typeof value === "string"
-        ? JSON.stringify(value)
-        : value === undefined
-          ? "undefined"
-          : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
