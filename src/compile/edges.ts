@@ -13,8 +13,8 @@ import { type LangGraphRunnableConfig, Send, START } from "@langchain/langgraph"
 import type { Edge } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./compile-and-run-errors.js";
 import type { CompileContext } from "./compile-context.js";
+import { exprState } from "./expr-view.js";
 import { preview } from "./preview.js";
-import { exprState } from "./scope.js";
 import { compileCel, compileValue } from "./values.js";
 
 type Builder = any;

@@ -9,7 +9,7 @@ import type { Node, NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
 import { GraphspecRunError } from "./compile-and-run-errors.js";
 import type { CompileContext } from "./compile-context.js";
-import { exprState } from "./scope.js";
+import { exprState } from "./expr-view.js";
 import { compileWrite } from "./values.js";
 
 /** One call of a node. */

@@ -7,7 +7,7 @@ import { isObject } from "../spec/data.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./compile-and-run-errors.js";
 import { preview } from "./preview.js";
-import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";
+import { fieldJsonSchema, type ValueCheck, valueCheck } from "./value-check.js";
 
 export type ResolveContext = (raw: unknown, node?: string) => Record<string, unknown>;
 

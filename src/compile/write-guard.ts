@@ -13,8 +13,8 @@ import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
 import { GraphspecRunError, type RunErrorCode } from "./compile-and-run-errors.js";
 import { preview } from "./preview.js";
 import { asItems, uniqueItems } from "./reducers.js";
-import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";
 import { reducerOf } from "./state.js";
+import { fieldJsonSchema, type ValueCheck, valueCheck } from "./value-check.js";
 
 /** Who is writing, for messages: `node \`x\`` or `the run's input`. */
 export interface Writer {

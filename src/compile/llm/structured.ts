@@ -20,7 +20,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { OutputSpec } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../compile-and-run-errors.js";
 import { preview } from "../preview.js";
-import { valueCheck } from "../schemas.js";
+import { valueCheck } from "../value-check.js";
 
 export type AskStructured = (
   messages: BaseMessage[],

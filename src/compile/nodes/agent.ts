@@ -21,7 +21,7 @@ import type { CompileContext } from "../compile-context.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import type { NodeKind } from "../node.js";
-import { valueCheck } from "../schemas.js";
+import { valueCheck } from "../value-check.js";
 
 /** The tool a model calls to give a structured answer (LangChain's tool strategy). */
 const outputToolName = (node: AgentNode): string => node.output?.name ?? "structured_output";

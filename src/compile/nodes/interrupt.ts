@@ -14,7 +14,7 @@ import { isObject } from "../../spec/data.js";
 import type { InterruptNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { NodeKind } from "../node.js";
-import { valueCheck } from "../schemas.js";
+import { valueCheck } from "../value-check.js";
 import { compileValue, compileWrite } from "../values.js";
 
 /** Why a resume value was refused, as the person sees it beside the payload. */
