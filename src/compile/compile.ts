@@ -16,7 +16,7 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CompileError } from "./compile-and-run-errors.js";
 import { CompileContext } from "./compile-context.js";
 import { lowerEdges } from "./edges.js";
-import { nodeOptions, wrapNode } from "./node.js";
+import { nodeOptions, wrapNode } from "./node-wrapper.js";
 import { NODE_KINDS } from "./nodes/index.js";
 import type { CompileOptions } from "./options.js";
 import { guardInput, type SpecGraph } from "./spec-graph.js";

@@ -9,7 +9,7 @@ import { renderText } from "../../expr/index.js";
 import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { CompileContext } from "../compile-context.js";
-import type { NodeCall } from "../node.js";
+import type { NodeCall } from "../node-kind.js";
 import { preview } from "../preview.js";
 import { compileText, type Evaluate, locationOf } from "../values.js";
 import { messagesById, toChatMessage } from "./messages.js";

@@ -20,7 +20,7 @@ import { GraphspecRunError } from "../compile-and-run-errors.js";
 import type { CompileContext } from "../compile-context.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { valueCheck } from "../value-check.js";
 
 /** The tool a model calls to give a structured answer (LangChain's tool strategy). */

@@ -13,7 +13,7 @@ import { T, typeFromSchema } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import type { InterruptNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../compile-and-run-errors.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { valueCheck } from "../value-check.js";
 import { compileValue, compileWrite } from "../values.js";
 

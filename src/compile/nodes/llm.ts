@@ -11,7 +11,7 @@ import { CompileError } from "../compile-and-run-errors.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import { structuredAsker } from "../llm/structured.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { locationOf } from "../values.js";
 
 export const llmKind: NodeKind<LlmNode> = {

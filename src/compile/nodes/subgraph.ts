@@ -18,7 +18,7 @@ import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.generated.js
 import { CompileError, GraphspecRunError } from "../compile-and-run-errors.js";
 import type { CompileContext } from "../compile-context.js";
 import { exprValue } from "../expr-view.js";
-import type { LoweredNode, NodeCall, NodeKind } from "../node.js";
+import type { LoweredNode, NodeCall, NodeKind } from "../node-kind.js";
 import type { SpecGraph } from "../spec-graph.js";
 import { compileValue, locationOf } from "../values.js";
 

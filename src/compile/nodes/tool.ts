@@ -6,7 +6,7 @@
 import { T } from "../../expr/index.js";
 import type { ToolNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../compile-and-run-errors.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { compileValue, compileWrite } from "../values.js";
 
 export const toolKind: NodeKind<ToolNode> = {

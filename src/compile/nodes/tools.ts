@@ -6,7 +6,7 @@
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { ToolsNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../compile-and-run-errors.js";
-import type { NodeKind, NodeResult } from "../node.js";
+import type { NodeKind, NodeResult } from "../node-kind.js";
 
 export const toolsKind: NodeKind<ToolsNode> = {
   lower(name, node, ctx) {
