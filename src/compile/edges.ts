@@ -14,11 +14,9 @@ import type { Edge } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./compile-and-run-errors.js";
 import type { CompileContext } from "./compile-context.js";
 import { exprState } from "./expr-view.js";
+import type { Decide, GraphBuilder } from "./graph-builder.js";
 import { preview } from "./preview.js";
 import { compileCel, compileValue } from "./values.js";
-
-type Builder = any;
-type Decide = (state: Record<string, unknown>, config: LangGraphRunnableConfig) => unknown;
 
 const list = (v: string | readonly string[]): readonly string[] =>
   typeof v === "string" ? [v] : v;
@@ -153,7 +151,11 @@ function sourceVariants(
   return variants;
 }
 
-export function lowerEdges(builder: Builder, edges: readonly Edge[], ctx: CompileContext): void {
+export function lowerEdges(
+  builder: GraphBuilder,
+  edges: readonly Edge[],
+  ctx: CompileContext,
+): void {
   const handlerOf = (node: string): string | undefined => {
     const onError = ctx.spec.nodes[node]?.on_error;
     return onError && onError.goto === undefined ? errorHandlerName(node) : undefined;

@@ -9,13 +9,12 @@ import { activeNode } from "./active-node.js";
 import { GraphspecRunError } from "./compile-and-run-errors.js";
 import type { CompileContext } from "./compile-context.js";
 import { exprState } from "./expr-view.js";
+import type { NodeFunction, NodeOptions } from "./graph-builder.js";
 import type { LoweredNode, NodeCall } from "./node-kind.js";
 import { compileWrite } from "./values.js";
 
-type LangGraphNode = (state: any, config: LangGraphRunnableConfig) => Promise<unknown>;
-
 /** The lowered node as the function LangGraph runs. */
-export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext): LangGraphNode {
+export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext): NodeFunction {
   const allowed = lowered.writes ? new Set(lowered.writes) : undefined;
   const who = { label: `node \`${name}\``, node: name };
   const guard = (update: unknown): Record<string, unknown> => {
@@ -84,8 +83,8 @@ export function nodeOptions(
   node: NodeCommon,
   lowered: LoweredNode,
   ctx: CompileContext,
-): Record<string, any> {
-  const options: Record<string, any> = {};
+): NodeOptions {
+  const options: NodeOptions = {};
   const ends = new Set(lowered.ends ?? []);
   if (node.retry) {
     const r = node.retry;
