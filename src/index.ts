@@ -4,7 +4,8 @@
  */
 
 export { type ValidateOptions, validate } from "./check/validate.js";
-export { CompileError, GraphspecRunError } from "./compile/errors.js";
+export { CompileError } from "./compile/compile-error.js";
+export { GraphspecRunError } from "./compile/graphspec-run-error.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.js";
 export { CATALOG, RULE_NAMES, type RuleName } from "./diagnostics/rule-catalog.js";

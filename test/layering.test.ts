@@ -2,7 +2,8 @@
  * The layering of docs/design.md ("Where code lives"): each folder of src/ imports only the folders
  * below it, the validate path (diagnostics/, spec/, json-schema/, modules/, expr/, check/) never
  * imports LangChain (so `graphspec validate` starts fast and runs in CI without LangGraph), check/ is
- * used from above only through its entry (check/validate.ts), and nothing imports cli/ but bin/.
+ * used from above only through its entry (check/validate.ts), nothing imports cli/ but bin/, and
+ * no file of src/ imports itself back through others (no import cycles, type-only ones included).
  *
  * (a) statically, from the import graph the TypeScript compiler itself resolves (`tsc --explainFiles`:
  *     type-only and dynamic imports included);
@@ -96,6 +97,50 @@ function importGraph(): Edge[] {
   return edges;
 }
 
+/**
+ * The import cycles within src/: for every import that lies on one, the shortest way back to its
+ * importer; each cycle once, as `a → b → a`.
+ */
+function importCycles(edges: readonly Edge[]): string[] {
+  const next = new Map<string, Set<string>>();
+  for (const e of edges) {
+    if (!e.importer.startsWith("src/") || !e.target.startsWith("src/")) continue;
+    if (!next.has(e.importer)) next.set(e.importer, new Set());
+    next.get(e.importer)!.add(e.target);
+  }
+  /** The shortest import path from `from` to `to` (both included), or undefined. */
+  const pathTo = (from: string, to: string): string[] | undefined => {
+    const before = new Map<string, string>([[from, from]]);
+    const queue = [from];
+    for (let i = 0; i < queue.length; i++) {
+      const file = queue[i]!;
+      if (file === to) {
+        const path = [to];
+        while (path[0] !== from) path.unshift(before.get(path[0]!)!);
+        return path;
+      }
+      for (const n of next.get(file) ?? []) {
+        if (before.has(n)) continue;
+        before.set(n, file);
+        queue.push(n);
+      }
+    }
+    return undefined;
+  };
+  const cycles = new Map<string, string>();
+  for (const [importer, targets] of next) {
+    for (const target of targets) {
+      const ring = pathTo(target, importer);
+      if (!ring) continue;
+      // Found from any of its imports, a cycle is told once: from its first file in sort order.
+      const start = ring.indexOf([...ring].sort()[0]!);
+      const rotated = [...ring.slice(start), ...ring.slice(0, start)];
+      cycles.set(rotated.join(" "), [...rotated, rotated[0]].join(" → "));
+    }
+  }
+  return [...cycles.values()].sort();
+}
+
 describe("static layering", () => {
   const edges = importGraph();
 
@@ -143,6 +188,21 @@ describe("static layering", () => {
       .filter((e) => e.target !== CHECK_ENTRY)
       .map((e) => `${e.importer} imports "${e.specifier}" (${e.target})`);
     expect(violations).toEqual([]);
+  });
+
+  it("src/ has no import cycles", () => {
+    // The check itself finds cycles (so an empty list below means something).
+    const made = (importer: string, target: string): Edge => ({ importer, target, specifier: "" });
+    expect(
+      importCycles([
+        made("src/b.ts", "src/a.ts"),
+        made("src/a.ts", "src/b.ts"),
+        made("src/b.ts", "src/c.ts"),
+        made("src/c.ts", "src/a.ts"),
+        made("src/c.ts", "src/d.ts"),
+      ]),
+    ).toEqual(["src/a.ts → src/b.ts → src/a.ts", "src/a.ts → src/b.ts → src/c.ts → src/a.ts"]);
+    expect(importCycles(edges)).toEqual([]);
   });
 
   it("nothing outside cli/ imports cli/ (bin/graphspec.js is the one way in)", () => {

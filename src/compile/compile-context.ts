@@ -11,13 +11,13 @@ import type { ResolvedRef } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { type Path, pointerOf } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
-import { contextResolver, type ResolveContext } from "./context.js";
-import { CompileError } from "./errors.js";
+import { buildTool } from "./build-tool.js";
+import { CompileError } from "./compile-error.js";
 import { ScriptQueues } from "./models/script.js";
 import type { CompileOptions } from "./options.js";
-import { buildTool } from "./tools.js";
+import { contextResolver, type ResolveContext } from "./run-context.js";
 import { locationOf, type ValueCompiler } from "./values.js";
-import { type WriteGuard, writeGuard } from "./writes.js";
+import { type WriteGuard, writeGuard } from "./write-guard.js";
 
 export class CompileContext {
   readonly types = { error: ERROR_TYPE };
@@ -90,7 +90,12 @@ export class CompileContext {
       const decl = this.spec.tools?.[name];
       if (given) t = given;
       else if (decl)
-        t = buildTool(name, decl, this.moduleExport(["tools", name, "module"]).value, this);
+        t = buildTool(
+          name,
+          decl,
+          this.moduleExport(["tools", name, "module"]).value,
+          this.values(undefined),
+        );
       else
         throw new CompileError(`${this.doc.file}: tool \`${name}\` is not declared in \`tools\``);
       this.tools.set(name, t);

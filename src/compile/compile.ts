@@ -4,7 +4,6 @@
  * its kind and every edge, and compile with the spec's breakpoints and limits.
  */
 import { relative, sep } from "node:path";
-import { StateGraph } from "@langchain/langgraph";
 import { InMemoryCache } from "@langchain/langgraph-checkpoint";
 import { validate } from "../check/validate.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -14,12 +13,13 @@ import type { SpecDocument } from "../spec/document.js";
 import { loadSpec } from "../spec/load.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CompileContext } from "./compile-context.js";
+import { CompileError } from "./compile-error.js";
 import { lowerEdges } from "./edges.js";
-import { CompileError } from "./errors.js";
-import { guardInput, type SpecGraph } from "./graph.js";
-import { nodeOptions, wrapNode } from "./node.js";
+import { GraphBuilder } from "./graph-builder.js";
+import { nodeOptions, wrapNode } from "./node-wrapper.js";
 import { NODE_KINDS } from "./nodes/index.js";
 import type { CompileOptions } from "./options.js";
+import { guardInput, type SpecGraph } from "./spec-graph.js";
 import { buildStateSchemas, type ReducerFn } from "./state.js";
 
 export type { SpecGraph };
@@ -75,11 +75,7 @@ export async function compile(
       customReducers.set(String(r.ref.path[1]), r.loaded.value as ReducerFn);
   }
   const schemas = buildStateSchemas(data, customReducers);
-  const builder: any = new StateGraph({
-    state: schemas.state,
-    ...(schemas.input ? { input: schemas.input } : {}),
-    ...(schemas.output ? { output: schemas.output } : {}),
-  });
+  const builder = new GraphBuilder(schemas);
 
   const expr = ExprEnvironment.for({ state: data.state, context: data.context });
   // A child's diagnostics name it relative to the parent's project, like the parent's own.

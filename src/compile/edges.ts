@@ -12,12 +12,11 @@
 import { type LangGraphRunnableConfig, Send, START } from "@langchain/langgraph";
 import type { Edge } from "../spec/spec-types.generated.js";
 import type { CompileContext } from "./compile-context.js";
-import { GraphspecRunError, preview } from "./errors.js";
-import { exprState } from "./scope.js";
+import { exprState } from "./expr-view.js";
+import type { Decide, GraphBuilder } from "./graph-builder.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
+import { preview } from "./preview.js";
 import { compileCel, compileValue } from "./values.js";
-
-type Builder = any;
-type Decide = (state: Record<string, unknown>, config: LangGraphRunnableConfig) => unknown;
 
 const list = (v: string | readonly string[]): readonly string[] =>
   typeof v === "string" ? [v] : v;
@@ -152,7 +151,11 @@ function sourceVariants(
   return variants;
 }
 
-export function lowerEdges(builder: Builder, edges: readonly Edge[], ctx: CompileContext): void {
+export function lowerEdges(
+  builder: GraphBuilder,
+  edges: readonly Edge[],
+  ctx: CompileContext,
+): void {
   const handlerOf = (node: string): string | undefined => {
     const onError = ctx.spec.nodes[node]?.on_error;
     return onError && onError.goto === undefined ? errorHandlerName(node) : undefined;

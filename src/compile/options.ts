@@ -1,3 +1,7 @@
+/**
+ * What `compile(spec, options)` takes besides the spec: where runs keep their state, what to use
+ * instead of what the spec declares (models, tools, scripts, env), and the caches compiles share.
+ */
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";

@@ -2,7 +2,7 @@
  * The built-in reducers, as docs/spec.md defines them. Each takes the channel's current value
  * (`null` after a reset; never undefined: LangGraph stores a channel's first write without calling
  * the reducer) and the written value. Node outputs are normalised before they get here
- * (writes.ts), but the reducers accept every form the language allows, so a write that bypasses
+ * (write-guard.ts), but the reducers accept every form the language allows, so a write that bypasses
  * a node (an input, a `Command` from user code) is combined the same way.
  */
 import type { BaseMessage } from "@langchain/core/messages";

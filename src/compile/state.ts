@@ -3,13 +3,13 @@
  * as an `Annotation.Root` — plus the input and output schemas that restrict what a run takes and
  * returns. The same channel objects are shared by the three roots, which LangGraph requires.
  */
-import { Annotation } from "@langchain/langgraph";
-import { LastValue } from "@langchain/langgraph/channels";
+import { Annotation, type AnnotationRoot, type StateDefinition } from "@langchain/langgraph";
+import { type BaseChannel, LastValue } from "@langchain/langgraph/channels";
 import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
 import { REDUCERS } from "./reducers.js";
 
-type ChannelSpec = any;
-export type AnyAnnotationRoot = any;
+/** An `Annotation.Root` of channels whose names and value types the spec gives. */
+export type StateRoot = AnnotationRoot<StateDefinition>;
 
 export type ReducerFn = (current: unknown, written: unknown) => unknown;
 
@@ -26,7 +26,7 @@ const factoryOf = (value: unknown): (() => unknown) => {
   return () => JSON.parse(text);
 };
 
-function channelFor(field: StateField, custom: ReducerFn | undefined): ChannelSpec {
+function channelFor(field: StateField, custom: ReducerFn | undefined): BaseChannel {
   const kind = reducerOf(field);
   const hasDefault = Object.hasOwn(field, "default");
   if (kind === "messages") {
@@ -51,9 +51,9 @@ function channelFor(field: StateField, custom: ReducerFn | undefined): ChannelSp
 }
 
 export interface StateSchemas {
-  state: AnyAnnotationRoot;
-  input: AnyAnnotationRoot | undefined;
-  output: AnyAnnotationRoot | undefined;
+  state: StateRoot;
+  input: StateRoot | undefined;
+  output: StateRoot | undefined;
 }
 
 /**
@@ -64,12 +64,13 @@ export function buildStateSchemas(
   spec: GraphSpec,
   customReducers: ReadonlyMap<string, ReducerFn>,
 ): StateSchemas {
-  const channels: Record<string, ChannelSpec> = {};
+  const channels: Record<string, BaseChannel> = {};
   for (const [name, field] of Object.entries(spec.state)) {
     channels[name] = channelFor(field, customReducers.get(name));
   }
+  // `input` and `output` name declared channels (validate() checks).
   const subset = (keys: readonly string[] | undefined) =>
-    keys ? Annotation.Root(Object.fromEntries(keys.map((k) => [k, channels[k]]))) : undefined;
+    keys ? Annotation.Root(Object.fromEntries(keys.map((k) => [k, channels[k]!]))) : undefined;
   return {
     state: Annotation.Root(channels),
     input: subset(spec.input),

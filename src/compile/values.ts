@@ -9,7 +9,7 @@ import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
 import { spanInScalar } from "../spec/scalar-spans.js";
 import type { Path } from "../spec/source-map.js";
-import { GraphspecRunError } from "./errors.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
 
 export type Evaluate = (variables: Readonly<Record<string, unknown>>) => unknown;
 

@@ -1,7 +1,8 @@
 /** A finding about a spec file. Positions are 1-based; `end*` is exclusive of nothing: it is the last character's position + 1 column. */
 import type { RuleName } from "./rule-catalog.js";
+import type { Severity } from "./severity.js";
 
-export type Severity = "error" | "warning";
+export type { Severity };
 
 /** Findings of `graphspec test` about its own files, not spec rules: a fixture that cannot be used, a test that failed. */
 export type TestFinding = "fixture" | "test";

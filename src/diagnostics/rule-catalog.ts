@@ -1,4 +1,4 @@
-import type { Severity } from "./diagnostic.js";
+import type { Severity } from "./severity.js";
 
 /**
  * Every public rule name, its default severity and a one-line summary.

@@ -8,12 +8,12 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
-import { contextResolver, type ResolveContext } from "../compile/context.js";
+import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { loadSpec } from "../spec/load.js";
 import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
-import { toRunError } from "./errors.js";
+import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent } from "./events.js";
 import type {
   Executor,

@@ -1,5 +1,5 @@
 /**
- * Message records (how expressions see chat messages: src/compile/scope.ts) back into chat
+ * Message records (how expressions see chat messages: src/compile/expr-view.ts) back into chat
  * messages. A record whose `id` is a message the node knows — one in the state, or the answer it
  * just got — becomes that very message, so its usage, tool calls and metadata survive a trip
  * through an expression; any other record, `{ role, content }` map or string becomes a new one.

@@ -8,8 +8,9 @@ import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/m
 import { renderText } from "../../expr/index.js";
 import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
-import { GraphspecRunError, preview } from "../errors.js";
-import type { NodeCall } from "../node.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import type { NodeCall } from "../node-kind.js";
+import { preview } from "../preview.js";
 import { compileText, type Evaluate, locationOf } from "../values.js";
 import { messagesById, toChatMessage } from "./messages.js";
 

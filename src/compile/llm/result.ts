@@ -9,7 +9,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { MESSAGE_TYPE, typeFromSchema } from "../../expr/index.js";
 import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
-import { messageView } from "../scope.js";
+import { messageView } from "../expr-view.js";
 import { compileWrite } from "../values.js";
 import { messagesById, restoreMessages } from "./messages.js";
 

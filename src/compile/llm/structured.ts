@@ -18,8 +18,9 @@ import {
 } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { OutputSpec } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError, preview } from "../errors.js";
-import { valueCheck } from "../schemas.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import { preview } from "../preview.js";
+import { valueCheck } from "../value-check.js";
 
 export type AskStructured = (
   messages: BaseMessage[],

@@ -2,7 +2,7 @@
  * Chat models of `models:`: `provider:name` through LangChain's `initChatModel`, and the offline
  * `scripted` provider for tests and fixtures.
  */
-export { ModelConfigError, type ModelConfigErrorDetails } from "./errors.js";
+export { ModelConfigError, type ModelConfigErrorDetails } from "./model-config-error.js";
 export { type ModelResolveOptions, resolveModel } from "./resolve.js";
 export {
   type ScriptedTurn,

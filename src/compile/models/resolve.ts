@@ -11,7 +11,7 @@ import { ExprEnvironment, ExprError, isTemplate } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import { scrubber, secretValues } from "../../spec/secrets.js";
 import type { Model } from "../../spec/spec-types.generated.js";
-import { ModelConfigError } from "./errors.js";
+import { ModelConfigError } from "./model-config-error.js";
 import { ScriptQueues, type Scripts } from "./script.js";
 import { ScriptedChatModel } from "./scripted.js";
 

@@ -17,11 +17,11 @@ import {
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
-import { GraphspecRunError } from "../errors.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
-import type { NodeKind } from "../node.js";
-import { valueCheck } from "../schemas.js";
+import type { NodeKind } from "../node-kind.js";
+import { valueCheck } from "../value-check.js";
 
 /** The tool a model calls to give a structured answer (LangChain's tool strategy). */
 const outputToolName = (node: AgentNode): string => node.output?.name ?? "structured_output";

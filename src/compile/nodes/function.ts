@@ -5,7 +5,7 @@
  */
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { FunctionNode } from "../../spec/spec-types.generated.js";
-import type { NodeKind, NodeResult } from "../node.js";
+import type { NodeKind, NodeResult } from "../node-kind.js";
 
 type UserNode = (state: Record<string, unknown>, runtime: LangGraphRunnableConfig) => unknown;
 

@@ -1,6 +1,6 @@
 /** Every node kind, by the `kind:` that names it. A new kind is one file and one line here. */
 import type { Node } from "../../spec/spec-types.generated.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { agentKind } from "./agent.js";
 import { functionKind } from "./function.js";
 import { interruptKind } from "./interrupt.js";

@@ -12,9 +12,9 @@ import { type InterruptOptions, interrupt } from "@langchain/langgraph";
 import { T, typeFromSchema } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import type { InterruptNode } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError } from "../errors.js";
-import type { NodeKind } from "../node.js";
-import { valueCheck } from "../schemas.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import type { NodeKind } from "../node-kind.js";
+import { valueCheck } from "../value-check.js";
 import { compileValue, compileWrite } from "../values.js";
 
 /** Why a resume value was refused, as the person sees it beside the payload. */

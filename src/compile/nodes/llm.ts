@@ -7,11 +7,11 @@
  */
 import type { AIMessage } from "@langchain/core/messages";
 import type { LlmNode } from "../../spec/spec-types.generated.js";
-import { CompileError } from "../errors.js";
+import { CompileError } from "../compile-error.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import { structuredAsker } from "../llm/structured.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { locationOf } from "../values.js";
 
 export const llmKind: NodeKind<LlmNode> = {

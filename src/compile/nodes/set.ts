@@ -1,6 +1,6 @@
 /** `set`: a pure state update — `values` (templates) written through the channels' reducers. */
 import type { SetNode } from "../../spec/spec-types.generated.js";
-import type { NodeKind } from "../node.js";
+import type { NodeKind } from "../node-kind.js";
 import { compileValue } from "../values.js";
 
 export const setKind: NodeKind<SetNode> = {

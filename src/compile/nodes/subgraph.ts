@@ -16,10 +16,11 @@ import { resolveGraphRef } from "../../modules/index.js";
 import { loadSpec } from "../../spec/load.js";
 import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
-import { CompileError, GraphspecRunError } from "../errors.js";
-import type { SpecGraph } from "../graph.js";
-import type { LoweredNode, NodeCall, NodeKind } from "../node.js";
-import { exprValue } from "../scope.js";
+import { CompileError } from "../compile-error.js";
+import { exprValue } from "../expr-view.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import type { LoweredNode, NodeCall, NodeKind } from "../node-kind.js";
+import type { SpecGraph } from "../spec-graph.js";
 import { compileValue, locationOf } from "../values.js";
 
 type Values = Record<string, unknown>;

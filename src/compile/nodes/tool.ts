@@ -5,8 +5,8 @@
  */
 import { T } from "../../expr/index.js";
 import type { ToolNode } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError } from "../errors.js";
-import type { NodeKind } from "../node.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import type { NodeKind } from "../node-kind.js";
 import { compileValue, compileWrite } from "../values.js";
 
 export const toolKind: NodeKind<ToolNode> = {

@@ -5,8 +5,8 @@
  */
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { ToolsNode } from "../../spec/spec-types.generated.js";
-import { GraphspecRunError } from "../errors.js";
-import type { NodeKind, NodeResult } from "../node.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import type { NodeKind, NodeResult } from "../node-kind.js";
 
 export const toolsKind: NodeKind<ToolsNode> = {
   lower(name, node, ctx) {

@@ -3,7 +3,7 @@
  * hint; LangGraph's and providers' get a code and a hint of their own. Each names its phase and,
  * where one failed, the node. Never a stack trace.
  */
-import { GraphspecRunError } from "../compile/errors.js";
+import { GraphspecRunError } from "../compile/graphspec-run-error.js";
 import { RUN_ERRORS, type RunErrorCode } from "../diagnostics/run-error-catalog.js";
 import type { RunError, RunPhase } from "./result.js";
 

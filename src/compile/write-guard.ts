@@ -7,13 +7,15 @@
  */
 import { isBaseMessage } from "@langchain/core/messages";
 import { Overwrite } from "@langchain/langgraph";
+import type { RunErrorCode } from "../diagnostics/run-error-catalog.js";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
 import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
-import { GraphspecRunError, preview, type RunErrorCode } from "./errors.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
+import { preview } from "./preview.js";
 import { asItems, uniqueItems } from "./reducers.js";
-import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";
 import { reducerOf } from "./state.js";
+import { fieldJsonSchema, type ValueCheck, valueCheck } from "./value-check.js";
 
 /** Who is writing, for messages: `node \`x\`` or `the run's input`. */
 export interface Writer {

@@ -1,4 +1,4 @@
-/** Errors of model resolution: a declaration in `models:` that cannot become a chat model. */
+/** The error of model resolution: a declaration in `models:` that cannot become a chat model. */
 
 export interface ModelConfigErrorDetails {
   /** The model's name in `models:`. */

@@ -9,10 +9,9 @@ import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { isLangChainTool } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
 import type { Tool } from "../spec/spec-types.generated.js";
-import type { CompileContext } from "./compile-context.js";
-import { GraphspecRunError } from "./errors.js";
-import { activeNode } from "./node.js";
-import { compileValue } from "./values.js";
+import { activeNode } from "./active-node.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
+import { compileValue, type ValueCompiler } from "./values.js";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -43,12 +42,15 @@ function argumentSchema(value: unknown, decl: Tool): JsonSchema {
   return (isObject(decl.schema) ? decl.schema : { type: "object", properties: {} }) as JsonSchema;
 }
 
-/** The tool declared as `name`, ready for a model, a ToolNode or a direct call. */
+/**
+ * The tool declared as `name`, ready for a model, a ToolNode or a direct call. `value` is the
+ * loaded export of its module; `values` compiles its `bind` templates.
+ */
 export function buildTool(
   name: string,
   decl: Tool,
   value: unknown,
-  ctx: CompileContext,
+  values: ValueCompiler,
 ): StructuredToolInterface {
   const lcTool = isLangChainTool(value) ? (value as unknown as StructuredToolInterface) : undefined;
   const bound = isObject(decl.bind) ? Object.keys(decl.bind) : [];
@@ -58,12 +60,7 @@ export function buildTool(
 
   const path = ["tools", name, "bind"];
   const bind = bound.length
-    ? compileValue(
-        ctx.values(undefined),
-        path,
-        decl.bind,
-        ctx.expr.scope(`the \`bind\` of tool \`${name}\``),
-      )
+    ? compileValue(values, path, decl.bind, values.expr.scope(`the \`bind\` of tool \`${name}\``))
     : undefined;
   const call = async (args: Record<string, unknown>, config: unknown): Promise<unknown> => {
     let full = args;

@@ -5,8 +5,9 @@
  */
 import { isObject } from "../spec/data.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
-import { GraphspecRunError, preview } from "./errors.js";
-import { fieldJsonSchema, type ValueCheck, valueCheck } from "./schemas.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
+import { preview } from "./preview.js";
+import { fieldJsonSchema, type ValueCheck, valueCheck } from "./value-check.js";
 
 export type ResolveContext = (raw: unknown, node?: string) => Record<string, unknown>;
 

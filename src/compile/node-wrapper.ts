@@ -1,58 +1,20 @@
 /**
- * What every node kind shares: the interface a kind implements (nodes/<kind>.ts), and the wrapper
- * that runs a lowered node — context resolved, the expression view of the state made once, the
- * update checked and normalised (writes.ts) — with the common options lowered onto LangGraph's
- * own node options (retry, cache, timeout, defer, error handler).
+ * The node wrapper: what runs a lowered node (node-kind.ts) — context resolved, the expression view
+ * of the state made once, the update checked and normalised (write-guard.ts) — and the common
+ * options lowered onto LangGraph's own node options (retry, cache, timeout, defer, error handler).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { Node, NodeCommon } from "../spec/spec-types.generated.js";
+import type { NodeCommon } from "../spec/spec-types.generated.js";
+import { activeNode } from "./active-node.js";
 import type { CompileContext } from "./compile-context.js";
-import { GraphspecRunError } from "./errors.js";
-import { exprState } from "./scope.js";
+import { exprState } from "./expr-view.js";
+import type { NodeFunction, NodeOptions } from "./graph-builder.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
+import type { LoweredNode, NodeCall } from "./node-kind.js";
 import { compileWrite } from "./values.js";
 
-/** One call of a node. */
-export interface NodeCall {
-  /** The state as LangGraph gives it (for a `map` target: the state with the `with` values laid over it). */
-  state: Record<string, unknown>;
-  /** The run's context, defaults filled in. */
-  context: Record<string, unknown>;
-  /** Expression variables: `state` (messages as Message records) and `context`. */
-  vars: Record<string, unknown>;
-  config: LangGraphRunnableConfig;
-}
-
-export type NodeResult = Record<string, unknown> | Command | null | undefined;
-
-export interface LoweredNode {
-  run(call: NodeCall): Promise<NodeResult> | NodeResult;
-  /** Nodes this node may send the run to with `Command({ goto })`. */
-  ends?: readonly string[];
-  /** The channels it may write; another key is a run-time error. Undefined: any channel. */
-  writes?: readonly string[];
-  /** Graphs it runs inside itself, so LangGraph can show their state under the node. */
-  subgraphs?: readonly unknown[];
-}
-
-/** A node kind: turns one spec node into a function LangGraph can run. */
-export interface NodeKind<N extends Node = Node> {
-  lower(name: string, node: N, ctx: CompileContext): LoweredNode | Promise<LoweredNode>;
-}
-
-/** The node being run, for code that runs inside it without being handed it (tools' `bind`). */
-export interface ActiveNode {
-  node: string;
-  state: Record<string, unknown>;
-  context: Record<string, unknown>;
-  vars: Record<string, unknown>;
-}
-export const activeNode = new AsyncLocalStorage<ActiveNode>();
-
-type LangGraphNode = (state: any, config: LangGraphRunnableConfig) => Promise<unknown>;
-
 /** The lowered node as the function LangGraph runs. */
-export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext): LangGraphNode {
+export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext): NodeFunction {
   const allowed = lowered.writes ? new Set(lowered.writes) : undefined;
   const who = { label: `node \`${name}\``, node: name };
   const guard = (update: unknown): Record<string, unknown> => {
@@ -121,8 +83,8 @@ export function nodeOptions(
   node: NodeCommon,
   lowered: LoweredNode,
   ctx: CompileContext,
-): Record<string, any> {
-  const options: Record<string, any> = {};
+): NodeOptions {
+  const options: NodeOptions = {};
   const ends = new Set(lowered.ends ?? []);
   if (node.retry) {
     const r = node.retry;

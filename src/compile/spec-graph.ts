@@ -7,8 +7,9 @@
 import { CompiledStateGraph, isCommand } from "@langchain/langgraph";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
-import { GraphspecRunError, preview } from "./errors.js";
-import type { WriteGuard } from "./writes.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
+import { preview } from "./preview.js";
+import type { WriteGuard } from "./write-guard.js";
 
 type InputCheck = (input: unknown) => unknown;
 const inputChecks = new WeakMap<object, InputCheck>();

@@ -1,0 +1,113 @@
+/**
+ * LangGraph's StateGraph builder behind the four calls compile/ makes — add a node, an edge, a
+ * conditional edge, compile — typed for exactly what compile/ passes.
+ */
+import {
+  type BaseCheckpointSaver,
+  type BaseStore,
+  type CachePolicy,
+  type Command,
+  type CompiledStateGraph,
+  type LangGraphRunnableConfig,
+  type RetryPolicy,
+  type Send,
+  StateGraph,
+} from "@langchain/langgraph";
+import type { BaseCache } from "@langchain/langgraph-checkpoint";
+import type { StateSchemas } from "./state.js";
+
+type State = Record<string, unknown>;
+
+/** What a node gives back: an update of the state, or a Command. */
+export type NodeUpdate = State | Command;
+
+/** A node as LangGraph runs it. */
+export type NodeFunction = (
+  state: State,
+  config: LangGraphRunnableConfig,
+) => NodeUpdate | Promise<NodeUpdate>;
+
+/** A node's error handler: runs when the node failed and its retries are spent. */
+export type ErrorHandler = (
+  state: State,
+  failure: { error?: unknown } | undefined,
+  config?: LangGraphRunnableConfig,
+) => NodeUpdate;
+
+/** LangGraph's node options, as far as compile/ sets them. */
+export interface NodeOptions {
+  retryPolicy?: RetryPolicy;
+  cachePolicy?: CachePolicy;
+  /** Milliseconds per attempt. */
+  timeout?: number;
+  defer?: boolean;
+  errorHandler?: ErrorHandler;
+  /** The nodes the node may send the run to with `Command({ goto })`. */
+  ends?: string[];
+  /** Compiled graphs the node runs inside itself. */
+  subgraphs?: unknown[];
+}
+
+/** Where a conditional edge sends the run: a node, several, or `Send`s. */
+export type Decision = string | Send | (string | Send)[];
+
+/** A conditional edge's function. LangGraph names the edge after it. */
+export type Decide = (
+  state: State,
+  config: LangGraphRunnableConfig,
+) => Decision | Promise<Decision>;
+
+export interface GraphCompileOptions {
+  checkpointer?: BaseCheckpointSaver | false;
+  store?: BaseStore;
+  cache?: BaseCache;
+  interruptBefore?: string[];
+  interruptAfter?: string[];
+  name: string;
+  description?: string;
+}
+
+/** The compiled graph, before it becomes a SpecGraph (spec-graph.ts). */
+export type CompiledGraph = CompiledStateGraph<never, never>;
+
+/** LangGraph's StateGraph, as this file calls it. */
+interface LooseStateGraph {
+  addNode(name: string, node: NodeFunction, options?: NodeOptions): unknown;
+  addEdge(from: string | string[], to: string): unknown;
+  addConditionalEdges(source: string, path: Decide, ends: string[]): unknown;
+  compile(options: GraphCompileOptions): CompiledGraph;
+}
+
+export class GraphBuilder {
+  private readonly graph: LooseStateGraph;
+
+  constructor(schemas: StateSchemas) {
+    // The one loose cast. StateGraph's types follow the node names through its generics (each
+    // addNode returns a StateGraph whose node-name union includes the new name, and edges must
+    // name members of it); a spec's node names are data, known only at run time, so no call here
+    // could type-check against them. LangGraph checks names itself when it compiles.
+    this.graph = new StateGraph({
+      state: schemas.state,
+      ...(schemas.input ? { input: schemas.input } : {}),
+      ...(schemas.output ? { output: schemas.output } : {}),
+    }) as unknown as LooseStateGraph;
+  }
+
+  addNode(name: string, node: NodeFunction, options?: NodeOptions): void {
+    this.graph.addNode(name, node, options);
+  }
+
+  /** An edge from one node, or a join: from all of a list of nodes, once each has run. */
+  addEdge(from: string | string[], to: string): void {
+    this.graph.addEdge(from, to);
+  }
+
+  /** `ends`: every node `path` may send the run to (LangGraph's path map). */
+  addConditionalEdges(source: string, path: Decide, ends: string[]): void {
+    this.graph.addConditionalEdges(source, path, ends);
+  }
+
+  compile(options: GraphCompileOptions): CompiledGraph {
+    return this.graph.compile(options);
+  }
+}
