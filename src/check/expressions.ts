@@ -24,7 +24,7 @@ import {
 import { asObject as obj } from "../spec/data.js";
 import { spanInScalar } from "../spec/scalar-spans.js";
 import type { Path, Span } from "../spec/source-map.js";
-import type { CheckContext } from "./context.js";
+import type { CheckContext } from "./check-context.js";
 
 /** What a place requires of the value written there. */
 export interface Expectation {

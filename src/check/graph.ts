@@ -25,7 +25,7 @@
  */
 import { isObject } from "../spec/data.js";
 import type { Path } from "../spec/source-map.js";
-import type { CheckContext } from "./context.js";
+import type { CheckContext } from "./check-context.js";
 
 export const START = "START";
 export const END = "END";

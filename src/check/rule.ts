@@ -1,5 +1,5 @@
 import type { RuleName } from "../diagnostics/rule-catalog.js";
-import type { CheckContext } from "./context.js";
+import type { CheckContext } from "./check-context.js";
 
 /** A semantic rule: one file in check/rules/, one public name from the catalog. */
 export interface Rule {

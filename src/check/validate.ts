@@ -1,7 +1,7 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CATALOG } from "../diagnostics/rule-catalog.js";
 import type { SpecDocument } from "../spec/document.js";
-import { CheckContext, type ValidateOptions } from "./context.js";
+import { CheckContext, type ValidateOptions } from "./check-context.js";
 import { RULES } from "./rules/index.js";
 import { checkSchema } from "./rules/schema.js";
 
