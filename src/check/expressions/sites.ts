@@ -64,7 +64,7 @@ function nodeLocals(node: Obj): Record<string, ExprType> {
 }
 
 /** Collects sites and the literal-value findings met on the way. */
-export class SiteCollector {
+class SiteCollector {
   readonly sites: ExprSite[] = [];
   readonly findings: Finding[] = [];
   constructor(
