@@ -1,3 +1,7 @@
+/**
+ * check/'s entry, and the only module of check/ the layers above import: `validate` runs the
+ * schema and every semantic rule over a loaded document and applies severities and suppressions.
+ */
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CATALOG } from "../diagnostics/rule-catalog.js";
 import type { SpecDocument } from "../spec/document.js";

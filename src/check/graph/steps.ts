@@ -24,7 +24,6 @@
  *   edge, then every held deferred node runs (LangGraph's `*AfterFinish` channels). A step that
  *   only `Send`s releases them too, so they may run beside map targets. A `Send` ignores `defer`.
  */
-
 import { exploreSteps } from "./explore-steps.js";
 import { END, type GraphModel, reach, START } from "./model.js";
 import { type Stepper, stepper } from "./stepper.js";
