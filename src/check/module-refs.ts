@@ -10,7 +10,7 @@ import {
   resolveRef,
   type Shared,
 } from "../modules/index.js";
-import type { CheckContext } from "./context.js";
+import type { CheckContext } from "./check-context.js";
 
 export const refBase = (ctx: CheckContext): RefBase => ({
   specPath: ctx.doc.path,

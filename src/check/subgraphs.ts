@@ -8,7 +8,7 @@ import { graphRefs, resolveGraphRef, type Shared } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { readSpec } from "../spec/load.js";
 import type { Path } from "../spec/source-map.js";
-import type { CheckContext } from "./context.js";
+import type { CheckContext } from "./check-context.js";
 import { checkedGraphRefs, sharedOf } from "./module-refs.js";
 import { checkSchema } from "./rules/schema.js";
 

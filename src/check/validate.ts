@@ -1,7 +1,11 @@
+/**
+ * check/'s entry, and the only module of check/ the layers above import: `validate` runs the
+ * schema and every semantic rule over a loaded document and applies severities and suppressions.
+ */
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CATALOG } from "../diagnostics/rule-catalog.js";
 import type { SpecDocument } from "../spec/document.js";
-import { CheckContext, type ValidateOptions } from "./context.js";
+import { CheckContext, type ValidateOptions } from "./check-context.js";
 import { RULES } from "./rules/index.js";
 import { checkSchema } from "./rules/schema.js";
 

@@ -2,7 +2,7 @@
  * Turns cel-js parse and type errors into graphspec problems: a message that says what is
  * wrong in graphspec's terms, a hint where one helps, and the exact range in the source.
  */
-import type { ExprProblem } from "./errors.js";
+import type { ExprProblem } from "./expr-error.js";
 import { inScopeHint, nameList, type Scope, VARIABLE_HOMES } from "./scope.js";
 import type { ExprType } from "./types.js";
 

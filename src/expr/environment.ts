@@ -5,7 +5,7 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import { type CelErrorLike, diagnose } from "./diagnose.js";
-import { type ExprProblem, ExprSyntaxError, problemError } from "./errors.js";
+import { type ExprProblem, ExprSyntaxError, problemError } from "./expr-error.js";
 import { recordOfFields } from "./from-schema.js";
 import { EXPR_LIMITS } from "./limits.js";
 /** Mixed list and map literals (`{"q": "x", "n": 1}`) are common in payloads: type them as dyn, do not reject them. */

@@ -13,7 +13,7 @@ export {
   type ExprProblemKind,
   ExprSyntaxError,
   ExprTypeError,
-} from "./errors.js";
+} from "./expr-error.js";
 export { recordOfFields, typeFromSchema } from "./from-schema.js";
 export { EXPR_LIMITS } from "./limits.js";
 export type { CompiledExpression, CompiledTemplate } from "./program.js";

@@ -6,7 +6,7 @@
  */
 import { Environment } from "@marcbachmann/cel-js";
 import { ConversionError, fromCel, toCel } from "./convert.js";
-import { ExprEvalError, ExprSyntaxError } from "./errors.js";
+import { ExprEvalError, ExprSyntaxError } from "./expr-error.js";
 import { EXPR_LIMITS } from "./limits.js";
 import { type Scope, VARIABLE_HOMES } from "./scope.js";
 import { type ExprPart, type ParsedTemplate, renderText } from "./template.js";

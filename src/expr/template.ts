@@ -9,7 +9,7 @@
  * The closing `}}` is found outside CEL string literals and outside `{ }` the expression
  * opens itself, so `${{ {"a": {"b": 1}} }}` and `${{ "}}" }}` work.
  */
-import { ExprSyntaxError } from "./errors.js";
+import { ExprSyntaxError } from "./expr-error.js";
 
 export interface TextPart {
   kind: "text";

@@ -1,4 +1,4 @@
-import { expressionFindings } from "../expressions.js";
+import { expressionFindings } from "../expressions/per-document.js";
 import type { Rule } from "../rule.js";
 
 /**

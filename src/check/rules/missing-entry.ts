@@ -1,4 +1,5 @@
-import { graphOf, START } from "../graph.js";
+import { START } from "../graph/model.js";
+import { graphOf } from "../graph/per-document.js";
 import type { Rule } from "../rule.js";
 
 /** Some edge leaves START: without one, a run has nothing to do. */

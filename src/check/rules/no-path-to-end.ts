@@ -1,4 +1,6 @@
-import { andNames, END, edgeName, graphOf, reach, reachableOf } from "../graph.js";
+import { END, reach } from "../graph/model.js";
+import { graphOf, reachableOf } from "../graph/per-document.js";
+import { andNames, edgeName } from "../graph/wording.js";
 import type { Rule } from "../rule.js";
 
 /** Whether the route of `edges[index]` has a `default` case. */

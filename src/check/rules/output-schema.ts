@@ -1,5 +1,5 @@
 import { schemaProblems } from "../../json-schema/schema-problems.js";
-import type { CheckContext } from "../context.js";
+import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
 
 const WHY = "providers reject other roots";

@@ -1,5 +1,6 @@
 import { isObject } from "../../spec/data.js";
-import { explainMany, explainTogether, graphOf, reachableOf, stepsOf } from "../graph.js";
+import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
+import { explainMany, explainTogether } from "../graph/wording.js";
 import type { Rule } from "../rule.js";
 import { nodeWrites } from "../writes.js";
 

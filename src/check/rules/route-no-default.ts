@@ -1,5 +1,5 @@
 import { isObject } from "../../spec/data.js";
-import { andNames } from "../graph.js";
+import { andNames } from "../graph/wording.js";
 import type { Rule } from "../rule.js";
 
 const describeFrom = (from: unknown): string =>

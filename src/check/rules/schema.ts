@@ -5,7 +5,7 @@ import type { SpecDocument } from "../../spec/document.js";
 import { diagnosticAtPath } from "../../spec/document.js";
 import generatedValidator from "../../spec/schema-validator.generated.js";
 import { pathOfPointer } from "../../spec/source-map.js";
-import { allowedKeys, describe, schemaAt } from "../schema-walk.js";
+import { allowedKeys, describe, schemaAt } from "../spec-schema-walk.js";
 
 type Path = (string | number)[];
 

@@ -3,9 +3,9 @@ import { schemaProblems } from "../../json-schema/schema-problems.js";
 import { validatorFor, valueProblems } from "../../json-schema/value-problems.js";
 import { isObject } from "../../spec/data.js";
 import type { JsonSchema } from "../../spec/spec-types.generated.js";
-import type { CheckContext } from "../context.js";
+import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
-import { toolInfo } from "../tools.js";
+import { toolInfo } from "../tool-info.js";
 
 type Obj = Record<string, unknown>;
 

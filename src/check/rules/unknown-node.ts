@@ -1,5 +1,6 @@
 import { didYouMean, listNames } from "../../diagnostics/suggest.js";
-import { END, graphOf, type RefRole, START } from "../graph.js";
+import { END, type RefRole, START } from "../graph/model.js";
+import { graphOf } from "../graph/per-document.js";
 import type { Rule } from "../rule.js";
 
 /** Why START or END may not stand where it does; undefined where it may. */

@@ -1,7 +1,7 @@
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { asObject as obj } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
-import { expressionFindings } from "../expressions.js";
+import { expressionFindings } from "../expressions/per-document.js";
 import type { Rule } from "../rule.js";
 
 /**

@@ -1,6 +1,6 @@
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
-import type { CheckContext } from "../context.js";
+import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
 
 const stringsAt = (list: unknown): [number, string][] =>

@@ -1,15 +1,7 @@
 import { closest } from "../../diagnostics/suggest.js";
-import {
-  andNames,
-  edgeName,
-  type GraphModel,
-  graphOf,
-  predecessors,
-  reach,
-  reachableOf,
-  START,
-  stepsOf,
-} from "../graph.js";
+import { type GraphModel, predecessors, reach, START } from "../graph/model.js";
+import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
+import { andNames, edgeName } from "../graph/wording.js";
 import type { Rule } from "../rule.js";
 
 /** Why a node that START's edges lead to never runs: a join that cannot complete, upstream. */

@@ -1,3 +1,8 @@
+/**
+ * `CheckContext`, what every rule is given: the document and its data, the options of the run,
+ * a way to report, and memos for the facts several rules derive (the graph model, the expression
+ * sites, ...). Rules and the shared analyses depend on it; it depends on none of them.
+ */
 import type { Diagnostic, Severity } from "../diagnostics/diagnostic.js";
 import { CATALOG, type RuleName } from "../diagnostics/rule-catalog.js";
 import type { DiagnosticInput, SpecDocument } from "../spec/document.js";

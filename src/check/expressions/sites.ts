@@ -1,30 +1,26 @@
 /**
- * Every expression in a spec — where it stands, what it may read, what type the place needs —
- * and what is wrong with each, computed once per document and shared by the three expression
- * rules (`expression-syntax`, `expression-type`, `unknown-state-key`).
+ * Collecting the expressions of a spec: every place an expression or template may stand
+ * (`ExprSite`), what it may read there (its scope) and what type the place needs (`Expectation`),
+ * with the literal values written beside them checked on the way. Reads spec data of any shape.
  */
-
-import type { RuleName } from "../diagnostics/rule-catalog.js";
-import { didYouMean, listNames } from "../diagnostics/suggest.js";
+import { didYouMean, listNames } from "../../diagnostics/suggest.js";
 import {
   ERROR_TYPE,
-  ExprEnvironment,
-  type ExprProblem,
+  type ExprEnvironment,
   type ExprType,
   formatType,
   isAssignable,
   isTemplate,
   MESSAGE_TYPE,
-  type ParsedTemplate,
   type Scope,
   T,
   typeFromSchema,
   writeType,
-} from "../expr/index.js";
-import { asObject as obj } from "../spec/data.js";
-import { spanInScalar } from "../spec/scalar-spans.js";
-import type { Path, Span } from "../spec/source-map.js";
-import type { CheckContext } from "./context.js";
+} from "../../expr/index.js";
+import { asObject as obj } from "../../spec/data.js";
+import type { Path } from "../../spec/source-map.js";
+import type { CheckContext } from "../check-context.js";
+import { describeType, type Finding } from "./finding.js";
 
 /** What a place requires of the value written there. */
 export interface Expectation {
@@ -46,30 +42,9 @@ export interface ExprSite {
   expected?: Expectation | undefined;
 }
 
-/** A diagnostic-to-be, for one of the expression rules. */
-export interface Finding {
-  rule: RuleName;
-  path: Path;
-  at?: "key" | "value";
-  span?: Span | undefined;
-  message: string;
-  hint?: string | undefined;
-}
-
 type Obj = Record<string, unknown>;
-const entries = (v: unknown): [string, unknown][] => Object.entries(obj(v) ?? {});
-
-/** "`list<string>` or `string`". */
-export function describeType(t: ExprType): string {
-  if (t.kind === "union") return t.label ?? t.of.map(describeType).join(" or ");
-  return `\`${formatType(t)}\``;
-}
-
-/** The spec's expression environment, made once per document. */
-export const exprEnvironment = (ctx: CheckContext): ExprEnvironment =>
-  ctx.memo("expr:environment", () =>
-    ExprEnvironment.for({ state: ctx.spec.state, context: ctx.spec.context }),
-  );
+/** The entries of a mapping; none when the value is not one (spec data may have any shape). */
+export const entries = (v: unknown): [string, unknown][] => Object.entries(obj(v) ?? {});
 
 /** What a node's natural result is, per kind, as expressions see it. */
 function nodeLocals(node: Obj): Record<string, ExprType> {
@@ -259,8 +234,7 @@ const MESSAGES: Expectation = {
   hint: "give the whole list as one expression, e.g. `${{ state.messages }}`",
 };
 
-function collectSites(ctx: CheckContext): SiteCollector {
-  const env = exprEnvironment(ctx);
+export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteCollector {
   const spec = ctx.spec as unknown as Obj;
   const c = new SiteCollector(env, obj(spec.state) ?? {});
   const plain = (where: string) => env.scope(where);
@@ -337,149 +311,4 @@ function collectSites(ctx: CheckContext): SiteCollector {
 function itemType(env: ExprEnvironment, over: string, scope: Scope): ExprType {
   const r = env.check(over, scope);
   return r.ok && r.type.kind === "list" ? r.type.item : T.dyn;
-}
-
-const collected = (ctx: CheckContext): SiteCollector =>
-  ctx.memo("expr:collected", () => collectSites(ctx));
-
-/** Every expression site of the spec, in spec order. */
-export const expressionSites = (ctx: CheckContext): readonly ExprSite[] => collected(ctx).sites;
-
-/** Everything wrong with the spec's expressions and the values written with them. */
-export const expressionFindings = (ctx: CheckContext): readonly Finding[] =>
-  ctx.memo("expr:findings", () => {
-    const { sites, findings } = collected(ctx);
-    const out = [...findings];
-    const env = exprEnvironment(ctx);
-    for (const site of sites) out.push(...checkSite(ctx, env, site));
-    out.push(...naturalResultFindings(ctx, env));
-    return out;
-  });
-
-const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
-  syntax: "expression-syntax",
-  type: "expression-type",
-  "unknown-key": "unknown-state-key",
-};
-
-function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSite): Finding[] {
-  const { path, source, scope, expected } = site;
-  const anchors: [number, number][] = [];
-  const locate = (start: number, end: number) =>
-    spanInScalar(ctx.doc, path, source, start, end, anchors);
-  const fromProblem = (p: ExprProblem): Finding => ({
-    rule: RULE_OF[p.kind],
-    path,
-    span: locate(p.start, p.end),
-    message: p.message,
-    hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
-  });
-  const misfit = (type: ExprType, span?: Span): Finding[] =>
-    expected && !isAssignable(type, expected.type, { nullable: expected.nullable })
-      ? [
-          {
-            rule: "expression-type",
-            path,
-            span,
-            message: expected.mismatch(`\`${formatType(type)}\``),
-            hint: expected.hint ?? conversionHint(type, expected.type),
-          },
-        ]
-      : [];
-
-  if (site.kind === "cel") {
-    if (isTemplate(source)) {
-      return [
-        {
-          rule: "expression-syntax",
-          path,
-          message: "this place takes a bare CEL expression, not a `${{ }}` template",
-          hint: "drop the `${{` and `}}`",
-        },
-      ];
-    }
-    const r = env.check(source, scope);
-    return r.ok ? misfit(r.type, locate(0, source.length)) : [fromProblem(r.problem)];
-  }
-  const r = env.checkTemplate(source, scope);
-  for (const p of r.template?.parts ?? []) if (p.kind === "expr") anchors.push([p.open, p.close]);
-  if (r.problems.length) return r.problems.map(fromProblem);
-  if (!r.type) return [];
-  return misfit(r.type, wholeExpressionSpan(r.template, locate));
-}
-
-/** How to turn a value of type `actual` into what `expected` takes, when CEL has a direct way. */
-function conversionHint(actual: ExprType, expected: ExprType): string | undefined {
-  const accepts = (kind: ExprType["kind"]) =>
-    expected.kind === kind ||
-    (expected.kind === "union" && expected.of.some((m) => m.kind === kind));
-  const scalar = ["int", "uint", "double", "bool", "string"].includes(actual.kind);
-  if (accepts("string") && scalar) return "convert it with `string(…)`";
-  if (accepts("int") && (actual.kind === "double" || actual.kind === "string"))
-    return "convert it with `int(…)`";
-  if (accepts("double") && actual.kind === "string") return "convert it with `double(…)`";
-  if (accepts("list") && actual.kind !== "list") return "wrap it in a list: `[…]`";
-  return undefined;
-}
-
-/** For `${{ expr }}`, the span of `expr` itself (without the padding). */
-function wholeExpressionSpan(
-  template: ParsedTemplate | undefined,
-  locate: (start: number, end: number) => Span | undefined,
-): Span | undefined {
-  const part = template?.whole ? template.parts[0] : undefined;
-  if (part?.kind !== "expr") return undefined;
-  const lead = part.source.length - part.source.trimStart().length;
-  const trail = part.source.length - part.source.trimEnd().length;
-  return locate(part.start + lead, part.end - trail);
-}
-
-/** `write: channel` puts the node's whole result there: it must fit where its type is known. */
-function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): Finding[] {
-  const out: Finding[] = [];
-  const state = obj(ctx.spec.state) ?? {};
-  const check = (path: Path, who: string, channel: unknown, result: ExprType, what: string) => {
-    if (typeof channel !== "string" || !Object.hasOwn(state, channel)) return;
-    const accepts = writeType(env.state.fields[channel] ?? T.dyn, state[channel]);
-    if (isAssignable(result, accepts, { nullable: true })) return;
-    out.push({
-      rule: "expression-type",
-      path,
-      message: `${who} writes ${what} (\`${formatType(result)}\`) to \`${channel}\`, which takes ${describeType(accepts)}`,
-      hint: `write a map that converts it, e.g. \`write: { ${channel}: "\${{ ... }}" }\``,
-    });
-  };
-  for (const [name, node] of entries(ctx.spec.nodes)) {
-    const n = obj(node);
-    if (!n) continue;
-    const who = `node \`${name}\``;
-    if (n.kind === "interrupt" && n.schema !== undefined) {
-      check(
-        ["nodes", name, "write"],
-        who,
-        n.write,
-        typeFromSchema(n.schema, "Resume"),
-        "the resume value",
-      );
-    }
-    const schema = obj(n.output)?.schema;
-    if ((n.kind === "llm" || n.kind === "agent") && schema !== undefined) {
-      check(
-        ["nodes", name, "write"],
-        who,
-        n.write,
-        typeFromSchema(schema, "Output"),
-        "its structured output",
-      );
-    }
-    const onError = obj(n.on_error)?.write;
-    check(
-      ["nodes", name, "on_error", "write"],
-      `the \`on_error\` of ${who}`,
-      onError,
-      ERROR_TYPE,
-      "the error",
-    );
-  }
-  return out;
 }

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { isLangChainTool } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
 import type { JsonSchema, Tool } from "../spec/spec-types.generated.js";
-import type { CheckContext } from "./context.js";
+import type { CheckContext } from "./check-context.js";
 import { checkedModuleRefs } from "./module-refs.js";
 
 export interface ToolInfo {

@@ -1,3 +1,9 @@
+/**
+ * Walks the spec's own schema (schema/graph.schema.json) to the place a path points at: the keys
+ * allowed there and its description, which the `schema` rule turns into did-you-mean and fix
+ * hints. Not json-schema/, which works on the JSON Schemas a spec declares; kept out of rules/,
+ * which holds one rule per file.
+ */
 import schemaJson from "../../schema/graph.schema.json" with { type: "json" };
 
 type Schema = { [k: string]: any };

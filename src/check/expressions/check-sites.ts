@@ -1,0 +1,143 @@
+/**
+ * Checking what sites.ts collected: each expression parsed and type-checked in its scope against
+ * what its place expects, and the whole results nodes write (`write: channel`) against their
+ * channels, as findings for the expression rules, with exact spans and conversion hints.
+ */
+import type { RuleName } from "../../diagnostics/rule-catalog.js";
+import { didYouMean } from "../../diagnostics/suggest.js";
+import {
+  ERROR_TYPE,
+  type ExprEnvironment,
+  type ExprProblem,
+  type ExprType,
+  formatType,
+  isAssignable,
+  isTemplate,
+  T,
+  typeFromSchema,
+  writeType,
+} from "../../expr/index.js";
+import { asObject as obj } from "../../spec/data.js";
+import { spanInScalar } from "../../spec/scalar-spans.js";
+import type { Path, Span } from "../../spec/source-map.js";
+import type { CheckContext } from "../check-context.js";
+import { describeType, type Finding } from "./finding.js";
+import { type ExprSite, entries } from "./sites.js";
+import { wholeExpressionSpan } from "./spans.js";
+
+const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
+  syntax: "expression-syntax",
+  type: "expression-type",
+  "unknown-key": "unknown-state-key",
+};
+
+/** What is wrong with one site: it does not parse, reads what is not there, or does not fit. */
+export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSite): Finding[] {
+  const { path, source, scope, expected } = site;
+  const anchors: [number, number][] = [];
+  const locate = (start: number, end: number) =>
+    spanInScalar(ctx.doc, path, source, start, end, anchors);
+  const fromProblem = (p: ExprProblem): Finding => ({
+    rule: RULE_OF[p.kind],
+    path,
+    span: locate(p.start, p.end),
+    message: p.message,
+    hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
+  });
+  const misfit = (type: ExprType, span?: Span): Finding[] =>
+    expected && !isAssignable(type, expected.type, { nullable: expected.nullable })
+      ? [
+          {
+            rule: "expression-type",
+            path,
+            span,
+            message: expected.mismatch(`\`${formatType(type)}\``),
+            hint: expected.hint ?? conversionHint(type, expected.type),
+          },
+        ]
+      : [];
+
+  if (site.kind === "cel") {
+    if (isTemplate(source)) {
+      return [
+        {
+          rule: "expression-syntax",
+          path,
+          message: "this place takes a bare CEL expression, not a `${{ }}` template",
+          hint: "drop the `${{` and `}}`",
+        },
+      ];
+    }
+    const r = env.check(source, scope);
+    return r.ok ? misfit(r.type, locate(0, source.length)) : [fromProblem(r.problem)];
+  }
+  const r = env.checkTemplate(source, scope);
+  for (const p of r.template?.parts ?? []) if (p.kind === "expr") anchors.push([p.open, p.close]);
+  if (r.problems.length) return r.problems.map(fromProblem);
+  if (!r.type) return [];
+  return misfit(r.type, wholeExpressionSpan(r.template, locate));
+}
+
+/** How to turn a value of type `actual` into what `expected` takes, when CEL has a direct way. */
+function conversionHint(actual: ExprType, expected: ExprType): string | undefined {
+  const accepts = (kind: ExprType["kind"]) =>
+    expected.kind === kind ||
+    (expected.kind === "union" && expected.of.some((m) => m.kind === kind));
+  const scalar = ["int", "uint", "double", "bool", "string"].includes(actual.kind);
+  if (accepts("string") && scalar) return "convert it with `string(…)`";
+  if (accepts("int") && (actual.kind === "double" || actual.kind === "string"))
+    return "convert it with `int(…)`";
+  if (accepts("double") && actual.kind === "string") return "convert it with `double(…)`";
+  if (accepts("list") && actual.kind !== "list") return "wrap it in a list: `[…]`";
+  return undefined;
+}
+
+/** `write: channel` puts the node's whole result there: it must fit where its type is known. */
+export function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): Finding[] {
+  const out: Finding[] = [];
+  const state = obj(ctx.spec.state) ?? {};
+  const check = (path: Path, who: string, channel: unknown, result: ExprType, what: string) => {
+    if (typeof channel !== "string" || !Object.hasOwn(state, channel)) return;
+    const accepts = writeType(env.state.fields[channel] ?? T.dyn, state[channel]);
+    if (isAssignable(result, accepts, { nullable: true })) return;
+    out.push({
+      rule: "expression-type",
+      path,
+      message: `${who} writes ${what} (\`${formatType(result)}\`) to \`${channel}\`, which takes ${describeType(accepts)}`,
+      hint: `write a map that converts it, e.g. \`write: { ${channel}: "\${{ ... }}" }\``,
+    });
+  };
+  for (const [name, node] of entries(ctx.spec.nodes)) {
+    const n = obj(node);
+    if (!n) continue;
+    const who = `node \`${name}\``;
+    if (n.kind === "interrupt" && n.schema !== undefined) {
+      check(
+        ["nodes", name, "write"],
+        who,
+        n.write,
+        typeFromSchema(n.schema, "Resume"),
+        "the resume value",
+      );
+    }
+    const schema = obj(n.output)?.schema;
+    if ((n.kind === "llm" || n.kind === "agent") && schema !== undefined) {
+      check(
+        ["nodes", name, "write"],
+        who,
+        n.write,
+        typeFromSchema(schema, "Output"),
+        "its structured output",
+      );
+    }
+    const onError = obj(n.on_error)?.write;
+    check(
+      ["nodes", name, "on_error", "write"],
+      `the \`on_error\` of ${who}`,
+      onError,
+      ERROR_TYPE,
+      "the error",
+    );
+  }
+  return out;
+}

@@ -1,0 +1,257 @@
+/**
+ * The exact super-step analysis: explores every step state reachable from START (which tasks
+ * run, which join barriers are part-way, complete or stuck, which deferred nodes wait), applying
+ * the effects algebra (step-effects.ts) to each step's tasks. Gives up (undefined) past its budget,
+ * and steps.ts then falls back to the pairwise analysis.
+ */
+import { START } from "./model.js";
+import {
+  BudgetExceeded,
+  type Effects,
+  edgeOptions,
+  emptyEffects,
+  mergeEffects,
+  multiAlternatives,
+  product,
+  type Task,
+} from "./step-effects.js";
+import { alternativesOf, type Barrier, type Stepper } from "./stepper.js";
+import { type CoRun, pairKey, type Trigger } from "./triggers.js";
+
+/** A join barrier that completed but was never consumed: it never fires again (see `consumption`). */
+const STUCK = "stuck";
+/** A complete barrier into a deferred node, waiting for the node's release; writes change nothing. */
+const HELD = "held";
+
+type BarrierState = Set<string> | typeof STUCK | typeof HELD;
+
+interface StepState {
+  active: Map<string, Task>;
+  /** Barrier key (see `Barrier`) → sources seen so far, STUCK or HELD. */
+  barriers: Map<string, BarrierState>;
+  /** Deferred nodes triggered through an edge, waiting until no edge triggers anything else. */
+  pending: Set<string>;
+}
+
+function stateKey(s: StepState): string {
+  const active = [...s.active].map(([n, t]) => (t.many ? `${n}*` : n)).sort();
+  const barriers = [...s.barriers]
+    .filter(([, v]) => typeof v === "string" || v.size > 0)
+    .map(([k, v]) => `${k}:${typeof v === "string" ? v : [...v].sort().join("+")}`)
+    .sort();
+  return `${active.join(",")}|${barriers.join(",")}|${[...s.pending].sort().join(",")}`;
+}
+
+/** The states the step after `state` can be in. Completed joins are added to `firedJoins`. */
+function successors(
+  st: Stepper,
+  state: StepState,
+  budget: { work: number },
+  firedJoins: Set<number>,
+): StepState[] {
+  const perTask = [...state.active].map(([node, task]) => {
+    const alts = alternativesOf(st, node, budget);
+    return task.many ? multiAlternatives(alts, budget) : alts;
+  });
+  const out: StepState[] = [];
+  for (const effects of product(perTask, budget)) {
+    const barriers = new Map(state.barriers);
+    const completed: Barrier[] = [];
+    for (const [index, sources] of effects.marks) {
+      for (const b of st.barriers.get(index) ?? []) {
+        const before = barriers.get(b.key);
+        if (typeof before === "string") continue; // complete already: the write changes nothing
+        const seen = new Set([...(before ?? []), ...sources]);
+        if (!b.join.sources.every((s) => seen.has(s))) {
+          barriers.set(b.key, seen);
+          continue;
+        }
+        firedJoins.add(index);
+        if (b.target !== undefined && st.model.deferred.has(b.target)) barriers.set(b.key, HELD);
+        else {
+          completed.push(b);
+          barriers.delete(b.key);
+        }
+      }
+    }
+    const firings = product(
+      completed.map((b) => {
+        const trigger: Trigger = { kind: "join", edge: b.join };
+        if (b.target === undefined) return edgeOptions(b.join, trigger);
+        const e = emptyEffects();
+        e.pull.set(b.target, trigger);
+        return [e];
+      }),
+      budget,
+    );
+    for (const firing of firings) {
+      const all = mergeEffects(effects, firing);
+      for (const consumed of consumption(st, all, effects, completed, barriers, budget))
+        out.push(...nextStates(st, state, all, consumed, budget));
+    }
+  }
+  return out;
+}
+
+/**
+ * LangGraph's PULL task consumes only the first of its node's available trigger channels
+ * (`proc.triggers.find`). A join barrier that completes while its target is also triggered
+ * another way may so be left complete and unconsumed: later writes to it change nothing and it
+ * never fires again. Which channel comes first depends on the order edges were added, so every
+ * choice is explored. Returns the barrier maps that can follow. (Deferred targets are left out.)
+ */
+function consumption(
+  st: Stepper,
+  all: Effects,
+  direct: Effects,
+  completed: readonly Barrier[],
+  barriers: Map<string, BarrierState>,
+  budget: { work: number },
+): Map<string, BarrierState>[] {
+  const triggered = new Map<string, (string | undefined)[]>();
+  for (const node of all.pull.keys()) {
+    if (st.model.deferred.has(node)) continue;
+    const channels: (string | undefined)[] = direct.pull.has(node) ? [undefined] : [];
+    for (const b of st.barriersInto.get(node) ?? [])
+      if (completed.includes(b) || barriers.get(b.key) === STUCK) channels.push(b.key);
+    triggered.set(node, channels);
+  }
+  return consumeOne(triggered, barriers, budget);
+}
+
+/**
+ * For each triggered node, one of its available channels (undefined: an edge's) is consumed and
+ * the other join barriers stay STUCK; every choice is returned.
+ */
+function consumeOne(
+  triggered: ReadonlyMap<string, readonly (string | undefined)[]>,
+  barriers: Map<string, BarrierState>,
+  budget: { work: number },
+): Map<string, BarrierState>[] {
+  let outcomes = [new Map(barriers)];
+  for (const channels of triggered.values()) {
+    if (channels.length === 1 && channels[0] !== undefined) {
+      for (const m of outcomes) m.delete(channels[0]);
+      continue;
+    }
+    if (channels.length < 2) continue;
+    const next: Map<string, BarrierState>[] = [];
+    for (const outcome of outcomes) {
+      for (const chosen of channels) {
+        if (--budget.work < 0) throw new BudgetExceeded();
+        const m = new Map(outcome);
+        for (const key of channels) {
+          if (key === undefined) continue; // an edge's channel is cleared after the step anyway
+          if (key === chosen) m.delete(key);
+          else m.set(key, STUCK);
+        }
+        next.push(m);
+      }
+    }
+    outcomes = next;
+  }
+  return outcomes;
+}
+
+/** The steps that can follow, given what the tasks caused; none when the run is over. */
+function nextStates(
+  st: Stepper,
+  state: StepState,
+  all: Effects,
+  barriers: Map<string, BarrierState>,
+  budget: { work: number },
+): StepState[] {
+  const active = new Map<string, Task>();
+  const pending = new Set(state.pending);
+  for (const [n, trigger] of all.pull) {
+    if (st.model.deferred.has(n)) pending.add(n);
+    else active.set(n, { many: false, triggers: [trigger] });
+  }
+  let outcomes = [barriers];
+  if (active.size === 0) {
+    // Nothing triggered through a channel: LangGraph finishes the deferred channels now, even
+    // when `Send`s are pending, so held nodes run beside the map targets. Each released node
+    // consumes one of its channels; its other complete barriers stay STUCK.
+    const released = new Map<string, (string | undefined)[]>();
+    for (const n of pending) released.set(n, [undefined]);
+    for (const [key, value] of barriers) {
+      const target = st.barrierByKey.get(key)?.target;
+      if (value === HELD && target !== undefined)
+        released.set(target, [...(released.get(target) ?? []), key]);
+    }
+    for (const [n, channels] of released) {
+      for (const b of st.barriersInto.get(n) ?? [])
+        if (barriers.get(b.key) === STUCK) channels.push(b.key);
+      active.set(n, { many: false, triggers: [{ kind: "deferred" }] });
+    }
+    pending.clear();
+    outcomes = consumeOne(released, barriers, budget);
+  }
+  for (const [n, task] of all.push) {
+    const prev = active.get(n);
+    active.set(
+      n,
+      prev ? { many: true, triggers: [...prev.triggers, ...task.triggers].slice(0, 2) } : task,
+    );
+  }
+  if (active.size === 0) return []; // the run is over
+  return outcomes.map((b) => ({ active: new Map(active), barriers: b, pending: new Set(pending) }));
+}
+
+/**
+ * Explores every reachable step state from START (abstract execution: route and router choices,
+ * map counts of zero, one or many, error handlers). Returns undefined when over budget.
+ */
+export function exploreSteps(
+  st: Stepper,
+  maxStates: number,
+): { ran: Set<string>; firedJoins: Set<number>; pairs: Map<string, CoRun> } | undefined {
+  const ran = new Set<string>();
+  const firedJoins = new Set<number>();
+  const pairs = new Map<string, CoRun>();
+  const budget = { work: maxStates * 5 };
+  const start: StepState = {
+    active: new Map([[START, { many: false, triggers: [] }]]),
+    barriers: new Map(),
+    pending: new Set(),
+  };
+  const seen = new Set<string>([stateKey(start)]);
+  const queue: StepState[] = [start];
+  try {
+    for (let i = 0; i < queue.length; i++) {
+      const state = queue[i]!;
+      record(state, ran, pairs);
+      for (const next of successors(st, state, budget, firedJoins)) {
+        const key = stateKey(next);
+        if (seen.has(key)) continue;
+        if (seen.size >= maxStates) return undefined;
+        seen.add(key);
+        queue.push(next);
+      }
+    }
+  } catch (e) {
+    if (e instanceof BudgetExceeded) return undefined;
+    throw e;
+  }
+  return { ran, firedJoins, pairs };
+}
+
+/** Notes the nodes of one step and the pairs among them (the first witness of each is kept). */
+function record(state: StepState, ran: Set<string>, pairs: Map<string, CoRun>): void {
+  const names = [...state.active.keys()].filter((n) => n !== START);
+  for (const [i, a] of names.entries()) {
+    ran.add(a);
+    const ta = state.active.get(a)!;
+    if (ta.many && !pairs.has(pairKey(a, a)))
+      pairs.set(pairKey(a, a), { a: ta.triggers, b: ta.triggers });
+    for (const b of names.slice(i + 1)) {
+      const key = pairKey(a, b);
+      if (pairs.has(key)) continue;
+      const tb = state.active.get(b)!;
+      pairs.set(
+        key,
+        a <= b ? { a: ta.triggers, b: tb.triggers } : { a: tb.triggers, b: ta.triggers },
+      );
+    }
+  }
+}
