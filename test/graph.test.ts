@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "../src/check/graph/model.js";
 import { analyseSteps, type StepAnalysis } from "../src/check/graph/steps.js";
-import { nodeWrites } from "../src/check/writes.js";
+import { nodeWrites } from "../src/check/node-writes.js";
 import { parseSpec } from "../src/index.js";
 import type { GraphSpec } from "../src/spec/spec-types.generated.js";
 

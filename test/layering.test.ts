@@ -86,7 +86,7 @@ function importGraph(): Edge[] {
     { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   ).stdout;
   // Each file is a line of its own, followed by indented reasons such as
-  //   Imported via "./catalog.js" from file 'src/check/context.ts'
+  //   Imported via "./catalog.js" from file 'src/check/check-context.ts'
   const edges: Edge[] = [];
   let target = "";
   for (const line of out.split("\n")) {

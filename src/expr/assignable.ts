@@ -1,3 +1,4 @@
+/** Assignability between expression types: whether a value of one type may stand where another is required. */
 import type { ExprType, RecordType } from "./types.js";
 
 export interface AssignOptions {

@@ -1,3 +1,4 @@
+/** Expression types from JSON Schemas and spec field declarations, so expressions are checked against what the spec declares. */
 import { EXPR_LIMITS } from "./limits.js";
 import { type ExprType, MESSAGE_TYPE, type RecordType, T } from "./types.js";
 

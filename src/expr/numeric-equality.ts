@@ -1,3 +1,4 @@
+/** `int == double` for CEL, as cel-go allows since heterogeneous equality. */
 import type { Environment } from "@marcbachmann/cel-js";
 
 /**

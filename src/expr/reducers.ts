@@ -1,3 +1,4 @@
+/** What a write to a channel accepts, by the channel's type and reducer (an `append` takes an item or a list of them). */
 import { type ExprType, MESSAGE_TYPE, T } from "./types.js";
 
 /** A message or anything LangGraph's messagesStateReducer coerces into one. */

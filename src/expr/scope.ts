@@ -1,3 +1,4 @@
+/** Scopes: which variables an expression may read at a kind of place, and their types. */
 import type { ExprType } from "./types.js";
 
 /** The variables an expression may read at one kind of place, with their types. */

@@ -1,8 +1,8 @@
 import { isObject } from "../../spec/data.js";
 import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
 import { explainMany, explainTogether } from "../graph/wording.js";
+import { nodeWrites } from "../node-writes.js";
 import type { Rule } from "../rule.js";
-import { nodeWrites } from "../writes.js";
 
 /** Whether the channel keeps only the last write (LangGraph's LastValue): two in a step fail. */
 function isReplace(field: unknown): boolean {
