@@ -12,6 +12,7 @@ import { isObject } from "../../spec/data.js";
 import { scrubber, secretValues } from "../../spec/secrets.js";
 import type { Model } from "../../spec/spec-types.generated.js";
 import { ModelConfigError } from "./model-config-error.js";
+import { modelSecrets } from "./model-secrets.js";
 import { ScriptQueues, type Scripts } from "./script.js";
 import { ScriptedChatModel } from "./scripted.js";
 
@@ -162,7 +163,8 @@ export async function resolveModel(
       },
     );
   }
-  const evaluated = evaluateOptions(name, decl, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const evaluated = evaluateOptions(name, decl, env);
   const fields = providerFields(provider, evaluated);
   try {
     const configurable = await initChatModel(modelName, { modelProvider: provider, ...fields });
@@ -170,9 +172,8 @@ export async function resolveModel(
     // run time, which we do not use: the model itself binds tools and structured output natively.
     return await configurable._getModelInstance();
   } catch (e) {
-    const message = scrubber(secretValues(evaluated))(
-      String((e as Error)?.message ?? e).split("\n")[0]!,
-    );
+    const secrets = [...modelSecrets(decl, env), ...secretValues(evaluated)];
+    const message = scrubber(secrets).text(String((e as Error)?.message ?? e).split("\n")[0]!);
     const missing = /^Unable to import (\S+?)\.? Please install/.exec(message)?.[1];
     if (missing || /Cannot find (package|module)/.test(message)) {
       const pkg = missing ?? config.package;
