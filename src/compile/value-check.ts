@@ -7,7 +7,7 @@ import { valueProblems } from "../json-schema/value-problems.js";
 import type { ContextField, StateField } from "../spec/spec-types.generated.js";
 
 /** Keys of a state or context field that are graphspec's, not JSON Schema's. */
-const NOT_SCHEMA = new Set(["reducer", "default", "description"]);
+const NOT_SCHEMA = new Set(["reducer", "default", "description", "secret"]);
 
 /** The JSON Schema a declared field's values must satisfy (`any` and `messages` allow anything). */
 export function fieldJsonSchema(field: StateField | ContextField): Record<string, unknown> {

@@ -55,6 +55,10 @@ export type ContextField = FieldBase & {
    * `true`: every run must give this value. An array (for `object` fields): the properties that must be present.
    */
   required?: boolean | string[];
+  /**
+   * `true`: the value is a secret (an API key, a password): it is masked as `***` wherever it appears — errors, results, events, stored checkpoints — and is not stored with the thread, so each run or resume passes it again.
+   */
+  secret?: boolean;
 };
 /**
  * A JSON Schema (draft 2020-12).
