@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { scrubber } from "../spec/secrets.js";
 import { CheckpointerError } from "./checkpointer-error.js";
+import { guardSecrets } from "./secret-guard.js";
 
 export type CheckpointerChoice = "memory" | "sqlite" | "postgres" | BaseCheckpointSaver;
 
@@ -38,6 +39,7 @@ export const CONTEXT_KEY = "graphspec_context";
  * graph and context there, so `threads list` and `resume` without a spec know what a thread ran.
  */
 function tagging(saver: BaseCheckpointSaver): BaseCheckpointSaver {
+  guardSecrets(saver, [GRAPH_KEY]); // wrapped first, so the tags added below are masked too
   const put = saver.put.bind(saver);
   saver.put = (config, checkpoint, metadata, versions) => {
     const tags: Record<string, unknown> = {};

@@ -24,8 +24,9 @@ export interface RunOptions extends RunLimits {
   input?: unknown;
   threadId?: string;
   /**
-   * The run's context. It is stored with the thread (secret-looking keys left out), so a resume
-   * or a later run on the thread gets it again; keys given here replace the stored ones.
+   * The run's context. It is stored with the thread (secret-looking keys and keys the spec
+   * declares `secret: true` left out), so a resume or a later run on the thread gets it again;
+   * keys given here replace the stored ones.
    */
   context?: Record<string, unknown>;
 }
@@ -88,7 +89,7 @@ export interface Executor {
   threads(): Promise<ThreadInfo[]>;
   /** The graph a thread ran (a spec path), when it was run by graphspec. */
   graphOf(threadId: string): Promise<string | undefined>;
-  /** The context stored with a thread (secret-looking keys are never stored). */
+  /** The context stored with a thread (secret keys are never stored). */
   contextOf(threadId: string): Promise<Record<string, unknown> | undefined>;
   /** Deletes a thread's checkpoints. */
   deleteThread(threadId: string): Promise<void>;

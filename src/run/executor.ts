@@ -10,7 +10,7 @@ import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { loadSpec } from "../spec/load.js";
-import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
+import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
@@ -25,6 +25,8 @@ import type {
 } from "./executor-api.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
+import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
+import { scrubbedEvents } from "./secret-events.js";
 import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
 
@@ -44,6 +46,7 @@ interface Loaded {
   spec: GraphSpec;
   /** Checks a run's context against the spec's `context` (before any node runs and spends). */
   checkContext: ResolveContext;
+  secrets: SpecSecrets;
 }
 
 const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
@@ -69,7 +72,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     });
     return checkpointer;
   };
-  /** Secrets of the environment the models read, kept out of every error and warning. */
+  /** The environment's secret-looking variables: masked in every run (run-secrets.ts). */
   const envSecrets = secretValues(options.env ?? process.env);
 
   /** A graph name (`support-triage` → graphs/support-triage.yaml) or a spec path. */
@@ -93,6 +96,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
           graph: await compile(doc, compileOptions),
           spec,
           checkContext: contextResolver(spec),
+          secrets: await specSecrets(doc, options.env ?? process.env),
         };
       })();
       // A spec that failed to load or compile is tried again next time (it may have been fixed).
@@ -112,7 +116,9 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(run: Execution): Promise<RunResult> {
     const { graph, input, threadId, context, inspectOnly = false, onEvent } = run;
-    const { graph: compiled, spec, checkContext } = await load(graph);
+    const { graph: compiled, spec, checkContext, secrets: specified } = await load(graph);
+    // Masked in the result, the events and the checkpoints (secret-guard.ts, through `configurable`).
+    const secrets = runSecrets(specified, envSecrets, context);
     const { durable } = await saver();
     const guard = guardRun(run);
     const usage = new UsageCollector((u) => guard.afterModelCall(u));
@@ -121,7 +127,8 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       configurable: {
         thread_id: threadId,
         [GRAPH_KEY]: pathOf(graph),
-        ...(context ? { [CONTEXT_KEY]: withoutSecrets(context) } : {}),
+        ...(context ? { [CONTEXT_KEY]: secrets.storedContext } : {}),
+        ...secrets.configurable,
       },
       ...(context ? { context } : {}),
       signal: guard.signal,
@@ -148,7 +155,9 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
             version: "v2",
           });
           const map = eventMapper(() => usage.usage);
-          for await (const e of events) for (const ev of map(e)) onEvent(ev);
+          const emit = scrubbedEvents(onEvent, secrets.scrub);
+          for await (const e of events) for (const ev of map(e)) emit(ev);
+          emit.flush();
         }
       }
     } catch (e) {
@@ -175,8 +184,8 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       );
     }
     const next = [...snapshot.next];
-    // No secret of the context or the environment leaves in an error or a warning.
-    const scrub = scrubber([...envSecrets, ...secretValues(context), ...secretValues(spec.models)]);
+    // No secret leaves in an error or a warning (output and interrupts are read back masked).
+    const scrub = secrets.scrub;
     return {
       status: error ? "failed" : interrupts.length || next.length ? "interrupted" : "completed",
       output,

@@ -39,7 +39,7 @@ export function threadIndex(saver: () => Promise<{ saver: BaseCheckpointSaver }>
       const graph = (await latestMetadata(threadId))[GRAPH_KEY];
       return typeof graph === "string" ? graph : undefined;
     },
-    /** The context stored with a thread (secret-looking keys are never stored). */
+    /** The context stored with a thread (secret keys are never stored). */
     async contextOf(threadId: string): Promise<Record<string, unknown> | undefined> {
       const stored = (await latestMetadata(threadId))[CONTEXT_KEY];
       return stored && typeof stored === "object" ? (stored as Record<string, unknown>) : undefined;

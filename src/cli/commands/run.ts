@@ -17,7 +17,7 @@ Runs a graph: a spec file, or a name found in graphs/ (graphs/NAME.yaml).
 Options:
   -i, --input <JSON|@file>        the run's input (default {})
   -t, --thread <id>               the thread to run on (default: a new one)
-  -c, --context <JSON|@file>      the run's context (stored with the thread, secret-looking keys left out)
+  -c, --context <JSON|@file>      the run's context (stored with the thread, secret keys left out)
       --checkpointer <memory|sqlite|postgres>
                                   where checkpoints are kept (default sqlite: .graphspec/state.db;
                                   postgres: DATABASE_URL; or set GRAPHSPEC_CHECKPOINTER)
