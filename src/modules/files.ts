@@ -13,13 +13,14 @@ export type FileKind = "module" | "graph";
 
 export type ResolvedFile = { ok: true; abs: string } | { ok: false; problem: RefProblem };
 
-const isInside = (root: string, path: string): boolean => {
+/** Whether `path` is `root` or lies below it (lexically: resolve symbolic links first where they matter). */
+export const isInside = (root: string, path: string): boolean => {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 };
 
 /** realpath of the longest existing prefix of `path`, with the rest appended: symlinked directories count even when the file is missing. */
-async function realpathLoose(path: string): Promise<string> {
+export async function realpathLoose(path: string): Promise<string> {
   const rest: string[] = [];
   let current = path;
   for (;;) {
