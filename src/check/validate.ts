@@ -5,7 +5,9 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CATALOG } from "../diagnostics/rule-catalog.js";
 import type { SpecDocument } from "../spec/document.js";
+import { notASpec } from "../spec/not-a-spec.js";
 import { CheckContext, type CheckOptions, type ValidateOptions } from "./check-context.js";
+import { notASpecFindings } from "./not-a-spec-findings.js";
 import { RULES } from "./rules/index.js";
 import { checkSchema } from "./rules/schema.js";
 
@@ -26,6 +28,8 @@ export async function checkDocument(
   doc: SpecDocument,
   options: CheckOptions,
 ): Promise<Diagnostic[]> {
+  const notSpec = notASpec(doc);
+  if (notSpec) return finish(doc, notASpecFindings(doc, notSpec), options);
   const found: Diagnostic[] = [...doc.problems];
   if (doc.data !== undefined) {
     const schema = checkSchema(doc);

@@ -5,20 +5,15 @@
  * (load.ts, for compile and run). Used by check/ (to report problems) and compile/ (to build the graph).
  */
 export { type ExportFacts, isLangChainTool } from "./export-facts.js";
-export {
-  GRAPH_EXTENSIONS,
-  isInside,
-  MODULE_EXTENSIONS,
-  realpathLoose,
-  resolveFile,
-} from "./files.js";
+export { GRAPH_EXTENSIONS, MODULE_EXTENSIONS, realpathLoose, resolveFile } from "./files.js";
 export {
   DEFAULT_LOAD_TIMEOUT_MS,
   type IsolationOptions,
   isolatedInspector,
 } from "./isolated/isolated-inspector.js";
-export { inProcessInspector, loadModule, type Shared, sharedIn } from "./load.js";
+export { inProcessInspector, loadModule } from "./load.js";
 export type { ModuleInspector, ModuleReport } from "./module-report.js";
 export * from "./refs.js";
 export * from "./resolve.js";
+export { type Shared, sharedIn } from "./shared.js";
 export { staticInspector } from "./static/static-exports.js";

@@ -7,19 +7,9 @@ import { extname, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { exportFacts } from "./export-facts.js";
 import type { ModuleInspector, ModuleReport } from "./module-report.js";
+import type { Shared } from "./shared.js";
 
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts"]);
-
-/** A cache shared by the specs of one run, so that a module is imported (and a child spec read) once. */
-export type Shared = <T>(key: string, compute: () => T) => T;
-
-/** A `Shared` over a plain map, for callers without a CheckContext. */
-export const sharedIn =
-  (cache: Map<string, unknown>): Shared =>
-  <T>(key: string, compute: () => T): T => {
-    if (!cache.has(key)) cache.set(key, compute());
-    return cache.get(key) as T;
-  };
 
 export type LoadedModule =
   | { ok: true; exports: Record<string, unknown> }

@@ -6,7 +6,7 @@
  */
 import type { ExportFacts } from "./export-facts.js";
 import type { ExportNames } from "./exports.js";
-import type { Shared } from "./load.js";
+import type { Shared } from "./shared.js";
 
 export interface ModuleExports extends ExportNames {
   /** What an export is; only when the module was loaded (parsing cannot tell). */

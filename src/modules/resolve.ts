@@ -9,9 +9,10 @@
 import { type ExportFacts, exportShape } from "./export-facts.js";
 import { findExport, shapeProblem } from "./exports.js";
 import { resolveFile } from "./files.js";
-import { loadFailure, loadModule, type Shared } from "./load.js";
+import { loadFailure, loadModule } from "./load.js";
 import type { ModuleInspector } from "./module-report.js";
 import type { GraphRef, ModuleRef, RefBase, RefProblem } from "./refs.js";
+import type { Shared } from "./shared.js";
 
 export interface InspectedRef {
   ref: ModuleRef;

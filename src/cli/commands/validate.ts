@@ -4,8 +4,10 @@ import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
 import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { readSpec } from "../../spec/load.js";
+import { notASpec } from "../../spec/not-a-spec.js";
 import { durationArg } from "../args.js";
-import { expandSpecPaths } from "../files.js";
+import { type Escape, expandSpecPaths } from "../files.js";
+import { escapeJsonControls } from "../format/control-chars.js";
 import { formatGithub } from "../format/github.js";
 import { formatPretty, summaryLine } from "../format/pretty.js";
 import { formatSarif } from "../format/sarif.js";
@@ -72,7 +74,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const severity = parseRuleOverrides(values.rule ?? []);
   const loadModules = parseLoadModules(values);
 
-  const { files, missing } = await expandSpecPaths(
+  const { files, missing, escapes } = await expandSpecPaths(
     positionals.length ? positionals : ["graphs/"],
     io.cwd,
   );
@@ -81,11 +83,12 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
 
   const sources = new Map<string, string>();
   const cache = new Map<string, unknown>();
-  let all: Diagnostic[] = [];
+  let all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
   for (const file of files) {
     const doc = await readSpec(file);
-    // A file that could not be decoded has no text to quote under its diagnostics.
-    if (doc.text) sources.set(doc.file, doc.text);
+    // Source lines are quoted under diagnostics only for specs: never for a file that could not be
+    // decoded, nor for one that is not a spec (it may be anything, credentials included).
+    if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
     all.push(...(await validate(doc, { loadModules, severity, cache })));
   }
   // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
@@ -93,7 +96,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const warnings = all.length - errors;
   if (values.quiet) all = all.filter((d) => d.severity === "error");
 
-  if (format === "json") io.out(JSON.stringify(all, null, 2));
+  if (format === "json") io.out(escapeJsonControls(JSON.stringify(all, null, 2)));
   else if (format === "sarif") io.out(formatSarif(all, VERSION));
   else if (format === "github") {
     if (all.length) io.out(formatGithub(all));
@@ -134,6 +137,31 @@ function parseLoadModules(values: {
   }
   const timeout = durationArg("load-timeout", values["load-timeout"]);
   return { env: passed, ...(timeout !== undefined ? { timeout } : {}) };
+}
+
+/** A file or directory that leads out of the project: reported where it was found, never read. */
+function escapeFinding(
+  found: Escape,
+  severity: Partial<Record<RuleName, Severity | "off">>,
+): Diagnostic[] {
+  const level = severity["path-escape"] ?? "error";
+  if (level === "off") return [];
+  return [
+    {
+      file: found.path,
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 1,
+      rule: "path-escape",
+      severity: level,
+      message:
+        found.kind === "file"
+          ? "this file is a symbolic link to a file outside the project root; it was not read"
+          : "this directory is a symbolic link to a directory outside the project root; it was not searched",
+      hint: "validate specs inside the project; copy a spec into it rather than linking to one elsewhere",
+    },
+  ];
 }
 
 function parseRuleOverrides(specs: string[]): Partial<Record<RuleName, Severity | "off">> {

@@ -31,8 +31,8 @@ const TYPESCRIPT = new Set([".ts", ".mts", ".cts"]);
  * literal or a `require()` is understood; anything else makes the names unknowable.
  */
 const COMPUTED_CJS = [
-  /\bmodule\s*\.\s*exports\s*=(?!=)\s*(?!\{|require\s*\()/,
-  /\b(?:module\s*\.\s*)?exports\s*\[\s*(?!["'`])/,
+  /\bmodule\s*\.\s*exports\s*=(?!=)(?!\s*(?:\{|require\s*\())/,
+  /\b(?:module\s*\.\s*)?exports\s*\[(?!\s*["'`])/,
   /\bObject\s*\.\s*(?:assign|defineProperties)\s*\(\s*(?:module\s*\.\s*)?exports\b/,
 ];
 

@@ -8,9 +8,10 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import { dirname, extname, isAbsolute, join, resolve } from "node:path";
-import { isInside, MODULE_EXTENSIONS, realpathLoose } from "../files.js";
-import type { Shared } from "../load.js";
+import { isInside } from "../../spec/inside-root.js";
+import { MODULE_EXTENSIONS, realpathLoose } from "../files.js";
 import type { ModuleInspector, ModuleReport } from "../module-report.js";
+import type { Shared } from "../shared.js";
 import { readModuleSyntax, type SyntaxResult } from "./module-syntax.js";
 
 /** Bounds on following re-exports, so a hostile or generated module tree cannot make validate slow. */
