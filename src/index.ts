@@ -3,7 +3,7 @@
  * `compile` loads the compile stage (and LangGraph) on first use.
  */
 
-export { type ValidateOptions, validate } from "./check/validate.js";
+export { type LoadModulesOptions, type ValidateOptions, validate } from "./check/validate.js";
 export { CompileError } from "./compile/compile-error.js";
 export { GraphspecRunError } from "./compile/graphspec-run-error.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";

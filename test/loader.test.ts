@@ -257,12 +257,20 @@ describe("YAML syntax", () => {
     expect(rules(await check("version: 1\nname: [a, b\n"))).toEqual(["yaml-syntax"]);
   });
 
-  it("explains an empty file, a scalar and a list as the wrong shape at 1:1", async () => {
-    for (const text of ["", "# only a comment\n", "hello\n", "- a\n- b\n"]) {
-      // Only the shape is reported: semantic rules have nothing to read in a non-mapping.
+  it("explains an empty file as the wrong shape at 1:1", async () => {
+    // Only the shape is reported: semantic rules have nothing to read in a non-mapping.
+    const found = await check("");
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^1:1-\d+:\d+ error \[schema\] a spec is a mapping/);
+  });
+
+  it("calls a comment, a scalar and a list not a spec at 1:1, and shows none of it", async () => {
+    // Changed on purpose: the schema message quoted the value (a token, in an .npmrc).
+    for (const text of ["# only a comment\n", "hello\n", "- a\n- b\n"]) {
       const found = await check(text);
       expect(found).toHaveLength(1);
-      expect(found[0]).toMatch(/^1:1-\d+:\d+ error \[schema\] a spec is a mapping/);
+      expect(found[0]).toMatch(/^1:1-1:1 error \[not-a-spec\] this is not a graphspec spec: /);
+      expect(found[0]).not.toMatch(/hello|- a/);
     }
   });
 

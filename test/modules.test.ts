@@ -1,12 +1,13 @@
 /**
- * Module references through the public surface: resolution, loading, the shared cache, and the
- * errors a module can raise while loading.
+ * Module references through the public surface: resolution, loading (by compile in this process,
+ * by validate only with `loadModules`, in a process of its own), the shared cache, and the errors a
+ * module can raise while loading.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Diagnostic, parseSpec, readSpec, validate } from "../src/index.js";
+import { compile, type Diagnostic, parseSpec, readSpec, validate } from "../src/index.js";
 
 const FIXTURES = join(import.meta.dirname, "fixtures");
 
@@ -35,18 +36,25 @@ edges:
 const summary = (ds: Diagnostic[]) => ds.map((d) => `${d.rule}: ${d.message}`);
 
 describe("module cache", () => {
-  it("imports a module once across the specs of one run", async () => {
+  it("validate never imports a module into its own process, loading or not", async () => {
+    const before = loads();
+    expect(await validate(countedSpec("zeroth"))).toEqual([]);
+    expect(await validate(countedSpec("zeroth-loaded"), { loadModules: true })).toEqual([]);
+    expect(loads() - before).toBe(0);
+  });
+
+  it("compile imports a module once across the specs of one run", async () => {
     const before = loads();
     const cache = new Map<string, unknown>();
-    expect(await validate(countedSpec("first"), { cache })).toEqual([]);
-    expect(await validate(countedSpec("second"), { cache })).toEqual([]);
+    await compile(countedSpec("first"), { cache });
+    await compile(countedSpec("second"), { cache });
     expect(loads() - before).toBe(1);
   });
 
   it("imports it again in a run without a shared cache (the cache is what prevents it)", async () => {
     const before = loads();
-    await validate(countedSpec("third"));
-    await validate(countedSpec("fourth"));
+    await compile(countedSpec("third"));
+    await compile(countedSpec("fourth"));
     expect(loads() - before).toBe(2);
   });
 
@@ -100,8 +108,29 @@ edges:
   - { from: run, to: END }
 `,
     );
-    return { root, found: await validate(await readSpec(join(root, "spec.yaml"))) };
+    const doc = await readSpec(join(root, "spec.yaml"));
+    return { root, found: await validate(doc, { loadModules: true }) };
   };
+
+  it("without loading, a TypeScript syntax error is found by parsing, at its line and column", async () => {
+    const root = mkdtempSync(join(tmpdir(), "graphspec-modules-"));
+    dirs.push(root);
+    writeFileSync(join(root, "package.json"), '{ "type": "module" }\n');
+    writeFileSync(join(root, "mod.ts"), "// header\nexport const x: number = ;\n");
+    writeFileSync(
+      join(root, "spec.yaml"),
+      "version: 1\nname: p\nstate:\n  n: { type: integer }\nnodes:\n  run: { kind: function, module: ./mod.ts }\nedges:\n  - { from: START, to: run }\n  - { from: run, to: END }\n",
+    );
+    const found = await validate(await readSpec(join(root, "spec.yaml")));
+    expect(found.map((d) => [d.rule, d.line, d.column, d.message])).toEqual([
+      [
+        "unknown-module",
+        6,
+        34,
+        'module `./mod.ts` does not parse: line 2, column 26: Unexpected ";"',
+      ],
+    ]);
+  });
 
   it("gives a TypeScript syntax error's first meaningful line, with the path as written", async () => {
     const { found } = await project({ "mod.ts": "// header\nexport const x: number = ;\n" });

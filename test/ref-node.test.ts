@@ -1,7 +1,8 @@
 /**
  * Validation in a plain Node process, as the CLI runs it (no vitest module runner in between):
- * the validate path never imports `@langchain/*` unless a user module does, and JavaScript modules
- * load through Node's own import.
+ * validate imports neither the specs' modules nor `@langchain/*` (it parses modules); compile
+ * imports them (the recorder sees it); with `loadModules`, JavaScript modules load through Node's
+ * own import, in a process of their own.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -36,11 +37,13 @@ register("data:text/javascript," + encodeURIComponent(hooks), {
   data: { port: port2 },
   transferList: [port2],
 });
-const { readSpec, validate } = await import(process.env.GS_INDEX);
+const { compile, readSpec, validate } = await import(process.env.GS_INDEX);
+const options = JSON.parse(process.env.GS_OPTIONS);
 const diagnostics = {};
 for (const file of JSON.parse(process.env.GS_SPECS)) {
   const doc = await readSpec(file, { root: process.env.GS_ROOT });
-  diagnostics[file] = (await validate(doc)).map((d) => d.rule + ": " + d.message);
+  diagnostics[file] = (await validate(doc, options)).map((d) => d.rule + ": " + d.message);
+  if (process.env.GS_COMPILE) await compile(doc, { scripts: { [doc.data.name]: [] } });
 }
 // Resolutions are reported asynchronously: wait for one made after the validation.
 const sentinel = "data:text/javascript,export default 'sentinel'";
@@ -53,7 +56,7 @@ const run = promisify(execFile);
 
 async function validateInNode(
   specs: string[],
-  root = FIXTURES,
+  { root = FIXTURES, options = {}, compile = false } = {},
 ): Promise<{ diagnostics: Record<string, string[]>; resolved: string[] }> {
   const { stdout } = await run(
     process.execPath,
@@ -65,6 +68,8 @@ async function validateInNode(
         GS_INDEX: join(ROOT, "src/index.ts"),
         GS_SPECS: JSON.stringify(specs),
         GS_ROOT: root,
+        GS_OPTIONS: JSON.stringify(options),
+        GS_COMPILE: compile ? "1" : "",
       },
     },
   );
@@ -72,30 +77,29 @@ async function validateInNode(
 }
 
 const langchain = (urls: string[]) => urls.filter((u) => u.includes("/@langchain/"));
+const userModules = (urls: string[]) => urls.filter((u) => u.includes("/test/fixtures/modules/"));
 
 describe("validation in a plain Node process", () => {
-  it("never imports @langchain/* when no user module does", async () => {
-    const specs = [
-      "ref-code.yaml",
-      "ref-subgraph.yaml",
-      "ref-schemas.yaml",
-      "ref-plain-tools.yaml",
-    ];
-    const { diagnostics, resolved } = await validateInNode(
-      specs.map((s) => join(FIXTURES, "valid", s)),
-    );
+  const specs = [
+    "ref-code.yaml",
+    "ref-subgraph.yaml",
+    "ref-schemas.yaml",
+    "ref-plain-tools.yaml",
+    "ref-tools.yaml",
+  ].map((s) => join(FIXTURES, "valid", s));
+
+  it("imports neither the specs' modules nor @langchain/*, even for LangChain tools", async () => {
+    const { diagnostics, resolved } = await validateInNode(specs);
     expect(Object.values(diagnostics).flat()).toEqual([]);
-    // The specs' own modules did load: the recorder saw them.
-    expect(resolved.some((u) => u.endsWith("/test/fixtures/modules/math.mjs"))).toBe(true);
-    expect(resolved.some((u) => u.endsWith("/test/fixtures/modules/nodes.ts"))).toBe(true);
+    expect(userModules(resolved)).toEqual([]);
     expect(langchain(resolved)).toEqual([]);
   });
 
-  it("sees @langchain/* once a user module imports it (the recorder works)", async () => {
-    const { diagnostics, resolved } = await validateInNode([
-      join(FIXTURES, "valid", "ref-tools.yaml"),
-    ]);
-    expect(Object.values(diagnostics).flat()).toEqual([]);
+  it("compile imports them, and the recorder sees it", async () => {
+    const { resolved } = await validateInNode([join(FIXTURES, "valid", "ref-tools.yaml")], {
+      compile: true,
+    });
+    expect(userModules(resolved).some((u) => u.endsWith("/tools.ts"))).toBe(true);
     expect(langchain(resolved).length).toBeGreaterThan(0);
   });
 
@@ -104,7 +108,7 @@ describe("validation in a plain Node process", () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  it("reports a JavaScript syntax error as Node gives it, first line only", async () => {
+  it("with loadModules, reports a JavaScript syntax error as Node gives it, first line only", async () => {
     const root = mkdtempSync(join(tmpdir(), "graphspec-node-"));
     dirs.push(root);
     writeFileSync(join(root, "package.json"), '{ "type": "module" }\n');
@@ -123,7 +127,12 @@ edges:
     router: { module: ./route.mjs, to: [END] }
 `,
     );
-    const { diagnostics } = await validateInNode([join(root, "spec.yaml")], root);
+    const { diagnostics, resolved } = await validateInNode([join(root, "spec.yaml")], {
+      root,
+      options: { loadModules: true },
+    });
+    // Loaded in a process of its own: this one never resolved it.
+    expect(resolved.filter((u) => u.endsWith("/route.mjs"))).toEqual([]);
     expect(Object.values(diagnostics).flat()).toEqual([
       "unknown-module: module `./route.mjs` failed to load: SyntaxError: Unexpected token ')'",
     ]);

@@ -5,23 +5,42 @@
  */
 import type { Diagnostic, Severity } from "../diagnostics/diagnostic.js";
 import { CATALOG, type RuleName } from "../diagnostics/rule-catalog.js";
+import type { ModuleInspector } from "../modules/index.js";
 import type { DiagnosticInput, SpecDocument } from "../spec/document.js";
 import { diagnosticAtPath, diagnosticAtSpan } from "../spec/document.js";
 import type { Path, Span } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 
+/** How `validate` may load the modules a spec references, when it is asked to (`loadModules`). */
+export interface LoadModulesOptions {
+  /** Milliseconds one module may take to load before it is stopped and reported. Default 10,000. */
+  timeout?: number;
+  /** Environment variables of the loading process besides PATH (none of the caller's by default). */
+  env?: Record<string, string>;
+}
+
 export interface ValidateOptions {
   /**
-   * Load tool, function and router modules to check exports and tool argument schemas.
-   * Default true; modules are only loaded when the spec references them.
+   * How the tool, function, router and reducer modules a spec names are checked:
+   * - default (`undefined`): parsed, never run: the files exist inside the project and export the
+   *   names the spec uses (when that can be known without running them);
+   * - `true`, or options: also loaded — each in a separate process with a time limit and no
+   *   environment of the caller's — to check what the exports are and tools' argument schemas;
+   * - `false`: not read at all; only that the files exist inside the project.
    */
-  loadModules?: boolean;
+  loadModules?: boolean | LoadModulesOptions;
   /** Load subgraph specs to check their references and cycles. Default true. */
   loadSubgraphs?: boolean;
   /** Per-rule severity overrides; `off` disables a rule. */
   severity?: Partial<Record<RuleName, Severity | "off">>;
   /** Shared between the files of one run: loaded subgraph documents and modules, by absolute path. */
   cache?: Map<string, unknown>;
+}
+
+/** What compile's own check adds: the modules it has loaded itself, so nothing is loaded twice. */
+export interface CheckOptions extends ValidateOptions {
+  /** Overrides how modules are inspected (compile passes its in-process loader). */
+  inspector?: ModuleInspector;
 }
 
 export interface ReportInput {
@@ -41,11 +60,11 @@ export class CheckContext {
   /** The spec data. Only schema-valid when `schemaValid`; rules must tolerate partial shapes otherwise. */
   readonly spec: GraphSpec;
   readonly schemaValid: boolean;
-  readonly options: ValidateOptions;
+  readonly options: CheckOptions;
   readonly diagnostics: Diagnostic[] = [];
   private readonly memos = new Map<string, unknown>();
 
-  constructor(doc: SpecDocument, schemaValid: boolean, options: ValidateOptions) {
+  constructor(doc: SpecDocument, schemaValid: boolean, options: CheckOptions) {
     this.doc = doc;
     this.spec = (doc.data ?? {}) as GraphSpec;
     this.schemaValid = schemaValid;

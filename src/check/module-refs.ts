@@ -1,14 +1,18 @@
 /** A document's module and graph references, resolved once per check and shared by the rules that report on them. */
 import {
+  DEFAULT_LOAD_TIMEOUT_MS,
   graphRefs,
+  type InspectedRef,
+  inspectRef,
+  isolatedInspector,
+  type ModuleInspector,
   moduleRefs,
   type RefBase,
   type RefProblem,
   type ResolvedGraphRef,
-  type ResolvedRef,
   resolveGraphRef,
-  resolveRef,
   type Shared,
+  staticInspector,
 } from "../modules/index.js";
 import type { CheckContext } from "./check-context.js";
 
@@ -22,18 +26,27 @@ export const sharedOf =
   (key, compute) =>
     ctx.shared(key, compute);
 
-/** The document's module references, resolved (and loaded unless `loadModules: false`). */
-export function checkedModuleRefs(ctx: CheckContext): Promise<ResolvedRef[]> {
-  return ctx.memo("modules:refs", () =>
-    Promise.all(
-      moduleRefs(ctx.spec).map((ref) =>
-        resolveRef(refBase(ctx), ref, {
-          load: ctx.options.loadModules !== false,
-          shared: sharedOf(ctx),
-        }),
-      ),
-    ),
-  );
+/** The inspector `loadModules` asks for: undefined means the files are not read at all. */
+function inspectorOf(ctx: CheckContext): ModuleInspector | undefined {
+  const { inspector, loadModules } = ctx.options;
+  if (inspector) return inspector;
+  if (loadModules === false) return undefined;
+  if (loadModules === undefined) return staticInspector;
+  const options = loadModules === true ? {} : loadModules;
+  return isolatedInspector({
+    timeout: options.timeout ?? DEFAULT_LOAD_TIMEOUT_MS,
+    env: options.env ?? {},
+  });
+}
+
+/** The document's module references: their files, and their exports as far as the run's inspector can tell. */
+export function checkedModuleRefs(ctx: CheckContext): Promise<InspectedRef[]> {
+  return ctx.memo("modules:refs", () => {
+    const inspector = inspectorOf(ctx);
+    return Promise.all(
+      moduleRefs(ctx.spec).map((ref) => inspectRef(refBase(ctx), ref, inspector, sharedOf(ctx))),
+    );
+  });
 }
 
 /** The document's subgraph references, resolved to files. */

@@ -7,9 +7,11 @@ import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { graphRefs, resolveGraphRef, type Shared } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { readSpec } from "../spec/load.js";
+import { notASpec } from "../spec/not-a-spec.js";
 import type { Path } from "../spec/source-map.js";
 import type { CheckContext } from "./check-context.js";
 import { checkedGraphRefs, sharedOf } from "./module-refs.js";
+import { notASpecFindings } from "./not-a-spec-findings.js";
 import { checkSchema } from "./rules/schema.js";
 
 /** Chains of subgraphs deeper than this are not followed (a guard, not a language limit). */
@@ -25,8 +27,10 @@ export interface ChildSpec {
 export function loadChildSpec(abs: string, root: string, shared: Shared): Promise<ChildSpec> {
   return shared(`graphspec:spec:${abs}`, async () => {
     const doc = await readSpec(abs, { root, file: relative(root, abs).split(sep).join("/") });
-    const errors = [...doc.problems, ...checkSchema(doc)].filter((d) => d.severity === "error");
-    return { doc, errors };
+    // A child that is not a spec is not quoted either (its schema errors could show its values).
+    const notSpec = notASpec(doc);
+    const found = notSpec ? notASpecFindings(doc, notSpec) : [...doc.problems, ...checkSchema(doc)];
+    return { doc, errors: found.filter((d) => d.severity === "error") };
   });
 }
 

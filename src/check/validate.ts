@@ -5,20 +5,31 @@
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CATALOG } from "../diagnostics/rule-catalog.js";
 import type { SpecDocument } from "../spec/document.js";
-import { CheckContext, type ValidateOptions } from "./check-context.js";
+import { notASpec } from "../spec/not-a-spec.js";
+import { CheckContext, type CheckOptions, type ValidateOptions } from "./check-context.js";
+import { notASpecFindings } from "./not-a-spec-findings.js";
 import { RULES } from "./rules/index.js";
 import { checkSchema } from "./rules/schema.js";
 
-export type { ValidateOptions };
+export type { CheckOptions, LoadModulesOptions, ValidateOptions } from "./check-context.js";
 
 /**
  * Every diagnostic for a loaded document: load problems, schema violations and semantic rules,
- * suppressions applied, sorted by position. Never throws on bad input.
+ * suppressions applied, sorted by position. Never throws on bad input. Runs nothing of the
+ * project's unless `loadModules` asks for it, and then in a separate process.
  */
-export async function validate(
+export function validate(doc: SpecDocument, options: ValidateOptions = {}): Promise<Diagnostic[]> {
+  const { loadModules, loadSubgraphs, severity, cache } = options;
+  return checkDocument(doc, { loadModules, loadSubgraphs, severity, cache });
+}
+
+/** `validate` with compile's own module inspector (modules it imports itself anyway). */
+export async function checkDocument(
   doc: SpecDocument,
-  options: ValidateOptions = {},
+  options: CheckOptions,
 ): Promise<Diagnostic[]> {
+  const notSpec = notASpec(doc);
+  if (notSpec) return finish(doc, notASpecFindings(doc, notSpec), options);
   const found: Diagnostic[] = [...doc.problems];
   if (doc.data !== undefined) {
     const schema = checkSchema(doc);

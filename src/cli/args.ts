@@ -33,6 +33,16 @@ export function countArg(flag: string, text: string | undefined): number | undef
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+/** A duration above zero (`500ms`, `30s`, `5m`, `2h`), in milliseconds. */
+export function durationArg(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const duration = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
+  const ms = duration ? Number(duration[1]) * UNIT_MS[duration[2]!]! : Number.NaN;
+  if (!(ms > 0))
+    throw new UsageError(`--${flag} must be a duration above 0 (500ms, 10s, 1m), not "${text}"`);
+  return ms;
+}
+
 /** A deadline: a duration from now (`500ms`, `30s`, `5m`, `2h`) or a point in time (ISO 8601). */
 export function deadlineArg(text: string | undefined): number | Date | undefined {
   if (text === undefined) return undefined;

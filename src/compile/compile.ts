@@ -5,10 +5,10 @@
  */
 import { relative, sep } from "node:path";
 import { InMemoryCache } from "@langchain/langgraph-checkpoint";
-import { validate } from "../check/validate.js";
+import { checkDocument } from "../check/validate.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ExprEnvironment } from "../expr/index.js";
-import { moduleRefs, resolveRef, sharedIn } from "../modules/index.js";
+import { inProcessInspector, moduleRefs, resolveRef, sharedIn } from "../modules/index.js";
 import type { SpecDocument } from "../spec/document.js";
 import { loadSpec } from "../spec/load.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
@@ -51,7 +51,9 @@ export async function compile(
   const doc = typeof spec === "string" ? await loadSpec(spec) : spec;
   const cache = options.cache ?? new Map<string, unknown>();
   if (options.validate !== false) {
-    const diagnostics = await validate(doc, { cache });
+    // Its modules load here anyway (compile runs them): the check reads those values rather than
+    // loading them again in a separate process.
+    const diagnostics = await checkDocument(doc, { cache, inspector: inProcessInspector });
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (errors.length) refuse(doc, errors, diagnostics);
   } else if (doc.problems.some((p) => p.severity === "error")) {

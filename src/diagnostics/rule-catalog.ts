@@ -20,6 +20,11 @@ export const CATALOG = {
     severity: "error",
     summary: "The file is too large, too deep or expands too many aliases.",
   },
+  "not-a-spec": {
+    severity: "error",
+    summary:
+      "The file is not a graphspec spec (not a mapping, or none of a spec's keys): one finding, and nothing of its content shown.",
+  },
   // Shape
   schema: { severity: "error", summary: "The spec does not match schema/graph.schema.json." },
   // Names and references
@@ -51,7 +56,11 @@ export const CATALOG = {
     severity: "error",
     summary: "A module does not export the named function or tool.",
   },
-  "path-escape": { severity: "error", summary: "A module or graph path leaves the project root." },
+  "path-escape": {
+    severity: "error",
+    summary:
+      "A spec file, module or graph path leaves the project root (through `..` or a symbolic link).",
+  },
   // Graph structure
   "missing-entry": { severity: "error", summary: "No edge leaves START." },
   "unreachable-node": {

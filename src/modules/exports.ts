@@ -1,28 +1,19 @@
-/** Finding a reference's export in a loaded module, and checking it has the shape its use needs. */
+/** Finding a reference's export among a module's export names, and checking it has the shape its use needs. */
 
 import { closest, listNames } from "../diagnostics/suggest.js";
 import type { Path } from "../spec/source-map.js";
+import type { ExportFacts } from "./export-facts.js";
 import type { ModuleRef, RefKind, RefProblem } from "./refs.js";
 
-/** A LangChain tool: `tool(...)`, a StructuredTool instance, or anything shaped like one. */
-export const isLangChainTool = (v: unknown): v is Record<string, unknown> => {
-  if ((typeof v !== "object" && typeof v !== "function") || v === null) return false;
-  const o = v as Record<string, unknown>;
-  return typeof o.invoke === "function" && (typeof o.name === "string" || o.schema !== undefined);
-};
-
-const describeValue = (v: unknown): string => {
-  if (v === null) return "null";
-  if (v === undefined) return "undefined";
-  if (Array.isArray(v)) return "an array";
-  if (isLangChainTool(v)) return "a LangChain tool";
-  if (typeof v === "object") return "an object";
-  if (typeof v === "function") return "a function";
-  return `a ${typeof v}`;
-};
-
-const isClass = (v: unknown): boolean =>
-  typeof v === "function" && /^class[\s{]/.test(Function.prototype.toString.call(v));
+/** A module's export names, as far as they are known. */
+export interface ExportNames {
+  names: readonly string[];
+  /**
+   * Whether `names` is every export. False when some cannot be known without running the module
+   * (a computed `module.exports`, `export * from` a package): a name missing from `names` may exist.
+   */
+  complete: boolean;
+}
 
 const FUNCTION_SHAPES: Record<Exclude<RefKind, "tool">, string> = {
   function: "a function node runs `(state, runtime) => update`",
@@ -33,19 +24,24 @@ const FUNCTION_SHAPES: Record<Exclude<RefKind, "tool">, string> = {
 /** The path of the `export` key beside a reference's `module`. */
 export const exportPath = (ref: ModuleRef): Path => [...ref.path.slice(0, -1), "export"];
 
+/**
+ * The export a reference uses — `export:`, else (for a tool) the tool's name, else `default` — or
+ * why there is none. Undefined when the names are incomplete and the export is not among them:
+ * then nobody can say without running the module, and saying nothing is better than a false error.
+ */
 export function findExport(
   ref: ModuleRef,
-  exports: Record<string, unknown>,
-): { name: string; value: unknown } | RefProblem {
-  const has = (n: string) => Object.hasOwn(exports, n);
+  exports: ExportNames,
+): { name: string } | RefProblem | undefined {
+  const has = (n: string) => exports.names.includes(n);
   if (ref.export !== undefined) {
-    if (has(ref.export)) return { name: ref.export, value: exports[ref.export] };
+    if (has(ref.export)) return { name: ref.export };
   } else {
-    if (ref.tool && has(ref.tool.name))
-      return { name: ref.tool.name, value: exports[ref.tool.name] };
-    if (has("default")) return { name: "default", value: exports.default };
+    if (ref.tool && has(ref.tool.name)) return { name: ref.tool.name };
+    if (has("default")) return { name: "default" };
   }
-  const names = Object.keys(exports)
+  if (!exports.complete) return undefined;
+  const names = [...new Set(exports.names)]
     .filter((n) => n !== "default" && n !== "module.exports")
     .sort();
   const wanted = ref.export ?? ref.tool?.name ?? "default";
@@ -76,29 +72,56 @@ export function findExport(
   };
 }
 
+const described = (facts: ExportFacts): string => {
+  switch (facts.kind) {
+    case "function":
+      return "a function";
+    case "class":
+      return "a class";
+    case "tool":
+      return "a LangChain tool";
+    case "other":
+      return facts.what;
+    case "unreadable":
+      return "unreadable";
+  }
+};
+
 /** Why an export cannot serve as `ref.kind`, if it cannot. */
-export function shapeProblem(ref: ModuleRef, name: string, value: unknown): RefProblem | undefined {
+export function shapeProblem(
+  ref: ModuleRef,
+  name: string,
+  facts: ExportFacts,
+): RefProblem | undefined {
   const at = ref.export !== undefined ? exportPath(ref) : ref.path;
   const subject = `export \`${name}\` of \`${ref.module}\``;
+  if (facts.kind === "unreadable") {
+    return {
+      rule: "unknown-export",
+      path: exportPath(ref),
+      message: `export \`${name}\` of module \`${ref.module}\` throws when it is read: ${facts.error}`,
+      hint: "export a LangChain tool or a plain function",
+    };
+  }
   if (ref.kind !== "tool") {
-    if (typeof value === "function" && !isClass(value)) return undefined;
+    if (facts.kind === "function") return undefined;
     return {
       rule: "unknown-export",
       path: at,
-      message: `${subject} is ${isClass(value) ? "a class" : describeValue(value)}, not a function`,
+      message: `${subject} is ${described(facts)}, not a function`,
       hint: FUNCTION_SHAPES[ref.kind],
     };
   }
-  if (isLangChainTool(value)) return undefined;
-  if (isClass(value)) {
+  if (facts.kind === "tool") return undefined;
+  if (facts.kind === "class") {
     return {
       rule: "unknown-export",
       path: at,
       message: `${subject} is a class, not a tool`,
-      hint: `export an instance (\`new ${(value as { name?: string }).name || "MyTool"}()\`) or a \`tool(...)\``,
+      hint: `export an instance (\`new ${facts.className}()\`) or a \`tool(...)\``,
     };
   }
-  if (typeof value === "function") {
+  if (facts.kind === "function") {
     const missing = [
       ...(ref.tool?.hasSchema ? [] : ["schema"]),
       ...(ref.tool?.hasDescription ? [] : ["description"]),
@@ -117,7 +140,7 @@ export function shapeProblem(ref: ModuleRef, name: string, value: unknown): RefP
   return {
     rule: "unknown-export",
     path: at,
-    message: `${subject} is ${describeValue(value)}, not a tool`,
+    message: `${subject} is ${described(facts)}, not a tool`,
     hint: "export a LangChain tool (`tool(fn, { name, description, schema })`) or a function with `schema:` in the spec",
   };
 }

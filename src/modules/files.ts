@@ -1,7 +1,8 @@
 /** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
 import { readdir, realpath, stat } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
 import { closest } from "../diagnostics/suggest.js";
+import { isInside } from "../spec/inside-root.js";
 import type { Path } from "../spec/source-map.js";
 import type { RefBase, RefProblem } from "./refs.js";
 
@@ -13,13 +14,8 @@ export type FileKind = "module" | "graph";
 
 export type ResolvedFile = { ok: true; abs: string } | { ok: false; problem: RefProblem };
 
-const isInside = (root: string, path: string): boolean => {
-  const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-};
-
 /** realpath of the longest existing prefix of `path`, with the rest appended: symlinked directories count even when the file is missing. */
-async function realpathLoose(path: string): Promise<string> {
+export async function realpathLoose(path: string): Promise<string> {
   const rest: string[] = [];
   let current = path;
   for (;;) {

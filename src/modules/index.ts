@@ -1,9 +1,19 @@
 /**
  * Module and graph references of a spec: finding them, resolving them to files inside the project,
- * and loading the modules. Used by check/ (to report problems) and compile/ (to build the graph).
+ * and learning what the modules export — by parsing them (static/, validate's default), by loading
+ * them in a separate process (isolated/, `validate --load-modules`), or by importing them here
+ * (load.ts, for compile and run). Used by check/ (to report problems) and compile/ (to build the graph).
  */
-export { isLangChainTool } from "./exports.js";
-export { GRAPH_EXTENSIONS, MODULE_EXTENSIONS, resolveFile } from "./files.js";
-export { loadModule, type Shared, sharedIn } from "./load.js";
+export { type ExportFacts, isLangChainTool } from "./export-facts.js";
+export { GRAPH_EXTENSIONS, MODULE_EXTENSIONS, realpathLoose, resolveFile } from "./files.js";
+export {
+  DEFAULT_LOAD_TIMEOUT_MS,
+  type IsolationOptions,
+  isolatedInspector,
+} from "./isolated/isolated-inspector.js";
+export { inProcessInspector, loadModule } from "./load.js";
+export type { ModuleInspector, ModuleReport } from "./module-report.js";
 export * from "./refs.js";
 export * from "./resolve.js";
+export { type Shared, sharedIn } from "./shared.js";
+export { staticInspector } from "./static/static-exports.js";

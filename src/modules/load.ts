@@ -1,25 +1,21 @@
-/** Importing user modules (TypeScript through tsx), once per run, and summarizing their load errors. */
+/**
+ * Importing user modules into this process (TypeScript through tsx), once per run, and summarizing
+ * their load errors. compile() and run use this: they are about to run the code anyway. Validate
+ * never does (it parses, or loads in a separate process: isolated/).
+ */
 import { extname, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { exportFacts } from "./export-facts.js";
+import type { ModuleInspector, ModuleReport } from "./module-report.js";
+import type { Shared } from "./shared.js";
 
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts"]);
-
-/** A cache shared by the specs of one run, so that a module is imported (and a child spec read) once. */
-export type Shared = <T>(key: string, compute: () => T) => T;
-
-/** A `Shared` over a plain map, for callers without a CheckContext. */
-export const sharedIn =
-  (cache: Map<string, unknown>): Shared =>
-  <T>(key: string, compute: () => T): T => {
-    if (!cache.has(key)) cache.set(key, compute());
-    return cache.get(key) as T;
-  };
 
 export type LoadedModule =
   | { ok: true; exports: Record<string, unknown> }
   | { ok: false; error: unknown };
 
-async function importModule(abs: string): Promise<Record<string, unknown>> {
+export async function importModule(abs: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(abs).href;
   if (TYPESCRIPT.has(extname(abs).toLowerCase())) {
     // tsx is loaded only when a spec references TypeScript.
@@ -69,3 +65,41 @@ export function loadErrorHint(error: unknown): string | undefined {
   const pkg = /Cannot find package '([^']+)'/.exec(text)?.[1];
   return pkg ? `install it: \`npm install ${pkg}\`` : undefined;
 }
+
+/** The report of a module that failed to load, with its error summarized per reference. */
+export function loadFailure(
+  error: unknown,
+  abs: string,
+  root: string,
+): Extract<ModuleReport, { ok: false }> {
+  return {
+    ok: false,
+    describe(ref) {
+      const hint = loadErrorHint(error);
+      return {
+        message: `module \`${ref}\` failed to load: ${loadErrorSummary(error, abs, ref, root)}`,
+        ...(hint ? { hint } : {}),
+      };
+    },
+  };
+}
+
+/** Inspects a module by importing it into this process: the values themselves, for compile's check. */
+export const inProcessInspector: ModuleInspector = async (abs, root, shared) => {
+  const loaded = await loadModule(abs, shared);
+  if (!loaded.ok) return loadFailure(loaded.error, abs, root);
+  const namespace = loaded.exports;
+  return {
+    ok: true,
+    exports: {
+      names: Object.keys(namespace),
+      complete: true,
+      facts: (name) =>
+        shared(`graphspec:facts:${abs}\0${name}`, () =>
+          Object.hasOwn(namespace, name)
+            ? exportFacts(namespace[name], abs)
+            : Promise.resolve(undefined),
+        ),
+    },
+  };
+};

@@ -1,69 +1,91 @@
 /**
  * The one place that turns a spec's file reference into a file, and a `{ module, export }` reference
- * into a value — or into the problem that stops it (`path-escape`, `unknown-module`, `unknown-export`).
- * The check rules report these problems; the compile stage turns them into errors.
+ * into an export — or into the problem that stops it (`path-escape`, `unknown-module`,
+ * `unknown-export`). The check rules report these problems (`inspectRef`, with whichever inspector
+ * the run chose); the compile stage turns them into errors and uses the values (`resolveRef`).
  *
  * Nothing here imports `@langchain/*`: user modules may, and they load only when asked to.
  */
-import { exportPath, findExport, shapeProblem } from "./exports.js";
+import { type ExportFacts, exportShape } from "./export-facts.js";
+import { findExport, shapeProblem } from "./exports.js";
 import { resolveFile } from "./files.js";
-import { loadErrorHint, loadErrorSummary, loadModule, type Shared } from "./load.js";
+import { loadFailure, loadModule } from "./load.js";
+import type { ModuleInspector } from "./module-report.js";
 import type { GraphRef, ModuleRef, RefBase, RefProblem } from "./refs.js";
+import type { Shared } from "./shared.js";
+
+export interface InspectedRef {
+  ref: ModuleRef;
+  /** The module file, when it resolved inside the project. */
+  abs?: string;
+  problem?: RefProblem;
+  /** What the export is, when the module was loaded and the export fits its use. */
+  facts?: ExportFacts;
+}
+
+/**
+ * Checks one reference for the checker: its file, then — unless `inspector` is undefined (files
+ * only) — its export, as far as the inspector can tell.
+ */
+export async function inspectRef(
+  base: RefBase,
+  ref: ModuleRef,
+  inspector: ModuleInspector | undefined,
+  shared: Shared,
+): Promise<InspectedRef> {
+  const file = await resolveFile(base, ref.module, "module", ref.path);
+  if (!file.ok) return { ref, problem: file.problem };
+  const abs = file.abs;
+  if (!inspector) return { ref, abs };
+  const report = await inspector(abs, base.root, shared);
+  if (!report.ok)
+    return {
+      ref,
+      abs,
+      problem: { rule: "unknown-module", path: ref.path, ...report.describe(ref.module) },
+    };
+  const found = findExport(ref, report.exports);
+  if (found === undefined) return { ref, abs };
+  if ("rule" in found) return { ref, abs, problem: found };
+  const facts = await report.exports.facts?.(found.name);
+  if (!facts) return { ref, abs };
+  const problem = shapeProblem(ref, found.name, facts);
+  return problem ? { ref, abs, problem } : { ref, abs, facts };
+}
 
 export interface ResolvedRef {
   ref: ModuleRef;
-  /** The module file, when it resolved inside the project. */
   abs?: string;
   problem?: RefProblem;
   /** The export, when the module was loaded and the export has the right shape. */
   loaded?: { exportName: string; value: unknown };
 }
 
-export interface ResolveOptions {
-  /** Import the module and check the export. Default true. */
-  load?: boolean;
-  shared: Shared;
-}
-
-/** Resolves one reference to its file and, when loading, to its export: or to the problem that stops it. */
+/** Resolves one reference to its file and its export's value (importing the module here): for compile. */
 export async function resolveRef(
   base: RefBase,
   ref: ModuleRef,
-  options: ResolveOptions,
+  options: { shared: Shared },
 ): Promise<ResolvedRef> {
   const file = await resolveFile(base, ref.module, "module", ref.path);
   if (!file.ok) return { ref, problem: file.problem };
-  if (options.load === false) return { ref, abs: file.abs };
-  const loaded = await loadModule(file.abs, options.shared);
+  const abs = file.abs;
+  const loaded = await loadModule(abs, options.shared);
   if (!loaded.ok) {
-    const hint = loadErrorHint(loaded.error);
+    const failure = loadFailure(loaded.error, abs, base.root);
     return {
       ref,
-      abs: file.abs,
-      problem: {
-        rule: "unknown-module",
-        path: ref.path,
-        message: `module \`${ref.module}\` failed to load: ${loadErrorSummary(loaded.error, file.abs, ref.module, base.root)}`,
-        ...(hint ? { hint } : {}),
-      },
+      abs,
+      problem: { rule: "unknown-module", path: ref.path, ...failure.describe(ref.module) },
     };
   }
-  const found = findExport(ref, loaded.exports);
-  if ("rule" in found) return { ref, abs: file.abs, problem: found };
-  let problem: RefProblem | undefined;
-  try {
-    problem = shapeProblem(ref, found.name, found.value);
-  } catch (e) {
-    // An export whose properties throw when read (a Proxy, a getter) cannot be used either.
-    problem = {
-      rule: "unknown-export",
-      path: exportPath(ref),
-      message: `export \`${found.name}\` of module \`${ref.module}\` throws when it is read: ${firstLine(e)}`,
-      hint: "export a LangChain tool or a plain function",
-    };
-  }
-  if (problem) return { ref, abs: file.abs, problem };
-  return { ref, abs: file.abs, loaded: { exportName: found.name, value: found.value } };
+  const found = findExport(ref, { names: Object.keys(loaded.exports), complete: true });
+  if (!found) return { ref, abs };
+  if ("rule" in found) return { ref, abs, problem: found };
+  const value = loaded.exports[found.name];
+  const problem = shapeProblem(ref, found.name, exportShape(value));
+  if (problem) return { ref, abs, problem };
+  return { ref, abs, loaded: { exportName: found.name, value } };
 }
 
 export interface ResolvedGraphRef {
@@ -77,6 +99,3 @@ export async function resolveGraphRef(base: RefBase, ref: GraphRef): Promise<Res
   const file = await resolveFile(base, ref.graph, "graph", ref.path);
   return file.ok ? { ref, abs: file.abs } : { ref, problem: file.problem };
 }
-
-const firstLine = (e: unknown): string =>
-  (e instanceof Error ? e.message : String(e)).split("\n")[0] ?? "";

@@ -1,4 +1,4 @@
-import { readFile, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { dirname, extname, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -11,6 +11,7 @@ import {
   type SpecDocument,
 } from "./document.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
+import { isInside } from "./inside-root.js";
 import { firstJsonSyntaxError } from "./json-syntax.js";
 import { flowDepthExceeded } from "./nesting.js";
 import { findProjectRoot } from "./project-root.js";
@@ -85,6 +86,8 @@ export async function readSpec(
     doc.problems.push(diagnosticAtSpan(doc, [0, 0], { rule, severity: "error", message, hint }));
     return doc;
   };
+  const outside = await escapesRoot(abs, options.root ?? findProjectRoot(dirname(abs)));
+  if (outside) return fail("path-escape", `${file} ${outside}; it was not read`, ESCAPE_HINT);
   let bytes: Uint8Array;
   try {
     const info = await stat(abs);
@@ -107,6 +110,25 @@ export async function readSpec(
     return fail("io", `cannot read ${file}: ${ioReason(e)}`);
   }
   return parseSpec(bytes, { ...options, file, format: formatOf(abs) }, abs);
+}
+
+const ESCAPE_HINT =
+  "validate specs inside the project; copy a spec into it rather than linking to one elsewhere";
+
+/**
+ * Why the file at `abs` is not inside the project `root` — it lies elsewhere, or a symbolic link
+ * leads out of it — or undefined when it is inside (or does not exist: that is for `io` to say).
+ * A spec that leads out is never read: its content (a token in `~/.docker/config.json`) must not
+ * reach the output.
+ */
+async function escapesRoot(abs: string, root: string): Promise<string | undefined> {
+  if (!isInside(root, abs)) return "is outside the project root";
+  const real = await realpath(abs).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const realRoot = await realpath(root).catch(() => root);
+  return isInside(realRoot, real)
+    ? undefined
+    : "is a symbolic link to a file outside the project root";
 }
 
 function ioReason(e: unknown): string {

@@ -1,10 +1,13 @@
 import { parseArgs } from "node:util";
-import { validate } from "../../check/validate.js";
+import { type ValidateOptions, validate } from "../../check/validate.js";
 import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
 import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { readSpec } from "../../spec/load.js";
-import { expandSpecPaths } from "../files.js";
+import { notASpec } from "../../spec/not-a-spec.js";
+import { durationArg } from "../args.js";
+import { type Escape, expandSpecPaths } from "../files.js";
+import { escapeJsonControls } from "../format/control-chars.js";
 import { formatGithub } from "../format/github.js";
 import { formatPretty, summaryLine } from "../format/pretty.js";
 import { formatSarif } from "../format/sarif.js";
@@ -21,7 +24,14 @@ Options:
   -f, --format <pretty|json|github|sarif>  output format (default: pretty)
       --max-warnings <n>                   fail (exit 1) when there are more than n warnings
       --rule <name=off|warning|error>      change a rule's severity; repeatable
-      --no-modules                         do not load tool/function modules (skips export and tool-args checks)
+      --load-modules                       also load the modules the specs name (runs their code: trusted
+                                           code only), each in a separate process without this one's
+                                           environment, to check what their exports are and tools'
+                                           argument schemas. Default: modules are parsed, never run
+      --load-timeout <duration>            how long one module may take to load (default 10s)
+      --load-env <NAME>                    pass environment variable NAME to the loading processes;
+                                           repeatable (they get only PATH otherwise)
+      --no-modules                         do not read modules at all: only check that the files exist
   -q, --quiet                              print errors only (warnings still count for --max-warnings)
   -h, --help                               show this help
 
@@ -40,6 +50,9 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
       format: { type: "string", short: "f", default: "pretty" },
       "max-warnings": { type: "string" },
       rule: { type: "string", multiple: true },
+      "load-modules": { type: "boolean", default: false },
+      "load-timeout": { type: "string" },
+      "load-env": { type: "string", multiple: true },
       "no-modules": { type: "boolean", default: false },
       quiet: { type: "boolean", short: "q", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -59,8 +72,9 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
       throw new UsageError("--max-warnings takes a whole number ≥ 0");
   }
   const severity = parseRuleOverrides(values.rule ?? []);
+  const loadModules = parseLoadModules(values);
 
-  const { files, missing } = await expandSpecPaths(
+  const { files, missing, escapes } = await expandSpecPaths(
     positionals.length ? positionals : ["graphs/"],
     io.cwd,
   );
@@ -69,19 +83,20 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
 
   const sources = new Map<string, string>();
   const cache = new Map<string, unknown>();
-  let all: Diagnostic[] = [];
+  let all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
   for (const file of files) {
     const doc = await readSpec(file);
-    // A file that could not be decoded has no text to quote under its diagnostics.
-    if (doc.text) sources.set(doc.file, doc.text);
-    all.push(...(await validate(doc, { loadModules: !values["no-modules"], severity, cache })));
+    // Source lines are quoted under diagnostics only for specs: never for a file that could not be
+    // decoded, nor for one that is not a spec (it may be anything, credentials included).
+    if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
+    all.push(...(await validate(doc, { loadModules, severity, cache })));
   }
   // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
   const errors = all.filter((d) => d.severity === "error").length;
   const warnings = all.length - errors;
   if (values.quiet) all = all.filter((d) => d.severity === "error");
 
-  if (format === "json") io.out(JSON.stringify(all, null, 2));
+  if (format === "json") io.out(escapeJsonControls(JSON.stringify(all, null, 2)));
   else if (format === "sarif") io.out(formatSarif(all, VERSION));
   else if (format === "github") {
     if (all.length) io.out(formatGithub(all));
@@ -95,6 +110,58 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
       `${warnings} warning${warnings === 1 ? " exceeds" : "s exceed"} --max-warnings ${maxWarnings}`,
     );
   return errors > 0 || warnings > maxWarnings ? EXIT.findings : EXIT.ok;
+}
+
+/** `loadModules` from the module flags: parse (default), load in separate processes, or files only. */
+function parseLoadModules(values: {
+  "load-modules": boolean;
+  "load-timeout"?: string | undefined;
+  "load-env"?: string[] | undefined;
+  "no-modules": boolean;
+}): ValidateOptions["loadModules"] {
+  const env = values["load-env"] ?? [];
+  if (!values["load-modules"]) {
+    const stray =
+      values["load-timeout"] !== undefined ? "--load-timeout" : env.length ? "--load-env" : "";
+    if (stray) throw new UsageError(`${stray} only applies with --load-modules`);
+    return values["no-modules"] ? false : undefined;
+  }
+  if (values["no-modules"])
+    throw new UsageError("--load-modules and --no-modules contradict each other: choose one");
+  const passed: Record<string, string> = {};
+  for (const name of env) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      throw new UsageError(`--load-env takes a variable name, not "${name}"`);
+    const value = process.env[name];
+    if (value !== undefined) passed[name] = value;
+  }
+  const timeout = durationArg("load-timeout", values["load-timeout"]);
+  return { env: passed, ...(timeout !== undefined ? { timeout } : {}) };
+}
+
+/** A file or directory that leads out of the project: reported where it was found, never read. */
+function escapeFinding(
+  found: Escape,
+  severity: Partial<Record<RuleName, Severity | "off">>,
+): Diagnostic[] {
+  const level = severity["path-escape"] ?? "error";
+  if (level === "off") return [];
+  return [
+    {
+      file: found.path,
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 1,
+      rule: "path-escape",
+      severity: level,
+      message:
+        found.kind === "file"
+          ? "this file is a symbolic link to a file outside the project root; it was not read"
+          : "this directory is a symbolic link to a directory outside the project root; it was not searched",
+      hint: "validate specs inside the project; copy a spec into it rather than linking to one elsewhere",
+    },
+  ];
 }
 
 function parseRuleOverrides(specs: string[]): Partial<Record<RuleName, Severity | "off">> {

@@ -1,6 +1,11 @@
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { showControls } from "./control-chars.js";
 
-/** GitHub Actions workflow commands: each diagnostic becomes an annotation on the pull request. */
+/**
+ * GitHub Actions workflow commands: each diagnostic becomes an annotation on the pull request.
+ * Text from the spec cannot start a command of its own: GitHub's own escaping applies (`%`, CR, LF;
+ * and `:` and `,` in properties), and every other control character becomes a visible escape.
+ */
 export function formatGithub(diagnostics: readonly Diagnostic[]): string {
   return diagnostics
     .map((d) => {
@@ -18,7 +23,9 @@ export function formatGithub(diagnostics: readonly Diagnostic[]): string {
     .join("\n");
 }
 
-// https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts escaping rules
+// https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts escaping rules, which
+// GitHub decodes (a file name keeps its real characters); then every other control character as
+// a visible escape, which cannot end the line either.
 const escapeData = (s: string) =>
-  s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  showControls(s.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
 const escapeProperty = (s: string) => escapeData(s).replaceAll(":", "%3A").replaceAll(",", "%2C");

@@ -1,5 +1,6 @@
 import { styleText } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { showControls } from "./control-chars.js";
 
 type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
 
@@ -10,6 +11,9 @@ type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
  *      |
  *   12 |     to: notfy
  *      |         ^^^^^ did you mean `notify`?
+ *
+ * Control characters in file names, messages, hints and source lines are shown as escapes
+ * (control-chars.ts); the caret stays under the span they shift.
  */
 export function formatPretty(
   diagnostics: readonly Diagnostic[],
@@ -23,30 +27,32 @@ export function formatPretty(
       d.severity === "error"
         ? paint(["bold", "red"], "error")
         : paint(["bold", "yellow"], "warning");
+    const hint = d.hint === undefined ? undefined : showControls(d.hint);
     out.push(
-      `${paint("bold", `${d.file}:${d.line}:${d.column}`)}: ${sev}: ${d.message} ${paint("gray", `[${d.rule}]`)}`,
+      `${paint("bold", `${showControls(d.file)}:${d.line}:${d.column}`)}: ${sev}: ${showControls(d.message)} ${paint("gray", `[${d.rule}]`)}`,
     );
     const lines = sources.get(d.file)?.split(/\r?\n/);
     const line = lines?.[d.line - 1];
     if (line === undefined) {
-      if (d.hint) out.push(`  ${paint("cyan", "hint:")} ${d.hint}`);
+      if (hint) out.push(`  ${paint("cyan", "hint:")} ${hint}`);
       continue;
     }
     const gutter = String(d.line).length;
     const pad = " ".repeat(gutter);
-    const shown = line.replaceAll("\t", " ");
-    const width =
-      d.endLine === d.line
-        ? Math.max(1, d.endColumn - d.column)
-        : Math.max(1, shown.length - d.column + 1);
+    const raw = line.replaceAll("\t", " ");
+    // Columns count characters of the raw line; the caret goes under their escaped form.
+    const before = showControls(raw.slice(0, Math.max(0, d.column - 1))).length;
+    const end = d.endLine === d.line ? d.endColumn - 1 : raw.length;
+    const spanned = showControls(raw.slice(Math.max(0, d.column - 1), Math.max(0, end))).length;
+    const shown = showControls(raw);
     const caret = paint(
       d.severity === "error" ? "red" : "yellow",
-      "^".repeat(Math.min(width, Math.max(1, shown.length - d.column + 1))),
+      "^".repeat(Math.min(Math.max(1, spanned), Math.max(1, shown.length - before))),
     );
     out.push(`${pad} ${paint("gray", "|")}`);
     out.push(`${paint("gray", `${d.line} |`)} ${shown}`);
     out.push(
-      `${pad} ${paint("gray", "|")} ${" ".repeat(Math.max(0, d.column - 1))}${caret}${d.hint ? ` ${paint("cyan", d.hint)}` : ""}`,
+      `${pad} ${paint("gray", "|")} ${" ".repeat(before)}${caret}${hint ? ` ${paint("cyan", hint)}` : ""}`,
     );
   }
   return out.join("\n");

@@ -2,6 +2,7 @@ import { isAbsolute } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { CATALOG, RULE_NAMES } from "../../diagnostics/rule-catalog.js";
+import { escapeJsonControls } from "./control-chars.js";
 
 const DOCS = "https://github.com/graphspec/graphspec/blob/main/docs/rules";
 
@@ -44,7 +45,7 @@ export function formatSarif(diagnostics: readonly Diagnostic[], version: string)
       },
     ],
   };
-  return JSON.stringify(log, null, 2);
+  return escapeJsonControls(JSON.stringify(log, null, 2));
 }
 
 /** `ruleIndex` points into `driver.rules`; omitted for a rule the catalog does not know. */
