@@ -81,20 +81,16 @@ async function openPostgres(url: string | undefined): Promise<OpenCheckpointer> 
     await saver.setup();
   } catch (e) {
     await saver.end().catch(() => {});
-    let where = "the database";
-    try {
-      const u = new URL(url);
-      where = `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
-    } catch {}
-    const reason = scrubber([url, ...passwordOf(url)])(String((e as Error)?.message ?? e));
-    throw new CheckpointerError(
-      `cannot use PostgreSQL at ${where}: ${reason.split("\n")[0]}`,
-      "check that the server runs and DATABASE_URL (host, port, user, password, database) is right",
-    );
+    throw unusable(url, e);
   }
+  // The session thread claims are taken on (thread-claims-postgres.ts): one per executor.
   const claims = postgresClaims(async () => {
     const session = new pg.Client({ connectionString: url });
-    await session.connect();
+    try {
+      await session.connect();
+    } catch (e) {
+      throw unusable(url, e);
+    }
     return session;
   });
   return {
@@ -107,6 +103,20 @@ async function openPostgres(url: string | undefined): Promise<OpenCheckpointer> 
       await saver.end();
     },
   };
+}
+
+/** A database that cannot be used, named by host, port and database — never the password. */
+function unusable(url: string, e: unknown): CheckpointerError {
+  let where = "the database";
+  try {
+    const u = new URL(url);
+    where = `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {}
+  const reason = scrubber([url, ...passwordOf(url)])(String((e as Error)?.message ?? e));
+  return new CheckpointerError(
+    `cannot use PostgreSQL at ${where}: ${reason.split("\n")[0]}`,
+    "check that the server runs and DATABASE_URL (host, port, user, password, database) is right",
+  );
 }
 
 const passwordOf = (url: string): string[] => {
