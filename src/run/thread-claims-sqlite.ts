@@ -19,6 +19,7 @@ import type { ThreadClaims } from "./thread-claims.js";
 /** The parts of a better-sqlite3 database used here. */
 interface Statement {
   get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
   run(...params: unknown[]): unknown;
 }
 export interface SqliteDatabase {

@@ -41,15 +41,17 @@ const GRAPH_PATH = `$.${GRAPH_KEY}`;
 
 export function sqliteListing(db: SqliteDatabase): ThreadListing {
   // The latest root checkpoint per thread through the primary key; of its row only the metadata
-  // (a small JSON document) is read, and only when it is valid JSON with a string there.
+  // (a small JSON document) is read — the graph path when it is valid JSON with a string there
+  // (CASE evaluates lazily: invalid JSON never reaches json_type).
   const sql = (one: boolean) => `
 SELECT c.thread_id AS threadId, c.checkpoint_id AS checkpointId,
-  CASE WHEN json_valid(CAST(c.metadata AS TEXT))
-    AND json_type(CAST(c.metadata AS TEXT), '${GRAPH_PATH}') = 'text'
-  THEN json_extract(CAST(c.metadata AS TEXT), '${GRAPH_PATH}') END AS graph
+  CASE WHEN json_valid(CAST(c.metadata AS TEXT)) THEN
+    CASE WHEN json_type(CAST(c.metadata AS TEXT), :path) = 'text'
+    THEN json_extract(CAST(c.metadata AS TEXT), :path) END
+  END AS graph
 FROM checkpoints c
 JOIN (SELECT thread_id, MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
-      WHERE checkpoint_ns = ''${one ? " AND thread_id = ?" : ""} GROUP BY thread_id) latest
+      WHERE checkpoint_ns = ''${one ? " AND thread_id = :thread" : ""} GROUP BY thread_id) latest
   ON latest.thread_id = c.thread_id AND latest.checkpoint_id = c.checkpoint_id
 WHERE c.checkpoint_ns = ''`;
   type Row = { threadId: string; checkpointId: string; graph: string | null };
@@ -58,10 +60,9 @@ WHERE c.checkpoint_ns = ''`;
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'")
       .get();
     if (!exists) return [];
-    const statement = db.prepare(sql(threadId !== undefined)) as unknown as {
-      all(...params: unknown[]): Row[];
-    };
-    return threadId === undefined ? statement.all() : statement.all(threadId);
+    const path = GRAPH_PATH;
+    const params = threadId === undefined ? { path } : { path, thread: threadId };
+    return db.prepare(sql(threadId !== undefined)).all(params) as Row[];
   };
   return {
     async list(threadId) {
@@ -80,16 +81,16 @@ export function postgresListing(pool: PostgresQueryable, schema = "public"): Thr
   // is cheap to read and is the time LangGraph recorded.
   const sql = (one: boolean) => `
 SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id,
-  CASE WHEN jsonb_typeof(metadata -> '${GRAPH_KEY}') = 'string' THEN metadata ->> '${GRAPH_KEY}' END AS graph,
+  CASE WHEN jsonb_typeof(metadata -> $1::text) = 'string' THEN metadata ->> $1::text END AS graph,
   checkpoint ->> 'ts' AS ts
 FROM "${schema.replace(/"/g, '""')}".checkpoints
-WHERE checkpoint_ns = ''${one ? " AND thread_id = $1" : ""}
+WHERE checkpoint_ns = ''${one ? " AND thread_id = $2" : ""}
 ORDER BY thread_id, checkpoint_id DESC`;
   return {
     async list(threadId) {
       const { rows } = await pool.query(
         sql(threadId !== undefined),
-        threadId === undefined ? [] : [threadId],
+        threadId === undefined ? [GRAPH_KEY] : [GRAPH_KEY, threadId],
       );
       return rows.map((r) =>
         stored(

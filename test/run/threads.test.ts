@@ -252,22 +252,26 @@ describe("one broken thread does not break listing for every thread", () => {
     expect((await exec.threads()).map((t) => t.threadId)).not.toContain("list-ok");
   };
 
-  it("SQLite: a checkpoint that cannot be read (the CLI too)", async () => {
+  it("SQLite: a checkpoint that cannot be read, and metadata that is not JSON (the CLI too)", async () => {
     const exec = executor();
     try {
       await exec.run("approve", { threadId: "list-ok" });
+      await exec.run("approve", { threadId: "list-badmeta" });
       await exec.run("approve", { threadId: "list-broken" });
     } finally {
       await exec.close();
     }
     const { db } = SqliteSaver.fromConnString(sqlitePath);
     db.prepare("UPDATE checkpoints SET checkpoint = X'00ff' WHERE thread_id = 'list-broken'").run();
+    db.prepare("UPDATE checkpoints SET metadata = X'7b7b' WHERE thread_id = 'list-badmeta'").run();
     db.close();
 
     const list = graphspec("threads", "list");
     expect(list.status, list.stderr).toBe(0);
     expect(list.stdout).toMatch(/^list-broken {2}graphs\/approve\.yaml {2}\d{4}-/m);
     expect(list.stdout).toMatch(/^list-ok {2}graphs\/approve\.yaml/m);
+    // Its graph cannot be read: listed without one.
+    expect(list.stdout).toMatch(/^list-badmeta {2}\? {2}\d{4}-/m);
     const second = executor();
     try {
       await listAndDelete(second);
