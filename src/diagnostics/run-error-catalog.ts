@@ -26,6 +26,20 @@ export const RUN_ERRORS = {
     phase: "input",
     summary: "A resume named a thread that does not exist or whose run has completed.",
   },
+  "thread-busy": {
+    phase: "input",
+    summary:
+      "Another run or resume holds the thread; this one was refused at once, and nothing ran.",
+  },
+  "thread-graph-mismatch": {
+    phase: "input",
+    summary: "The thread belongs to another graph; the hint names it.",
+  },
+  "graph-outside-project": {
+    phase: "input",
+    summary:
+      "The graph a thread names in its checkpoints is not a spec file inside the executor's project, so it is not loaded.",
+  },
   // A node's work
   "invalid-write": {
     phase: "node",

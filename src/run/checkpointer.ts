@@ -8,8 +8,20 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { scrubber } from "../spec/secrets.js";
+import { CONTEXT_KEY, GRAPH_KEY } from "./checkpoint-keys.js";
 import { CheckpointerError } from "./checkpointer-error.js";
 import { guardSecrets } from "./secret-guard.js";
+import { processClaims, type ThreadClaims } from "./thread-claims.js";
+import { postgresClaims } from "./thread-claims-postgres.js";
+import { type OpenSqlite, type SqliteDatabase, sqliteClaims } from "./thread-claims-sqlite.js";
+import {
+  genericListing,
+  postgresListing,
+  sqliteListing,
+  type ThreadListing,
+} from "./thread-listing.js";
+
+export { CONTEXT_KEY, GRAPH_KEY };
 
 export type CheckpointerChoice = "memory" | "sqlite" | "postgres" | BaseCheckpointSaver;
 
@@ -23,16 +35,15 @@ export interface OpenCheckpointer {
   saver: BaseCheckpointSaver;
   /** Whether checkpoints outlive this process. */
   durable: boolean;
+  /** One run per thread: claims that hold wherever the checkpoints are seen (thread-claims.ts). */
+  claims: ThreadClaims;
+  /** The threads, read without loading checkpoints where the store allows (thread-listing.ts). */
+  listing: ThreadListing;
   /** Releases connections (a PostgreSQL pool keeps a process alive until it is ended). */
   close(): Promise<void>;
 }
 
 export const DEFAULT_SQLITE_PATH = ".graphspec/state.db";
-
-/** The configurable key (and checkpoint metadata key) that names the spec a thread runs. */
-export const GRAPH_KEY = "graphspec_graph";
-/** The configurable key (and checkpoint metadata key) of the run's context, secrets left out. */
-export const CONTEXT_KEY = "graphspec_context";
 
 /**
  * LangGraph.js does not copy a run's config into checkpoint metadata; this puts the thread's
@@ -62,24 +73,52 @@ async function openPostgres(url: string | undefined): Promise<OpenCheckpointer> 
     );
   }
   const { PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres");
-  const saver = PostgresSaver.fromConnString(url);
+  const { default: pg } = await import("pg");
+  // Our own pool (PostgresSaver.fromConnString makes the same one, but keeps it private): thread
+  // listing queries it directly.
+  const pool = new pg.Pool({ connectionString: url });
+  const saver = new PostgresSaver(pool);
   try {
     // Creates the tables (and runs LangGraph's migrations) when they are not there yet.
     await saver.setup();
   } catch (e) {
     await saver.end().catch(() => {});
-    let where = "the database";
-    try {
-      const u = new URL(url);
-      where = `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
-    } catch {}
-    const reason = scrubber([url, ...passwordOf(url)])(String((e as Error)?.message ?? e));
-    throw new CheckpointerError(
-      `cannot use PostgreSQL at ${where}: ${reason.split("\n")[0]}`,
-      "check that the server runs and DATABASE_URL (host, port, user, password, database) is right",
-    );
+    throw unusable(url, e);
   }
-  return { saver: tagging(saver), durable: true, close: () => saver.end() };
+  // The session thread claims are taken on (thread-claims-postgres.ts): one per executor.
+  const claims = postgresClaims(async () => {
+    const session = new pg.Client({ connectionString: url });
+    try {
+      await session.connect();
+    } catch (e) {
+      throw unusable(url, e);
+    }
+    return session;
+  });
+  return {
+    saver: tagging(saver),
+    durable: true,
+    claims,
+    listing: postgresListing(pool),
+    close: async () => {
+      await claims.close();
+      await saver.end();
+    },
+  };
+}
+
+/** A database that cannot be used, named by host, port and database — never the password. */
+function unusable(url: string, e: unknown): CheckpointerError {
+  let where = "the database";
+  try {
+    const u = new URL(url);
+    where = `${u.hostname}${u.port ? `:${u.port}` : ""}${u.pathname}`;
+  } catch {}
+  const reason = scrubber([url, ...passwordOf(url)])(String((e as Error)?.message ?? e));
+  return new CheckpointerError(
+    `cannot use PostgreSQL at ${where}: ${reason.split("\n")[0]}`,
+    "check that the server runs and DATABASE_URL (host, port, user, password, database) is right",
+  );
 }
 
 const passwordOf = (url: string): string[] => {
@@ -95,17 +134,37 @@ export async function openCheckpointer(
   choice: CheckpointerChoice,
   options: CheckpointerOptions = {},
 ): Promise<OpenCheckpointer> {
-  if (choice === "memory") {
-    return { saver: tagging(new MemorySaver()), durable: false, close: noClose };
-  }
+  if (choice === "memory") return inProcess(new MemorySaver(), false);
   if (choice === "sqlite") {
     const path = resolve(options.sqlitePath ?? DEFAULT_SQLITE_PATH);
     mkdirSync(dirname(path), { recursive: true });
     // Loaded only when used: better-sqlite3 is a native module.
     const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
     const saver = SqliteSaver.fromConnString(path);
-    return { saver: tagging(saver), durable: true, close: async () => saver.db.close() };
+    const db = saver.db as SqliteDatabase;
+    // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
+    const Database = saver.db.constructor as new (
+      ...args: Parameters<OpenSqlite>
+    ) => SqliteDatabase;
+    return {
+      saver: tagging(saver),
+      durable: true,
+      claims: sqliteClaims(db, path, (file, opts) => new Database(file, opts)),
+      listing: sqliteListing(db),
+      close: async () => {
+        db.close();
+      },
+    };
   }
   if (choice === "postgres") return openPostgres(options.databaseUrl ?? process.env.DATABASE_URL);
-  return { saver: tagging(choice), durable: !(choice instanceof MemorySaver), close: noClose };
+  return inProcess(choice, !(choice instanceof MemorySaver));
 }
+
+/** A checkpointer graphspec knows nothing of (or memory): claims inside this process, listing through `list`. */
+const inProcess = (saver: BaseCheckpointSaver, durable: boolean): OpenCheckpointer => ({
+  saver: tagging(saver),
+  durable,
+  claims: processClaims(saver),
+  listing: genericListing(saver),
+  close: noClose,
+});

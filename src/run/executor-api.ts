@@ -12,7 +12,11 @@ import type { RunResult } from "./result.js";
 export interface ExecutorOptions
   extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
     CheckpointerOptions {
-  /** Where graphs named without a path live. Default `graphs`. */
+  /**
+   * Where graphs named without a path live. Default `graphs`. Its project root (the nearest
+   * folder up from it with package.json, .git or graphspec.config.json) is the executor's project:
+   * a spec a thread names in its checkpoints is loaded only from inside it.
+   */
   dir?: string;
   /** Default `sqlite` (`.graphspec/state.db`); `postgres` uses `databaseUrl` or DATABASE_URL. */
   checkpointer?: CheckpointerChoice;
@@ -33,15 +37,20 @@ export interface RunOptions extends RunLimits {
 
 export interface ResumeOptions extends RunLimits {
   threadId: string;
-  /** The answer to the pending interrupt (an id map when several are pending); without it, the run continues from its last checkpoint. */
+  /**
+   * The answer to the pending interrupt (an id map when several are pending; `null` is an answer
+   * too); without it, the run continues from its last checkpoint.
+   */
   value?: unknown;
   /** Added to (and replacing keys of) the context stored with the thread. */
   context?: Record<string, unknown>;
 }
 
 export interface StreamOptions extends RunOptions {
-  /** With `threadId`: the answer to the pending interrupt, or `null` to go on from the last checkpoint. */
+  /** With `threadId`: the answer to the pending interrupt (`null` is an answer too). */
   resume?: unknown;
+  /** With `threadId` and no `resume`: go on from the last checkpoint (a stopped run). */
+  continue?: boolean;
 }
 
 /** One checkpoint of a thread, as `history` lists them (newest first). */
@@ -59,7 +68,7 @@ export interface HistoryEntry {
 
 export interface ThreadInfo {
   threadId: string;
-  /** The spec file the thread ran. */
+  /** The spec file the thread ran, as stored (not checked: `graphOf` gives only specs inside the project). */
   graph?: string;
   checkpointId: string;
   /** When its latest checkpoint was written (ISO time). */
@@ -81,18 +90,22 @@ export interface Executor {
    * `interrupted` or `failed`) carrying the RunResult.
    */
   stream(graph: string, options?: StreamOptions): AsyncGenerator<RunEvent>;
-  /** Where a thread stands, as a RunResult, without running anything; undefined for an unknown thread. */
+  /**
+   * Where a thread stands, as a RunResult, without running anything — `failed` with its error when
+   * its last step failed; undefined for an unknown thread. Without `graph`, the thread's own spec
+   * (refused, as a failed result, when it is not a spec inside the project).
+   */
   inspect(threadId: string, graph?: string): Promise<RunResult | undefined>;
-  /** A thread's checkpoints, newest first; undefined for an unknown thread. */
+  /** A thread's checkpoints, newest first; undefined for an unknown thread (or, without `graph`, one whose spec is not inside the project). */
   history(threadId: string, graph?: string): Promise<HistoryEntry[] | undefined>;
-  /** Every thread, newest checkpoint first, with the graph it ran. */
+  /** Every thread, newest checkpoint first, with the graph it ran (one query per store; no checkpoint is loaded). */
   threads(): Promise<ThreadInfo[]>;
-  /** The graph a thread ran (a spec path), when it was run by graphspec. */
+  /** The graph a thread ran (a spec path), when it was run by graphspec and the spec is inside the project. */
   graphOf(threadId: string): Promise<string | undefined>;
   /** The context stored with a thread (secret keys are never stored). */
   contextOf(threadId: string): Promise<Record<string, unknown> | undefined>;
-  /** Deletes a thread's checkpoints. */
-  deleteThread(threadId: string): Promise<void>;
+  /** Deletes a thread's checkpoints; false when there was no such thread. */
+  deleteThread(threadId: string): Promise<boolean>;
   /** Deletes every thread whose id starts with `prefix`; returns their ids. */
   deleteThreads(prefix: string): Promise<string[]>;
   /** Releases the checkpointer's connections (a PostgreSQL pool keeps the process alive). */

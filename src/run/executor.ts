@@ -10,6 +10,7 @@ import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { loadSpec } from "../spec/load.js";
+import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
@@ -27,6 +28,9 @@ import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
+import { failureOf, keepFailure } from "./step-failure.js";
+import { threadGraphs } from "./thread-graph.js";
+import { graphForThread, onThread } from "./thread-guard.js";
 import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
 
@@ -107,6 +111,8 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
   };
 
   const index = threadIndex(saver);
+  // Specs a thread names in its checkpoints are loaded only from inside this project (thread-graph.ts).
+  const owners = threadGraphs(findProjectRoot(dir), index.storedGraph);
   /** The context stored with a thread (secrets left out), and the given context over it. */
   const contextFor = async (threadId: string, given: Record<string, unknown> | undefined) => {
     const stored = await index.contextOf(threadId);
@@ -166,9 +172,10 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       guard.dispose();
     }
     const snapshot = await compiled.getState({ configurable: { thread_id: threadId } });
+    const { saver: cp } = await saver();
     if (thrown !== undefined) {
       error = guard.stopped() ?? toRunError(thrown, snapshot.tasks.find((t) => t.error)?.name);
-    }
+    } else if (inspectOnly && !error) error = await failureOf(cp, snapshot);
     const interrupts: PendingInterrupt[] = snapshot.tasks.flatMap((task) =>
       (task.interrupts ?? []).map((i) => ({ id: String(i.id), node: task.name, value: i.value })),
     );
@@ -186,6 +193,9 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     const next = [...snapshot.next];
     // No secret leaves in an error or a warning (output and interrupts are read back masked).
     const scrub = secrets.scrub;
+    // A step that failed keeps its error with the thread: reading the thread later says why.
+    if (thrown !== undefined && error)
+      await keepFailure(cp, snapshot, scrub(error)).catch(() => {});
     return {
       status: error ? "failed" : interrupts.length || next.length ? "interrupted" : "completed",
       output,
@@ -228,7 +238,13 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
         },
       } satisfies RunResult;
     }
-    return opts.value === undefined ? null : new Command({ resume: opts.value });
+    if (opts.value === undefined) return null;
+    // LangGraph reads `resume: null` as no answer at all; null is an answer: give it by interrupt id.
+    const ids = before.tasks.flatMap((t) => (t.interrupts ?? []).map((i) => i.id));
+    if (opts.value === null && ids.length && ids.every((id) => typeof id === "string")) {
+      return new Command({ resume: Object.fromEntries(ids.map((id) => [id, null])) });
+    }
+    return new Command({ resume: opts.value });
   }
   const isResult = (v: unknown): v is RunResult =>
     typeof v === "object" && v !== null && "status" in v && !(v instanceof Command);
@@ -238,8 +254,8 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     graph: string,
     opts: RunOptions | ResumeOptions,
     input: unknown,
+    threadId: string,
   ): Promise<Execution> {
-    const threadId = opts.threadId ?? randomUUID();
     const { maxTokens, deadline, signal } = opts;
     return {
       graph,
@@ -252,15 +268,43 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     };
   }
 
-  const { graphOf } = index;
+  /** A run (or with `resume`, a resume) on a thread claimed for it, events to `onEvent`. */
+  async function runOnThread(
+    graph: string,
+    opts: (RunOptions & { resume?: undefined }) | (ResumeOptions & { resume: true }),
+    onEvent?: (event: RunEvent) => void,
+  ): Promise<RunResult> {
+    const threadId = opts.threadId ?? randomUUID();
+    const { claims } = await saver();
+    return onThread(claims, owners, threadId, pathOf(graph), async () => {
+      const input = opts.resume
+        ? await resumeInput(graph, { ...opts, threadId })
+        : (opts.input ?? {});
+      if (isResult(input)) return input;
+      const run = await executionOf(graph, opts, input, threadId);
+      return execute(onEvent ? { ...run, onEvent } : run);
+    });
+  }
+
+  /** The graph a thread ran, when it is a spec inside the project (never a path elsewhere). */
+  const graphOf = async (threadId: string): Promise<string | undefined> => {
+    const stored = await owners.storedGraph(threadId);
+    return stored && "path" in stored ? stored.path : undefined;
+  };
+
   return {
-    ...index,
+    threads: index.threads,
+    graphOf,
+    contextOf: index.contextOf,
+    deleteThread: index.deleteThread,
+    deleteThreads: index.deleteThreads,
     /** Where a thread stands, as a RunResult, without running anything. */
     async inspect(threadId: string, graph?: string): Promise<RunResult | undefined> {
-      const spec = graph ?? (await graphOf(threadId));
-      if (spec === undefined) return undefined;
+      const found = await graphForThread(owners, threadId, graph && pathOf(graph));
+      if (found === undefined) return undefined;
+      if ("refusal" in found) return found.refusal;
       return execute({
-        graph: spec,
+        graph: found.path,
         input: undefined,
         threadId,
         context: undefined,
@@ -288,25 +332,12 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     },
     /**
      * A run as its events, in order, ending with exactly one final event (`completed`,
-     * `interrupted` or `failed`) carrying the RunResult. With `resume` (the answer, or `null` to
-     * go on from the last checkpoint) on a `threadId`, answers or continues a stopped run.
+     * `interrupted` or `failed`) carrying the RunResult. With `resume` (the answer, `null`
+     * included) or `continue: true` on a `threadId`, answers or continues a stopped run.
      */
     async *stream(graph: string, opts: StreamOptions = {}): AsyncGenerator<RunEvent> {
-      const resuming = opts.resume !== undefined && opts.threadId !== undefined;
-      const input = resuming
-        ? await resumeInput(graph, {
-            ...opts,
-            threadId: opts.threadId!,
-            ...(opts.resume === null ? {} : { value: opts.resume }),
-          })
-        : (opts.input ?? {});
-      const run = await executionOf(graph, opts, input);
-      yield { type: "run_start", threadId: run.threadId, graph };
-      if (isResult(input)) {
-        yield { type: "failed", result: input };
-        return;
-      }
-      const queue: RunEvent[] = [];
+      const threadId = opts.threadId ?? randomUUID();
+      const queue: RunEvent[] = [{ type: "run_start", threadId, graph }];
       let wake: (() => void) | undefined;
       const push = (e: RunEvent) => {
         queue.push(e);
@@ -314,7 +345,17 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       };
       let finished = false;
       let failure: unknown;
-      execute({ ...run, onEvent: push })
+      const { resume, continue: goOn, ...rest } = opts;
+      const resuming = opts.threadId !== undefined && (resume !== undefined || goOn === true);
+      const run = resuming
+        ? runOnThread(
+            graph,
+            { ...rest, threadId, resume: true, ...(resume !== undefined ? { value: resume } : {}) },
+            push,
+          )
+        : runOnThread(graph, { ...rest, threadId }, push);
+      // The run goes on (and keeps its thread claimed) until it ends, even if the caller stops reading.
+      run
         .then((result) => {
           for (const i of result.interrupts) push({ type: "interrupt", ...i });
           push({ type: result.status, result });
@@ -339,13 +380,11 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     },
     /** Starts a run on a new thread (or continues `threadId` with new input). */
     async run(graph: string, opts: RunOptions = {}): Promise<RunResult> {
-      return execute(await executionOf(graph, opts, opts.input ?? {}));
+      return runOnThread(graph, opts);
     },
     /** Answers a paused run, or continues a stopped one from its last checkpoint. */
     async resume(graph: string, opts: ResumeOptions): Promise<RunResult> {
-      const input = await resumeInput(graph, opts);
-      if (isResult(input)) return input;
-      return execute(await executionOf(graph, opts, input));
+      return runOnThread(graph, { ...opts, resume: true });
     },
     /** Closes the checkpointer's connections (a PostgreSQL pool keeps the process alive). */
     async close(): Promise<void> {

@@ -29,6 +29,9 @@ export interface RunGuard {
 const msUntil = (deadline: number | Date) =>
   deadline instanceof Date ? deadline.getTime() - Date.now() : deadline;
 
+/** The longest delay a Node timer takes (2^31 − 1 ms, 24.8 days); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export function guardRun(limits: RunLimits = {}): RunGuard {
   const controller = new AbortController();
   let reason: RunError | undefined;
@@ -51,9 +54,14 @@ export function guardRun(limits: RunLimits = {}): RunGuard {
             : `the run passed its deadline (${deadline} ms)`,
         hint: "resume the thread to go on from its last checkpoint, with a later deadline",
       });
-    const ms = msUntil(deadline);
-    if (ms <= 0) stopAtDeadline();
-    else timer = setTimeout(stopAtDeadline, ms);
+    const end = Date.now() + msUntil(deadline);
+    // A deadline beyond a timer's reach is waited for in steps the timer can take.
+    const wait = () => {
+      const left = end - Date.now();
+      if (!(left > 0)) stopAtDeadline();
+      else timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
+    };
+    wait();
   }
   const cancel = () =>
     stop({

@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
-import type { Executor, RunOptions } from "../../run/executor-api.js";
+import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
 import { countArg, deadlineArg, jsonArg } from "../args.js";
 import { withExecutor } from "../executor.js";
@@ -100,7 +100,7 @@ async function runWithProgress(
   io: Io,
   exec: Executor,
   graph: string,
-  opts: RunOptions & { resume?: unknown },
+  opts: StreamOptions,
 ): Promise<RunResult> {
   let line = "";
   const flush = () => {
@@ -180,9 +180,12 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
       },
       async (exec) => {
         if (!graph) {
-          // The thread remembers the graph it ran.
+          // The thread remembers the graph it ran (when it is a spec inside the project).
           graph = await exec.graphOf(values.thread!);
           if (!graph) {
+            // A thread that names a spec elsewhere is refused: the result says so.
+            const refusal = await exec.inspect(values.thread!);
+            if (refusal?.error) return refusal;
             throw new UsageError(
               `thread \`${values.thread}\` is not known: give the spec or graph name`,
             );
@@ -191,8 +194,10 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
         const progress = !values.json && (values.progress || io.isTty);
         if (mode === "resume") {
           const threadId = values.thread!;
-          if (progress)
-            return runWithProgress(io, exec, graph, { ...limits, resume: value ?? null });
+          if (progress) {
+            const answer = value !== undefined ? { resume: value } : { continue: true };
+            return runWithProgress(io, exec, graph, { ...limits, ...answer });
+          }
           return exec.resume(graph, {
             ...limits,
             threadId,

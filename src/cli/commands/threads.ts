@@ -11,7 +11,7 @@ export const threadsHelp = `Usage: graphspec threads <list|show|delete> [options
   show <thread>            where a thread stands: status, pending interrupts, next nodes, output,
                            the context stored with it
   show <thread> --history  and every checkpoint before: step, time, the nodes that ran next
-  delete <thread>          delete a thread's checkpoints
+  delete <thread>          delete a thread's checkpoints (exit 1 when there is no such thread)
   delete --prefix <p>      delete every thread whose id starts with p (data deletion requests)
 
 Options:
@@ -61,7 +61,11 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     if (!id) throw new UsageError("delete needs a thread id, or --prefix");
-    await exec.deleteThread(id);
+    if (!(await exec.deleteThread(id))) {
+      if (values.json) io.out(JSON.stringify({ deleted: [] }));
+      io.err(`graphspec threads: there is no thread \`${id}\`: nothing was deleted`);
+      return EXIT.findings;
+    }
     io.out(values.json ? JSON.stringify({ deleted: [id] }) : `deleted ${id}`);
     return EXIT.ok;
   });
@@ -92,6 +96,12 @@ async function show(
     io.err(`graphspec threads: there is no thread \`${id}\``);
     return EXIT.findings;
   }
+  // Refused before reading: the thread names a spec outside the project, say so and stop.
+  if (result.error?.code === "graph-outside-project") {
+    if (options.json) io.out(JSON.stringify(result));
+    io.err(`graphspec threads: ${result.error.message}\n  hint: ${result.error.hint}`);
+    return EXIT.findings;
+  }
   const context = (await exec.contextOf(id)) ?? {};
   const history = options.history ? ((await exec.history(id)) ?? []) : undefined;
   const plain = {
@@ -107,6 +117,11 @@ async function show(
   }
   const next = result.next.length ? `, next: ${result.next.join(", ")}` : "";
   io.out(`${id}: ${result.status}${next}`);
+  if (result.error) {
+    const e = result.error;
+    io.out(`  ${e.node ? `node \`${e.node}\` ` : ""}failed [${e.code}]: ${e.message}`);
+    if (e.hint) io.out(`  hint: ${e.hint}`);
+  }
   for (const i of result.interrupts)
     io.out(`  ${i.node} asks (id ${i.id}): ${JSON.stringify(toPlain(i.value))}`);
   if (Object.keys(context).length) io.out(`context: ${JSON.stringify(context)}`);

@@ -1,0 +1,6 @@
+/** The keys graphspec adds to a run's `configurable` and, from there, to each checkpoint's metadata. */
+
+/** The configurable key (and checkpoint metadata key) that names the spec a thread runs. */
+export const GRAPH_KEY = "graphspec_graph";
+/** The configurable key (and checkpoint metadata key) of the run's context, secrets left out. */
+export const CONTEXT_KEY = "graphspec_context";

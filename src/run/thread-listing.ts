@@ -1,0 +1,140 @@
+/**
+ * The threads a store holds, each with its latest checkpoint and the graph it ran — read with one
+ * query over the checkpoint tables that touches no checkpoint or state blob, so that a thread
+ * whose state grew huge cannot make listing (and deleting by prefix) fail for every thread. The
+ * schemas are those of @langchain/langgraph-checkpoint-sqlite and -postgres; any other
+ * checkpointer is read through its `list`, which loads every checkpoint.
+ */
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { GRAPH_KEY } from "./checkpoint-keys.js";
+import type { SqliteDatabase } from "./thread-claims-sqlite.js";
+
+/** A thread as its store lists it. */
+export interface StoredThread {
+  threadId: string;
+  /** The latest checkpoint of the thread's root graph. */
+  checkpointId: string;
+  /** The spec path stored with it, when it is a string. */
+  graph?: string;
+  /** When the latest checkpoint was written (ISO time). */
+  updatedAt: string;
+}
+
+export interface ThreadListing {
+  /** Every thread (with `threadId`: that one, when it exists). */
+  list(threadId?: string): Promise<StoredThread[]>;
+}
+
+/**
+ * When a checkpoint id was made: LangGraph's ids are UUIDv6, whose first 60 bits count 100 ns
+ * since 1582-10-15 — the time the checkpoint was written, without reading the checkpoint.
+ */
+export function timeOfCheckpointId(id: string): string | undefined {
+  const hex = id.replace(/-/g, "");
+  if (!/^[0-9a-f]{32}$/i.test(hex) || hex[12] !== "6") return undefined;
+  const ticks = BigInt(`0x${hex.slice(0, 12)}${hex.slice(13, 16)}`);
+  const ms = Number(ticks / 10_000n) - 12_219_292_800_000;
+  return new Date(ms).toISOString();
+}
+
+const GRAPH_PATH = `$.${GRAPH_KEY}`;
+
+export function sqliteListing(db: SqliteDatabase): ThreadListing {
+  // The latest root checkpoint per thread through the primary key; of its row only the metadata
+  // (a small JSON document) is read — the graph path when it is valid JSON with a string there
+  // (CASE evaluates lazily: invalid JSON never reaches json_type).
+  const sql = (one: boolean) => `
+SELECT c.thread_id AS threadId, c.checkpoint_id AS checkpointId,
+  CASE WHEN json_valid(CAST(c.metadata AS TEXT)) THEN
+    CASE WHEN json_type(CAST(c.metadata AS TEXT), :path) = 'text'
+    THEN json_extract(CAST(c.metadata AS TEXT), :path) END
+  END AS graph
+FROM checkpoints c
+JOIN (SELECT thread_id, MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
+      WHERE checkpoint_ns = ''${one ? " AND thread_id = :thread" : ""} GROUP BY thread_id) latest
+  ON latest.thread_id = c.thread_id AND latest.checkpoint_id = c.checkpoint_id
+WHERE c.checkpoint_ns = ''`;
+  type Row = { threadId: string; checkpointId: string; graph: string | null };
+  const read = (threadId?: string): Row[] => {
+    const exists = db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'")
+      .get();
+    if (!exists) return [];
+    const path = GRAPH_PATH;
+    const params = threadId === undefined ? { path } : { path, thread: threadId };
+    return db.prepare(sql(threadId !== undefined)).all(params) as Row[];
+  };
+  return {
+    async list(threadId) {
+      return read(threadId).map((r) => stored(r.threadId, r.checkpointId, r.graph));
+    },
+  };
+}
+
+/** The parts of a `pg` pool used here. */
+export interface PostgresQueryable {
+  query(sql: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export function postgresListing(pool: PostgresQueryable, schema = "public"): ThreadListing {
+  // `checkpoint` holds no channel values in this store (they are in checkpoint_blobs): its `ts`
+  // is cheap to read and is the time LangGraph recorded.
+  const sql = (one: boolean) => `
+SELECT DISTINCT ON (thread_id) thread_id, checkpoint_id,
+  CASE WHEN jsonb_typeof(metadata -> $1::text) = 'string' THEN metadata ->> $1::text END AS graph,
+  checkpoint ->> 'ts' AS ts
+FROM "${schema.replace(/"/g, '""')}".checkpoints
+WHERE checkpoint_ns = ''${one ? " AND thread_id = $2" : ""}
+ORDER BY thread_id, checkpoint_id DESC`;
+  return {
+    async list(threadId) {
+      const { rows } = await pool.query(
+        sql(threadId !== undefined),
+        threadId === undefined ? [GRAPH_KEY] : [GRAPH_KEY, threadId],
+      );
+      return rows.map((r) =>
+        stored(
+          String(r.thread_id),
+          String(r.checkpoint_id),
+          typeof r.graph === "string" ? r.graph : null,
+          typeof r.ts === "string" ? r.ts : undefined,
+        ),
+      );
+    },
+  };
+}
+
+/** Any checkpointer: through `list`, newest checkpoint first (every checkpoint is loaded). */
+export function genericListing(saver: BaseCheckpointSaver): ThreadListing {
+  return {
+    async list(threadId) {
+      const seen = new Map<string, StoredThread>();
+      const config = threadId === undefined ? {} : { configurable: { thread_id: threadId } };
+      for await (const t of saver.list(config)) {
+        const id = String(t.config.configurable?.thread_id);
+        if (seen.has(id) || t.config.configurable?.checkpoint_ns) continue;
+        const graph = (t.metadata as Record<string, unknown> | undefined)?.[GRAPH_KEY];
+        const checkpointId = String(t.config.configurable?.checkpoint_id);
+        seen.set(
+          id,
+          stored(id, checkpointId, typeof graph === "string" ? graph : null, t.checkpoint.ts),
+        );
+      }
+      return [...seen.values()];
+    },
+  };
+}
+
+function stored(
+  threadId: string,
+  checkpointId: string,
+  graph: string | null,
+  ts?: string,
+): StoredThread {
+  return {
+    threadId,
+    checkpointId,
+    ...(graph !== null ? { graph } : {}),
+    updatedAt: ts ?? timeOfCheckpointId(checkpointId) ?? "",
+  };
+}
