@@ -75,9 +75,9 @@ it("messages, Sends and interrupts stored masked: the thread resumes by interrup
   } finally {
     await second.close();
   }
-  const bytes = readdirSync(dir)
-    .filter((f) => f.startsWith("state.db"))
-    .map((f) => readFileSync(join(dir, f)).toString("latin1"))
+  const bytes = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile() && join(f.parentPath, f.name).startsWith(join(dir, "state.db")))
+    .map((f) => readFileSync(join(f.parentPath, f.name)).toString("latin1"))
     .join("");
   expect(bytes).toContain("ok, using ***");
   expect(bytes).not.toContain(TOKEN);

@@ -155,9 +155,10 @@ const found = (text: string) => SECRETS.filter((s) => text.includes(s));
 function sqliteBytes(path: string): string {
   const folder = join(path, "..");
   const base = path.split("/").pop()!;
-  return readdirSync(folder)
-    .filter((f) => f.startsWith(base))
-    .map((f) => readFileSync(join(folder, f)).toString("latin1"))
+  // Files and folders beside it too (WAL journals, the claim holders' folder).
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile() && join(f.parentPath, f.name).startsWith(join(folder, base)))
+    .map((f) => readFileSync(join(f.parentPath, f.name)).toString("latin1"))
     .join("\n");
 }
 
