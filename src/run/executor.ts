@@ -12,6 +12,7 @@ import { contextResolver, type ResolveContext } from "../compile/run-context.js"
 import { loadSpec } from "../spec/load.js";
 import { scrubber, secretValues, withoutSecrets } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { withBounds } from "./checkpoint-bounds.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent } from "./events.js";
@@ -25,6 +26,7 @@ import type {
 } from "./executor-api.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
+import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
 
@@ -61,8 +63,12 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
   const graphs = new Map<string, Promise<Loaded>>();
   const modules = new Map<string, unknown>();
   let checkpointer: Promise<OpenCheckpointer> | undefined;
+  const limits = sizeLimits(options);
   const saver = () => {
-    checkpointer ??= openCheckpointer(options.checkpointer ?? "sqlite", options);
+    checkpointer ??= withBounds(
+      openCheckpointer(options.checkpointer ?? "sqlite", options),
+      limits,
+    );
     // A checkpointer that could not be opened is tried again next time (the server may be up).
     checkpointer.catch(() => {
       checkpointer = undefined;
@@ -128,14 +134,15 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     };
     const pausable = !durable && canPause(spec);
     let error: RunError | undefined =
-      pausable && options.requireDurable
+      (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
+      (pausable && options.requireDurable
         ? {
             code: "not-durable",
             phase: "run",
             message: `graph \`${spec.name}\` can pause for a person, and its checkpoints would be kept in memory only`,
             hint: "use the sqlite or postgres checkpointer (sqlite is the default), or drop --require-durable",
           }
-        : undefined;
+        : undefined);
     let thrown: unknown;
     try {
       if (!inspectOnly && !error) {
