@@ -46,6 +46,7 @@ export type {
 } from "./run/executor-api.js";
 export type { RunLimits } from "./run/limits.js";
 export type { PendingInterrupt, RunError, RunPhase, RunResult, TokenUsage } from "./run/result.js";
+export type { SizeLimits } from "./run/size-limits.js";
 
 import type { Executor, ExecutorOptions } from "./run/executor-api.js";
 import { lazyExecutor } from "./run/lazy-executor.js";

@@ -56,3 +56,18 @@ export function deadlineArg(text: string | undefined): number | Date | undefined
     `--deadline must be a duration (500ms, 30s, 5m, 2h) or a time (2026-11-22T18:00:00Z), not "${text}"`,
   );
 }
+
+const UNIT_BYTES: Record<string, number> = { "": 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A size in bytes: `1048576`, `512KiB`, `16MiB`, `1GiB`. */
+export function bytesArg(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*(kib|mib|gib)?$/i.exec(text.trim());
+  const n = m ? Math.floor(Number(m[1]) * UNIT_BYTES[(m[2] ?? "").toLowerCase()]!) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new UsageError(
+      `--${flag} must be a size above 0 (1048576, 512KiB, 16MiB), not "${text}"`,
+    );
+  }
+  return n;
+}

@@ -56,7 +56,12 @@ export class CompileContext {
 
   /** For compiling a node's (or, with undefined, an edge's or tool's) templates. */
   values(node: string | undefined): ValueCompiler {
-    return { doc: this.doc, expr: this.expr, ...(node === undefined ? {} : { node }) };
+    return {
+      doc: this.doc,
+      expr: this.expr,
+      maxCost: this.spec.limits?.expression_cost,
+      ...(node === undefined ? {} : { node }),
+    };
   }
 
   /** The type of `item` for a `map.over` expression: its list's element type. */

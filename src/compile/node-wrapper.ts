@@ -7,6 +7,7 @@ import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
 import type { CompileContext } from "./compile-context.js";
+import { eventLoopTurn } from "./event-loop-turn.js";
 import { exprState } from "./expr-view.js";
 import type { NodeFunction, NodeOptions } from "./graph-builder.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
@@ -32,6 +33,8 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
     return ctx.guard(update as Record<string, unknown>, who, allowed);
   };
   return async (state, config) => {
+    // Lets a deadline, a cancel or other work run between busy steps (event-loop-turn.ts).
+    await eventLoopTurn();
     const context = ctx.resolveContext(config?.context, name);
     let vars: Record<string, unknown> | undefined;
     const call: NodeCall = {

@@ -4,7 +4,13 @@
  * expression in the spec file (file:line:col) and names the node.
  */
 
-import { type ExprEnvironment, ExprError, isTemplate, type Scope } from "../expr/index.js";
+import {
+  type ExprEnvironment,
+  ExprError,
+  ExprLimitError,
+  isTemplate,
+  type Scope,
+} from "../expr/index.js";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
 import { spanInScalar } from "../spec/scalar-spans.js";
@@ -33,6 +39,8 @@ export interface ValueCompiler {
   expr: ExprEnvironment;
   /** The node the values belong to, for error messages; undefined for edges. */
   node?: string;
+  /** The cost budget of one evaluation (the spec's `limits.expression_cost`). */
+  maxCost?: number | undefined;
 }
 
 function expressionFailure(
@@ -44,9 +52,11 @@ function expressionFailure(
   const err = e as ExprError;
   const at = locationOf(c.doc, path, err instanceof ExprError ? err : undefined, text);
   const who = c.node ? `node \`${c.node}\`` : "an edge";
+  // Over its budget: a code of its own, since the fix is to the expression or the limit, not the data.
+  const limit = err instanceof ExprLimitError;
   return new GraphspecRunError(
-    "expression",
-    `${who}: the expression at ${at} failed: ${err?.message ?? String(e)}`,
+    limit ? "expression-limit" : "expression",
+    `${who}: the expression at ${at} ${limit ? "was stopped" : "failed"}: ${err?.message ?? String(e)}`,
     {
       ...(c.node ? { node: c.node } : {}),
       hint: err?.hint ?? "guard reads of channels that may be empty with `has(state.name)`",
@@ -58,7 +68,7 @@ function expressionFailure(
 /** An evaluator for one template string (or a literal string). */
 export function compileText(c: ValueCompiler, path: Path, text: string, scope: Scope): Evaluate {
   if (!isTemplate(text)) return () => text;
-  const template = c.expr.compileTemplate(text, scope);
+  const template = c.expr.compileTemplate(text, scope, { maxCost: c.maxCost });
   return (variables) => {
     try {
       return template.evaluate(variables);
@@ -70,7 +80,7 @@ export function compileText(c: ValueCompiler, path: Path, text: string, scope: S
 
 /** An evaluator for a bare CEL expression (`when`, `over`). */
 export function compileCel(c: ValueCompiler, path: Path, source: string, scope: Scope): Evaluate {
-  const program = c.expr.compile(source, scope);
+  const program = c.expr.compile(source, scope, { maxCost: c.maxCost });
   return (variables) => {
     try {
       return program.evaluate(variables);

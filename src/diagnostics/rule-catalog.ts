@@ -105,6 +105,11 @@ export const CATALOG = {
     summary:
       "A structured-output schema is not a valid JSON Schema, or cannot be used for structured output.",
   },
+  regex: {
+    severity: "error",
+    summary:
+      "A channel's or context value's `pattern`, or a regex literal given to `matches()`, is not a regular expression the linear-time engine (RE2) runs.",
+  },
   "internal-error": {
     severity: "error",
     summary: "graphspec itself failed while checking; please report it.",

@@ -22,6 +22,11 @@ export const RUN_ERRORS = {
     phase: "input",
     summary: "A required context value is missing, or one does not fit its declaration.",
   },
+  "input-too-large": {
+    phase: "input",
+    summary:
+      "The run's input or context, or the resume value, is larger than the executor's `maxInputBytes` / `maxResumeBytes`; nothing was run or stored.",
+  },
   "nothing-to-resume": {
     phase: "input",
     summary: "A resume named a thread that does not exist or whose run has completed.",
@@ -55,6 +60,11 @@ export const RUN_ERRORS = {
     phase: "node",
     summary:
       "An expression failed at run time (a missing key, a division by zero); in an edge's expression the phase is `edge`.",
+  },
+  "expression-limit": {
+    phase: "node",
+    summary:
+      "An expression's evaluation cost more than `limits.expression_cost` (steps, and sizes of the strings and lists it built); in an edge's expression the phase is `edge`.",
   },
   "tool-error": { phase: "node", summary: "A `tool` node's tool failed." },
   subgraph: { phase: "node", summary: "A subgraph node's child run failed." },
@@ -90,6 +100,11 @@ export const RUN_ERRORS = {
     phase: "run",
     summary:
       "A graph that can pause for a person would keep its checkpoints in memory only, and `requireDurable` was set.",
+  },
+  "state-too-large": {
+    phase: "run",
+    summary:
+      "A step would have stored a state, or writes, larger than the executor's `maxStateBytes`; the thread's last checkpoint is kept.",
   },
   "budget-exceeded": { phase: "run", summary: "The run used more tokens than `maxTokens`." },
   "deadline-exceeded": { phase: "run", summary: "The run passed its `deadline`." },

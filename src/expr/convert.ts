@@ -22,6 +22,16 @@ const isPlainObject = (v: object): v is Record<string, unknown> => {
   return proto === Object.prototype || proto === null;
 };
 
+/**
+ * `out[key] = value` with `key` `__proto__` sets `out`'s prototype instead of adding a key: a value
+ * holding one (JSON input may) would come out as an object with a foreign prototype. Refused.
+ */
+const setEntry = (out: Record<string, unknown>, key: string, value: unknown) => {
+  if (key === "__proto__")
+    throw new ConversionError("a map key `__proto__` cannot cross into or out of an expression");
+  out[key] = value;
+};
+
 const tooDeep = (depth: number) => {
   if (depth > EXPR_LIMITS.maxValueDepth)
     throw new ConversionError(
@@ -82,7 +92,7 @@ function mapValues(
   for (const [k, v] of entries) {
     if (v === undefined) continue;
     const t = typeOf(k);
-    out[k] = t ? toCel(v, t, depth + 1) : untyped(v, depth + 1);
+    setEntry(out, k, t ? toCel(v, t, depth + 1) : untyped(v, depth + 1));
   }
   return out;
 }
@@ -118,7 +128,8 @@ export function fromCel(value: unknown, depth = 0): unknown {
   if (value instanceof Map || isPlainObject(value)) {
     const out: Record<string, unknown> = {};
     const entries = value instanceof Map ? value.entries() : Object.entries(value);
-    for (const [k, v] of entries) if (v !== undefined) out[String(k)] = fromCel(v, depth + 1);
+    for (const [k, v] of entries)
+      if (v !== undefined) setEntry(out, String(k), fromCel(v, depth + 1));
     return out;
   }
   // Durations print as "1.5s", CEL types as "Type<int>".

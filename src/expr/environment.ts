@@ -8,6 +8,7 @@ import { type CelErrorLike, diagnose } from "./diagnose.js";
 import { type ExprProblem, ExprSyntaxError, problemError } from "./expr-error.js";
 import { recordOfFields } from "./from-schema.js";
 import { EXPR_LIMITS } from "./limits.js";
+import { literalProblems } from "./literal-checks.js";
 /** Mixed list and map literals (`{"q": "x", "n": 1}`) are common in payloads: type them as dyn, do not reject them. */
 import { withNumericEquality } from "./numeric-equality.js";
 import {
@@ -15,6 +16,7 @@ import {
   type CompiledTemplate,
   compileProgram,
   compileTemplateProgram,
+  type ProgramOptions,
 } from "./program.js";
 import type { Scope } from "./scope.js";
 import { type ParsedTemplate, parseTemplate } from "./template.js";
@@ -210,8 +212,11 @@ export class ExprEnvironment {
     } catch (e) {
       r = { valid: false, error: e as never };
     }
-    if (r.valid && r.type !== undefined)
+    if (r.valid && r.type !== undefined) {
+      const problem = literalProblems(env.cel, source)[0];
+      if (problem) return { ok: false, problem };
       return { ok: true, type: parseCelType(r.type, env.records) };
+    }
     const error = (r.error ?? { message: "the expression is invalid" }) as CelErrorLike;
     const problem = diagnose(error, {
       source,
@@ -266,14 +271,14 @@ export class ExprEnvironment {
   }
 
   /** A checked, evaluable program. Throws ExprSyntaxError or ExprTypeError. */
-  compile(source: string, scope: Scope): CompiledExpression {
+  compile(source: string, scope: Scope, options?: ProgramOptions): CompiledExpression {
     const r = this.check(source, scope);
     if (!r.ok) throw problemError(r.problem, source);
-    return compileProgram(source, r.type, scope);
+    return compileProgram(source, r.type, scope, options);
   }
 
   /** A checked, evaluable template. Throws ExprSyntaxError or ExprTypeError. */
-  compileTemplate(text: string, scope: Scope): CompiledTemplate {
+  compileTemplate(text: string, scope: Scope, options?: ProgramOptions): CompiledTemplate {
     const r = this.checkTemplate(text, scope);
     const first = r.problems[0];
     if (first || !r.template || !r.type) {
@@ -282,6 +287,6 @@ export class ExprEnvironment {
         text,
       );
     }
-    return compileTemplateProgram(r.template, r.type, scope);
+    return compileTemplateProgram(r.template, r.type, scope, options);
   }
 }

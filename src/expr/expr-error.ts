@@ -3,8 +3,11 @@
  * checker, the run-time) can catch one type and name the node and expression themselves.
  */
 
-/** Which check an expression failed, as the validator's rules split them. */
-export type ExprProblemKind = "syntax" | "type" | "unknown-key";
+/**
+ * Which check an expression failed, as the validator's rules split them: `unsafe-key` is a map
+ * literal's `__proto__` key, `regex` a `matches()` pattern the linear-time engine cannot run.
+ */
+export type ExprProblemKind = "syntax" | "type" | "unknown-key" | "unsafe-key" | "regex";
 
 /** A problem with an expression, located by offsets in the source it was given (template or bare CEL). */
 export interface ExprProblem {
@@ -56,7 +59,12 @@ export class ExprTypeError extends ExprError {
 
 /** Evaluation failed at run time (a missing key, division by zero, an unsupported value, ...). */
 export class ExprEvalError extends ExprError {
-  override readonly name = "ExprEvalError";
+  override readonly name: string = "ExprEvalError";
+}
+
+/** An evaluation ran over its cost budget (`limits.expression_cost`); the range is where. */
+export class ExprLimitError extends ExprEvalError {
+  override readonly name = "ExprLimitError";
 }
 
 /** The error for a problem found while checking. */

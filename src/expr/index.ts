@@ -5,10 +5,12 @@
  */
 export { isAssignable } from "./assignable.js";
 export { ConversionError } from "./convert.js";
+export { DEFAULT_EXPRESSION_COST } from "./cost-budget.js";
 export { type CheckResult, ExprEnvironment, type TemplateCheck } from "./environment.js";
 export {
   ExprError,
   ExprEvalError,
+  ExprLimitError,
   type ExprProblem,
   type ExprProblemKind,
   ExprSyntaxError,
@@ -16,7 +18,7 @@ export {
 } from "./expr-error.js";
 export { recordOfFields, typeFromSchema } from "./from-schema.js";
 export { EXPR_LIMITS } from "./limits.js";
-export type { CompiledExpression, CompiledTemplate } from "./program.js";
+export type { CompiledExpression, CompiledTemplate, ProgramOptions } from "./program.js";
 export { writeType } from "./reducers.js";
 export { inScopeHint, nameList, type Scope, VARIABLE_HOMES } from "./scope.js";
 export {

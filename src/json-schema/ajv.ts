@@ -1,6 +1,8 @@
 /** The one Ajv (draft 2020-12) for the JSON Schemas users write and the tool schemas code gives. */
 import type { ValidateFunction } from "ajv";
 import Ajv2020Module from "ajv/dist/2020.js";
+import { ajvRegExp } from "../spec/linear-regex.js";
+import { walkSchemas } from "./walk.js";
 
 export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
@@ -59,7 +61,10 @@ type Ajv = InstanceType<typeof Ajv2020>;
 
 let instance: Ajv | undefined;
 
-/** The one Ajv: draft 2020-12, strict about keywords and formats, quiet (no console logging). */
+/**
+ * The one Ajv: draft 2020-12, strict about keywords and formats, quiet (no console logging), and
+ * matching `pattern`s in linear time (RE2; a backtracking pattern once held a run for 112 s).
+ */
 export function schemaAjv(): Ajv {
   if (!instance) {
     instance = new Ajv2020({
@@ -70,6 +75,7 @@ export function schemaAjv(): Ajv {
       strictRequired: false,
       allErrors: true,
       logger: false,
+      code: { regExp: ajvRegExp },
     });
     for (const name of FORMATS) instance.addFormat(name, true);
   }
@@ -83,18 +89,40 @@ export function schemaAjv(): Ajv {
 const compiled = new Map<string, ValidateFunction | Error>();
 const MAX_CACHED = 1000;
 
+/**
+ * An `integer` is a safe integer, within ±(2^53 − 1): JSON Schema calls 1e300 an integer, but
+ * beyond 2^53 a JavaScript number has lost digits, and CEL could not take it as an `int`. Adds
+ * those bounds to every schema that allows integers but not other numbers (on a copy).
+ */
+function withSafeIntegers(schema: object | boolean, text: string): object | boolean {
+  if (typeof schema === "boolean" || !text.includes('"integer"')) return schema;
+  const copy = JSON.parse(text) as object;
+  walkSchemas(copy, (s) => {
+    const types = Array.isArray(s.type) ? s.type : [s.type];
+    if (!types.includes("integer") || types.includes("number")) return;
+    if (!(typeof s.maximum === "number" && s.maximum <= MAX_SAFE_INTEGER))
+      s.maximum = MAX_SAFE_INTEGER;
+    if (!(typeof s.minimum === "number" && s.minimum >= -MAX_SAFE_INTEGER))
+      s.minimum = -MAX_SAFE_INTEGER;
+  });
+  return copy;
+}
+
+export const { MAX_SAFE_INTEGER } = Number;
+
 /** Compiles without keeping the schema in Ajv's registry (user schemas may reuse `$id`s); memoized by content. */
 export function compile(schema: object | boolean): ValidateFunction {
   const key = JSON.stringify(schema);
   let entry = compiled.get(key);
   if (entry === undefined) {
     const ajv = schemaAjv();
+    const safe = withSafeIntegers(schema, key);
     try {
-      entry = ajv.compile(schema);
+      entry = ajv.compile(safe);
     } catch (e) {
       entry = e instanceof Error ? e : new Error(String(e));
     } finally {
-      if (typeof schema === "object") ajv.removeSchema(schema);
+      if (typeof safe === "object") ajv.removeSchema(safe);
     }
     if (compiled.size >= MAX_CACHED) compiled.delete(compiled.keys().next().value as string);
     compiled.set(key, entry);

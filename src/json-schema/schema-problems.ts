@@ -4,6 +4,7 @@
  */
 import type { ErrorObject } from "ajv";
 import { closest, didYouMean, listNames } from "../diagnostics/suggest.js";
+import { RegexError, regexProblem } from "../spec/linear-regex.js";
 import { compile, DRAFT_2020_12, FORMATS, schemaAjv } from "./ajv.js";
 import {
   decodePointer,
@@ -118,32 +119,19 @@ function compileProblem(schema: unknown, error: unknown): SchemaProblem {
         : "refer to a schema under `$defs` of this schema: `#/$defs/NAME`",
     };
   }
-  if (/^Invalid regular expression/.test(message)) {
-    const bad = (p: unknown) => {
-      try {
-        new RegExp(String(p), "u");
-        return false;
-      } catch {
-        return true;
-      }
-    };
+  if (error instanceof RegexError) {
     let found: SchemaProblem | undefined;
     walkSchemas(schema, (s, path) => {
       if (found) return;
-      if (typeof s.pattern === "string" && bad(s.pattern))
-        found = { path: [...path, "pattern"], at: "value", message: "" };
+      const bad = (p: unknown) => typeof p === "string" && regexProblem(p) !== undefined;
+      if (bad(s.pattern)) found = { path: [...path, "pattern"], at: "value", message: "" };
       else if (isObject(s.patternProperties)) {
         const key = Object.keys(s.patternProperties).find(bad);
         if (key !== undefined)
           found = { path: [...path, "patternProperties", key], at: "key", message: "" };
       }
     });
-    const reason = message.replace(/^Invalid regular expression: \/.*\/u?: /, "");
-    return {
-      ...(found ?? { path: [], at: "value" }),
-      message: `not a valid regular expression: ${reason}`,
-      hint: "patterns are ECMAScript regular expressions (with the `u` flag)",
-    };
+    return { ...(found ?? { path: [], at: "value" }), message: error.message, hint: error.hint };
   }
   return { path: [], at: "value", message: `not a usable JSON Schema: ${message}` };
 }

@@ -1,7 +1,7 @@
 /** Validating values (a tool node's literal arguments) against schemas that code provides. */
 import type { ValidateFunction } from "ajv";
 import { didYouMean } from "../diagnostics/suggest.js";
-import { compile } from "./ajv.js";
+import { compile, MAX_SAFE_INTEGER } from "./ajv.js";
 import type { SchemaProblem } from "./schema-problems.js";
 import { decodePointer, EXPECTED, type SchemaPath, valueAt } from "./walk.js";
 
@@ -60,6 +60,20 @@ export function valueProblems(
           at: "value",
           message: `${subject} must be ${JSON.stringify(e.params.allowedValue)}`,
         };
+        break;
+      case "maximum":
+      case "minimum":
+        // The bound every integer has (ajv.ts): say so, rather than quote a 16-digit number.
+        if (Math.abs(Number(e.params.limit)) === MAX_SAFE_INTEGER) {
+          problem = {
+            path,
+            at: "value",
+            message: `${subject} must be a safe integer (within ±(2^53 − 1)), not ${describe(actual)}`,
+            hint: "beyond 2^53 a number loses digits; use a string for larger identifiers",
+          };
+          break;
+        }
+        problem = { path, at: "value", message: `${subject} ${e.message ?? "is invalid"}` };
         break;
       case "required":
         problem = {

@@ -18,7 +18,7 @@ function causes(e: unknown): unknown[] {
 
 /** The catalog's phase of a code; an expression that failed outside any node is an edge's. */
 const phaseOf = (code: RunErrorCode, node: string | undefined): RunPhase =>
-  code === "expression" && !node ? "edge" : RUN_ERRORS[code].phase;
+  (code === "expression" || code === "expression-limit") && !node ? "edge" : RUN_ERRORS[code].phase;
 
 /** A string `hint` an error carries (the scripted model's, a tool's own error class). */
 const ownHint = (e: unknown): string | undefined => {

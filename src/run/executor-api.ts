@@ -8,10 +8,12 @@ import type { CheckpointerChoice, CheckpointerOptions } from "./checkpointer.js"
 import type { RunEvent } from "./events.js";
 import type { RunLimits } from "./limits.js";
 import type { RunResult } from "./result.js";
+import type { SizeLimits } from "./size-limits.js";
 
 export interface ExecutorOptions
   extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
-    CheckpointerOptions {
+    CheckpointerOptions,
+    SizeLimits {
   /**
    * Where graphs named without a path live. Default `graphs`. Its project root (the nearest
    * folder up from it with package.json, .git or graphspec.config.json) is the executor's project:

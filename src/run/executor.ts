@@ -13,6 +13,7 @@ import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { withBounds } from "./checkpoint-bounds.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent } from "./events.js";
@@ -28,6 +29,7 @@ import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
+import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { failureOf, keepFailure } from "./step-failure.js";
 import { threadGraphs } from "./thread-graph.js";
 import { graphForThread, onThread } from "./thread-guard.js";
@@ -68,8 +70,12 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
   const graphs = new Map<string, Promise<Loaded>>();
   const modules = new Map<string, unknown>();
   let checkpointer: Promise<OpenCheckpointer> | undefined;
+  const limits = sizeLimits(options);
   const saver = () => {
-    checkpointer ??= openCheckpointer(options.checkpointer ?? "sqlite", options);
+    checkpointer ??= withBounds(
+      openCheckpointer(options.checkpointer ?? "sqlite", options),
+      limits,
+    );
     // A checkpointer that could not be opened is tried again next time (the server may be up).
     checkpointer.catch(() => {
       checkpointer = undefined;
@@ -141,14 +147,15 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     };
     const pausable = !durable && canPause(spec);
     let error: RunError | undefined =
-      pausable && options.requireDurable
+      (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
+      (pausable && options.requireDurable
         ? {
             code: "not-durable",
             phase: "run",
             message: `graph \`${spec.name}\` can pause for a person, and its checkpoints would be kept in memory only`,
             hint: "use the sqlite or postgres checkpointer (sqlite is the default), or drop --require-durable",
           }
-        : undefined;
+        : undefined);
     let thrown: unknown;
     try {
       if (!inspectOnly && !error) {

@@ -29,6 +29,8 @@ const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
   syntax: "expression-syntax",
   type: "expression-type",
   "unknown-key": "unknown-state-key",
+  "unsafe-key": "unsafe-key",
+  regex: "regex",
 };
 
 /** What is wrong with one site: it does not parse, reads what is not there, or does not fit. */

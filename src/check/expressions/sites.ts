@@ -155,7 +155,7 @@ class SiteCollector {
         : typeof value === "boolean"
           ? T.bool
           : typeof value === "number"
-            ? Number.isInteger(value)
+            ? Number.isSafeInteger(value)
               ? T.int
               : T.double
             : value === null

@@ -8,6 +8,7 @@ import { noPathToEnd } from "./no-path-to-end.js";
 import { outputSchema } from "./output-schema.js";
 import { parallelWrite } from "./parallel-write.js";
 import { pathEscape } from "./path-escape.js";
+import { regex } from "./regex.js";
 import { reservedName } from "./reserved-name.js";
 import { routeDefaultLast } from "./route-default-last.js";
 import { routeNoDefault } from "./route-no-default.js";
@@ -20,6 +21,7 @@ import { unknownNode } from "./unknown-node.js";
 import { unknownStateKey } from "./unknown-state-key.js";
 import { unknownTool } from "./unknown-tool.js";
 import { unreachableNode } from "./unreachable-node.js";
+import { unsafeKey } from "./unsafe-key.js";
 
 /** Every semantic rule, in the order they run. The schema rule runs before them (validate.ts). */
 export const RULES: readonly Rule[] = [
@@ -41,6 +43,8 @@ export const RULES: readonly Rule[] = [
   subgraphCycle,
   expressionSyntax,
   expressionType,
+  unsafeKey,
+  regex,
   toolArgs,
   interruptSchema,
   outputSchema,

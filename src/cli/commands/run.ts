@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
-import { countArg, deadlineArg, jsonArg } from "../args.js";
+import { bytesArg, countArg, deadlineArg, jsonArg } from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -25,6 +25,9 @@ Options:
       --deadline <30s|5m|ISO time>  stop the run at this time
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
                                   without it, a scripted model fails when it is called
+      --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
+      --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
+      --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
       --require-durable           fail, rather than warn, when a graph that can pause would keep
                                   its checkpoints in memory only
       --progress                  show nodes, tool calls and tokens as they happen, on stderr
@@ -50,6 +53,10 @@ Options:
       --max-tokens <n>            stop once the resumed run has used more than n tokens
       --deadline <30s|5m|ISO time>  stop the resumed run at this time
       --scripts <JSON|@file>      answers for scripted:NAME models
+      --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
+      --max-input-bytes <size>    refuse a larger context (default 1MiB)
+      --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
+      --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
       --json                      print the RunResult as one JSON object
   -h, --help                      show this help`;
 
@@ -62,6 +69,10 @@ const OPTIONS = {
   "max-tokens": { type: "string" },
   deadline: { type: "string" },
   scripts: { type: "string" },
+  "max-input-bytes": { type: "string" },
+  "max-resume-bytes": { type: "string" },
+  "max-state-bytes": { type: "string" },
+  "max-thread-bytes": { type: "string" },
   "require-durable": { type: "boolean", default: false },
   progress: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -153,6 +164,18 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   const deadline = deadlineArg(values.deadline);
   const input = mode === "run" ? (jsonArg(io, "input", values.input) ?? {}) : undefined;
   const value = jsonArg(io, "value", values.value);
+  if (mode === "run" && values["max-resume-bytes"] !== undefined)
+    throw new UsageError("--max-resume-bytes belongs to `graphspec resume`");
+  const sizes: Record<string, number> = {};
+  for (const [flag, option] of [
+    ["max-input-bytes", "maxInputBytes"],
+    ["max-resume-bytes", "maxResumeBytes"],
+    ["max-state-bytes", "maxStateBytes"],
+    ["max-thread-bytes", "maxThreadBytes"],
+  ] as const) {
+    const n = bytesArg(flag, values[flag]);
+    if (n !== undefined) sizes[option] = n;
+  }
   // The first Ctrl-C stops the run between checkpoints, so it can be resumed.
   const cancel = new AbortController();
   const stopListening = io.onInterrupt?.(() => {
@@ -173,6 +196,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
       io,
       values.checkpointer,
       {
+        ...sizes,
         requireDurable: values["require-durable"],
         // A scripted model with no script fails when it is called, not when the graph compiles:
         // a resume that calls no model needs no --scripts.

@@ -1,0 +1,191 @@
+/**
+ * Bounds on what a checkpointer stores for a thread, as a wrapper of its `put` and `putWrites`:
+ *
+ * - A checkpoint whose state is over `maxStateBytes`, or a step whose writes together are, is
+ *   refused before it is written (`state-too-large`): the run fails, and the thread's last good
+ *   checkpoint stays — without the refused step's writes, so the thread stands before that step
+ *   and a resume (with a larger limit) runs it again. No row can grow towards SQLite's 1 GB limit, past which reading the table
+ *   fails (`string or blob too big`) for every thread, not just the runaway one.
+ * - LangGraph's SQLite checkpointer stores every channel's full value in every checkpoint (a 3 MB
+ *   state after 300 appends is 500 MB). Past `maxThreadBytes`, a thread's oldest checkpoints and
+ *   their writes are deleted after each new one, so a thread keeps its recent history within
+ *   the bound (docs/design.md, "A thread's stored checkpoints are bounded").
+ */
+import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { formatBytes, type SizeLimits } from "./size-limits.js";
+
+/** Writes measured so far per checkpoint (one step's), for the running total; bounded. */
+const MAX_TRACKED_STEPS = 1000;
+
+const tooLarge = (what: string, bytes: number, limit: number) =>
+  new GraphspecRunError(
+    "state-too-large",
+    `${what} would be ${bytes.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")} bytes (${formatBytes(limit)}): it was not stored, and the thread's last checkpoint is kept`,
+    {
+      hint: "keep large values out of state (store them elsewhere and keep a reference), stop the loop that grows it, or raise the executor's `maxStateBytes` (CLI: --max-state-bytes)",
+    },
+  );
+
+const bounded = new WeakSet<BaseCheckpointSaver>();
+
+/** An opened checkpointer with its saver bounded. */
+export const withBounds = async <T extends { saver: BaseCheckpointSaver }>(
+  open: Promise<T>,
+  limits: Required<SizeLimits>,
+): Promise<T> => {
+  const opened = await open;
+  boundCheckpoints(opened.saver, limits);
+  return opened;
+};
+
+/** Wraps `saver` (in place, as the other wrappers do; once) with the state and thread bounds. */
+export function boundCheckpoints(
+  saver: BaseCheckpointSaver,
+  limits: Required<SizeLimits>,
+): BaseCheckpointSaver {
+  if (bounded.has(saver)) return saver;
+  bounded.add(saver);
+  const put = saver.put.bind(saver);
+  const putWrites = saver.putWrites.bind(saver);
+  const stepBytes = new Map<string, number>();
+  const sizeOf = async (value: unknown) => (await saver.serde.dumpsTyped(value))[1].length;
+
+  saver.putWrites = async (config, writes, taskId, taskPath) => {
+    const c = config.configurable ?? {};
+    const key = JSON.stringify([c.thread_id, c.checkpoint_ns ?? "", c.checkpoint_id]);
+    let total = stepBytes.get(key) ?? 0;
+    for (const [, value] of writes) {
+      total += await sizeOf(value);
+      if (total > limits.maxStateBytes)
+        throw tooLarge("the writes of this step", total, limits.maxStateBytes);
+    }
+    stepBytes.delete(key);
+    stepBytes.set(key, total);
+    if (stepBytes.size > MAX_TRACKED_STEPS) stepBytes.delete(stepBytes.keys().next().value!);
+    return putWrites(config, writes, taskId, taskPath);
+  };
+
+  saver.put = async (config, checkpoint, metadata, newVersions) => {
+    const bytes = await sizeOf(checkpoint.channel_values);
+    if (bytes > limits.maxStateBytes) {
+      const c = config.configurable ?? {};
+      if (c.thread_id !== undefined && c.checkpoint_id !== undefined) {
+        await discardWrites(
+          saver,
+          String(c.thread_id),
+          String(c.checkpoint_ns ?? ""),
+          String(c.checkpoint_id),
+        );
+      }
+      throw tooLarge("the state", bytes, limits.maxStateBytes);
+    }
+    const stored = await put(config, checkpoint, metadata, newVersions);
+    const threadId = config.configurable?.thread_id;
+    if (threadId !== undefined) pruneThread(saver, String(threadId), limits.maxThreadBytes);
+    return stored;
+  };
+  return saver;
+}
+
+/**
+ * Deletes the writes stored against a checkpoint: those of the step whose result was refused.
+ * Kept, they would make the thread look finished (its tasks all have writes) at a checkpoint
+ * whose next step never got stored.
+ */
+async function discardWrites(
+  saver: BaseCheckpointSaver,
+  threadId: string,
+  ns: string,
+  checkpointId: string,
+): Promise<void> {
+  const db = sqliteDb(saver);
+  if (db) {
+    db.prepare(
+      "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+    ).run(threadId, ns, checkpointId);
+    return;
+  }
+  const pg = saver as { pool?: { query(sql: string, args: unknown[]): Promise<unknown> } } & {
+    options?: { schema?: string };
+  };
+  if (saver.constructor.name === "PostgresSaver" && typeof pg.pool?.query === "function") {
+    const schema = (pg.options?.schema ?? "public").replace(/"/g, '""');
+    await pg.pool.query(
+      `DELETE FROM "${schema}".checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+      [threadId, ns, checkpointId],
+    );
+    return;
+  }
+  if (saver instanceof MemorySaver)
+    delete saver.writes[JSON.stringify([threadId, ns, checkpointId])];
+}
+
+/** better-sqlite3's database, as LangGraph's SqliteSaver holds it. */
+interface SqliteDb {
+  prepare(sql: string): {
+    get(...args: unknown[]): unknown;
+    all(...args: unknown[]): unknown[];
+    run(...args: unknown[]): unknown;
+  };
+  transaction<T>(fn: () => T): () => T;
+}
+
+const sqliteDb = (saver: BaseCheckpointSaver): SqliteDb | undefined => {
+  const db = (saver as { db?: SqliteDb }).db;
+  return saver.constructor.name === "SqliteSaver" && typeof db?.prepare === "function"
+    ? db
+    : undefined;
+};
+
+/**
+ * Deletes a thread's oldest checkpoints (and their writes) until what it keeps is within
+ * `budget`; the newest checkpoint of each namespace always stays. SQLite only for now.
+ */
+function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: number): void {
+  const db = sqliteDb(saver);
+  if (!db) return;
+  // The cheap question first: SQLite reads a blob's length from its record header.
+  const { total } = db
+    .prepare(
+      `SELECT (SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) FROM checkpoints WHERE thread_id = ?)
+            + (SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?) AS total`,
+    )
+    .get(threadId, threadId) as { total: number };
+  if (total <= budget) return;
+  const rows = db
+    .prepare(
+      `SELECT c.checkpoint_ns AS ns, c.checkpoint_id AS id,
+              length(c.checkpoint) + length(c.metadata)
+              + coalesce((SELECT sum(length(w.value)) FROM writes w
+                          WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns
+                            AND w.checkpoint_id = c.checkpoint_id), 0) AS bytes
+       FROM checkpoints c WHERE c.thread_id = ? ORDER BY c.checkpoint_id DESC`,
+    )
+    .all(threadId) as { ns: string; id: string; bytes: number }[];
+  const newest = new Set<string>();
+  let kept = 0;
+  let full = false;
+  const drop: { ns: string; id: string }[] = [];
+  for (const row of rows) {
+    const first = !newest.has(row.ns);
+    newest.add(row.ns);
+    // Newest first: once one does not fit, every older one goes (no gaps in what is kept).
+    full ||= !first && kept + row.bytes > budget;
+    if (first || !full) kept += row.bytes;
+    else drop.push(row);
+  }
+  if (!drop.length) return;
+  const deleteCheckpoint = db.prepare(
+    "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+  );
+  const deleteWrites = db.prepare(
+    "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+  );
+  db.transaction(() => {
+    for (const { ns, id } of drop) {
+      deleteCheckpoint.run(threadId, ns, id);
+      deleteWrites.run(threadId, ns, id);
+    }
+  })();
+}
