@@ -40,6 +40,7 @@ export type {
   ExecutorOptions,
   HistoryEntry,
   ResumeOptions,
+  RunChoiceOptions,
   RunOptions,
   StreamOptions,
   ThreadInfo,

@@ -430,3 +430,21 @@ describe("openai over HTTP, with the real client", () => {
     expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error" } });
   });
 });
+
+describe("the providers validate knows", () => {
+  it("are LangChain's initChatModel providers and `scripted`", async () => {
+    const { MODEL_PROVIDER_CONFIG } = await import("langchain/chat_models/universal");
+    const { MODEL_PROVIDERS } = await import("../src/check/rules/unknown-provider.js");
+    expect([...MODEL_PROVIDERS].sort()).toEqual(
+      ["scripted", ...Object.keys(MODEL_PROVIDER_CONFIG)].sort(),
+    );
+  });
+
+  it("a template in `model` is refused at compile too, never sent as text", async () => {
+    const e = await failure(
+      resolveModel("default", { model: "openai:${{ env.MODEL }}" }, { env: { MODEL: "gpt-4o" } }),
+    );
+    expect(e).toBeInstanceOf(ModelConfigError);
+    expect(e.message).toContain("`model` is a template");
+  });
+});

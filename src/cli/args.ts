@@ -31,6 +31,17 @@ export function countArg(flag: string, text: string | undefined): number | undef
   return n;
 }
 
+/** Node names, comma-separated (`a,b`), or `*` for every node. */
+export function nodeListArg(flag: string, text: string | undefined): string[] | "*" | undefined {
+  if (text === undefined) return undefined;
+  if (text.trim() === "*") return "*";
+  const names = text.split(",").map((n) => n.trim());
+  if (names.some((n) => !n)) {
+    throw new UsageError(`--${flag} takes node names separated by commas (a,b), not "${text}"`);
+  }
+  return names;
+}
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /** A duration above zero (`500ms`, `30s`, `5m`, `2h`), in milliseconds. */

@@ -15,6 +15,7 @@ import { buildTool } from "./build-tool.js";
 import { CompileError } from "./compile-error.js";
 import { ScriptQueues } from "./models/script.js";
 import type { CompileOptions } from "./options.js";
+import { modelFor } from "./run-choices.js";
 import { contextResolver, type ResolveContext } from "./run-context.js";
 import { locationOf, type ValueCompiler } from "./values.js";
 import { type WriteGuard, writeGuard } from "./write-guard.js";
@@ -106,6 +107,33 @@ export class CompileContext {
       this.tools.set(name, t);
     }
     return t;
+  }
+
+  /**
+   * What a node builds on its model (a model with tools bound, an agent), per model a run may
+   * choose: built now for the node's own model, so its mistakes fail the compile, and on first
+   * use for a model its `allow` list names (a run's `configurable.model`, run-choices.ts).
+   */
+  async perRunModel<T>(
+    name: string | undefined,
+    build: (model: BaseChatModel, entry: string) => T | Promise<T>,
+  ): Promise<(config: { configurable?: Record<string, unknown> }) => Promise<T>> {
+    const own = name ?? "default";
+    const first = Promise.resolve(build(await this.model(own), own));
+    await first;
+    if (!this.spec.models?.[own]?.allow?.length) return () => first;
+    const built = new Map<string, Promise<T>>([[own, first]]);
+    return (config) => {
+      const entry = modelFor(this.spec.models, own, config.configurable?.model);
+      let made = built.get(entry);
+      if (!made) {
+        made = this.model(entry).then((m) => build(m, entry));
+        built.set(entry, made);
+        // A model that could not be set up is tried again by the next run.
+        made.catch(() => built.delete(entry));
+      }
+      return made;
+    };
   }
 
   /** The chat model named `name` (default `default`), one instance per compile. */

@@ -110,5 +110,5 @@ export async function compile(
   if (data.limits?.recursion !== undefined) {
     compiled.config = { ...compiled.config, recursionLimit: data.limits.recursion };
   }
-  return guardInput(compiled, data.input ?? Object.keys(data.state), ctx.guard);
+  return guardInput(compiled, data.input ?? Object.keys(data.state), ctx.guard, data);
 }

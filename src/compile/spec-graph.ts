@@ -1,18 +1,33 @@
 /**
  * The compiled graph: LangGraph's CompiledStateGraph, with a run's input checked before the first
  * step (LangGraph checks nothing for Annotation state, and drops keys that are not channels).
- * The check lives on the class, keyed by the builder, so copies LangGraph makes (`withConfig`)
- * keep it.
+ * A run's choices (the model, the recursion limit, breakpoints) are checked before anything is
+ * written, and LangGraph's recursion error becomes graphspec's `recursion-limit`. The checks live
+ * on the class, keyed by the builder, so copies LangGraph makes (`withConfig`) keep them.
  */
 import { CompiledStateGraph, isCommand } from "@langchain/langgraph";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
 import { preview } from "./preview.js";
+import { type RunChoices, refuseRunChoices } from "./run-choices.js";
 import type { WriteGuard } from "./write-guard.js";
 
 type InputCheck = (input: unknown) => unknown;
 const inputChecks = new WeakMap<object, InputCheck>();
+/** The spec of each compiled graph (by builder): what a run's choices are checked against. */
+const specs = new WeakMap<object, GraphSpec>();
+
+/** A run's choices from LangGraph's config: `configurable.model`, the limit, the breakpoints. */
+const choicesOf = (config: any): RunChoices => ({
+  model: config?.configurable?.model,
+  recursionLimit: config?.recursionLimit,
+  interruptBefore: config?.interruptBefore,
+  interruptAfter: config?.interruptAfter,
+});
+
+const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split("\n")[0] ?? "";
 
 export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, any, any, any> {
   override async _validateInput(input: any): Promise<any> {
@@ -23,9 +38,24 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
 
   /** LangGraph's EmptyInputError, for a run given no input and no checkpoint to continue, in graphspec's terms. */
   override async *_streamIterator(input: any, options?: any): AsyncGenerator<any> {
+    // A subgraph runs inside its parent's task: the parent's run was checked, and a parent's
+    // model choice may name models this graph does not allow (it keeps its own).
+    const nested = options?.configurable?.__pregel_task_id !== undefined;
+    const spec = specs.get(this.builder);
+    if (spec && !nested) {
+      // Before LangGraph writes anything: a refused run leaves no checkpoint.
+      const refusal = refuseRunChoices(spec, choicesOf(options));
+      if (refusal) throw refusal;
+    }
     try {
       yield* super._streamIterator(input, options);
     } catch (e) {
+      if ((e as Error)?.name === "GraphRecursionError" && !nested) {
+        throw new GraphspecRunError("recursion-limit", firstLine(e), {
+          hint: "raise `limits.recursion` in the spec or the run's `recursionLimit`, or check the loop's exit condition",
+          cause: e,
+        });
+      }
       if ((e as Error)?.name !== "EmptyInputError") throw e;
       throw new GraphspecRunError(
         "invalid-input",
@@ -39,12 +69,17 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
   }
 }
 
-/** Makes a freshly compiled graph a SpecGraph that checks its input with `guard`. */
+/**
+ * Makes a freshly compiled graph a SpecGraph that checks its input with `guard`, and a run's
+ * choices (model, recursion limit, breakpoints) against `spec`.
+ */
 export function guardInput(
   graph: CompiledStateGraph<never, never>,
   inputKeys: readonly string[],
   guard: WriteGuard,
+  spec: GraphSpec,
 ): SpecGraph {
+  specs.set(graph.builder, spec);
   const accepted = new Set(inputKeys);
   const who = { label: "the run's input", code: "invalid-input" as const };
   inputChecks.set(graph.builder, (input) => {

@@ -49,7 +49,16 @@ export const CATALOG = {
   },
   "unknown-model": {
     severity: "error",
-    summary: "A node uses a model that is not declared in `models`.",
+    summary:
+      "A node uses a model that is not declared in `models`, or a model's `allow` names one.",
+  },
+  "unknown-provider": {
+    severity: "error",
+    summary: "A model's `provider:name` names a provider LangChain does not know.",
+  },
+  "model-template": {
+    severity: "error",
+    summary: "A model's `provider:name` is a template; it would be sent as written.",
   },
   "unknown-module": { severity: "error", summary: "A module path does not resolve to a file." },
   "unknown-export": {

@@ -45,6 +45,16 @@ export const RUN_ERRORS = {
     summary:
       "The graph a thread names in its checkpoints is not a spec file inside the executor's project, so it is not loaded.",
   },
+  "model-not-allowed": {
+    phase: "input",
+    summary:
+      "The run chose a model (`model`, `configurable.model`, `--model`) that no `allow` list of the spec's `models` names; nothing was run or stored.",
+  },
+  "invalid-run-option": {
+    phase: "input",
+    summary:
+      "A run's `recursionLimit` is not a whole number from 1 to 10,000, or its `interruptBefore` / `interruptAfter` names a node the graph does not have; nothing was run or stored.",
+  },
   // A node's work
   "invalid-write": {
     phase: "node",

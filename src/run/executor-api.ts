@@ -26,7 +26,27 @@ export interface ExecutorOptions
   requireDurable?: boolean;
 }
 
-export interface RunOptions extends RunLimits {
+/**
+ * What a caller chooses per run, as plain data (a server passes its client's
+ * `configurable.model` here). Checked before anything runs or is stored: a bad choice fails the
+ * run with `model-not-allowed` or `invalid-run-option`.
+ */
+export interface RunChoiceOptions {
+  /**
+   * The model to run with: a `models:` entry named in some entry's `allow` list (or that entry
+   * itself), by name or by its `provider:name`. It replaces each entry that allows it; without
+   * it, every node runs its own model.
+   */
+  model?: string;
+  /** The most super-steps this run may take, in place of the spec's `limits.recursion` (1–10,000). */
+  recursionLimit?: number;
+  /** Pause before these nodes (`"*"`: every node), in place of the spec's `interrupts.before`. */
+  interruptBefore?: string[] | "*";
+  /** Pause after these nodes (`"*"`: every node), in place of the spec's `interrupts.after`. */
+  interruptAfter?: string[] | "*";
+}
+
+export interface RunOptions extends RunLimits, RunChoiceOptions {
   input?: unknown;
   threadId?: string;
   /**
@@ -37,7 +57,7 @@ export interface RunOptions extends RunLimits {
   context?: Record<string, unknown>;
 }
 
-export interface ResumeOptions extends RunLimits {
+export interface ResumeOptions extends RunLimits, RunChoiceOptions {
   threadId: string;
   /**
    * The answer to the pending interrupt (an id map when several are pending; `null` is an answer

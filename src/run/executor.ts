@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
+import { refuseRunChoices } from "../compile/run-choices.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
@@ -22,6 +23,7 @@ import type {
   ExecutorOptions,
   HistoryEntry,
   ResumeOptions,
+  RunChoiceOptions,
   RunOptions,
   StreamOptions,
 } from "./executor-api.js";
@@ -39,6 +41,8 @@ import { UsageCollector } from "./usage.js";
 /** One call of `execute`: what to run, on which thread, within which limits. */
 interface Execution extends RunLimits {
   graph: string;
+  /** The run's model, recursion limit and breakpoints (checked before anything runs). */
+  choices?: RunChoiceOptions;
   input: unknown;
   threadId: string;
   context: Record<string, unknown> | undefined;
@@ -56,6 +60,12 @@ interface Loaded {
 }
 
 const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
+
+/** A run's model, limit or breakpoints the spec refuses, as the run's error (nothing runs). */
+const choiceRefusal = (spec: GraphSpec, choices: RunChoiceOptions): RunError | undefined => {
+  const refusal = refuseRunChoices(spec, choices);
+  return refusal && toRunError(refusal);
+};
 
 /** Whether a spec can pause a run: interrupt nodes, agents with approvals, breakpoints. */
 const canPause = (spec: GraphSpec): boolean =>
@@ -127,7 +137,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
 
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(run: Execution): Promise<RunResult> {
-    const { graph, input, threadId, context, inspectOnly = false, onEvent } = run;
+    const { graph, input, threadId, context, inspectOnly = false, onEvent, choices = {} } = run;
     const { graph: compiled, spec, checkContext, secrets: specified } = await load(graph);
     // Masked in the result, the events and the checkpoints (secret-guard.ts, through `configurable`).
     const secrets = runSecrets(specified, envSecrets, context);
@@ -138,16 +148,23 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       // Graph and context go into each checkpoint's metadata (checkpointer.ts): a thread remembers them.
       configurable: {
         thread_id: threadId,
+        ...(choices.model !== undefined ? { model: choices.model } : {}),
         [GRAPH_KEY]: pathOf(graph),
         ...(context ? { [CONTEXT_KEY]: secrets.storedContext } : {}),
         ...secrets.configurable,
       },
       ...(context ? { context } : {}),
+      ...(choices.recursionLimit !== undefined ? { recursionLimit: choices.recursionLimit } : {}),
+      ...(choices.interruptBefore !== undefined
+        ? { interruptBefore: choices.interruptBefore }
+        : {}),
+      ...(choices.interruptAfter !== undefined ? { interruptAfter: choices.interruptAfter } : {}),
       signal: guard.signal,
     };
     const pausable = !durable && canPause(spec);
     let error: RunError | undefined =
       (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
+      (inspectOnly ? undefined : choiceRefusal(spec, choices)) ??
       (pausable && options.requireDurable
         ? {
             code: "not-durable",
@@ -263,9 +280,16 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     input: unknown,
     threadId: string,
   ): Promise<Execution> {
-    const { maxTokens, deadline, signal } = opts;
+    const { maxTokens, deadline, signal, model, recursionLimit, interruptBefore, interruptAfter } =
+      opts;
+    const choices = Object.fromEntries(
+      Object.entries({ model, recursionLimit, interruptBefore, interruptAfter }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    ) as RunChoiceOptions;
     return {
       graph,
+      choices,
       input,
       threadId,
       context: opts.threadId ? await contextFor(opts.threadId, opts.context) : opts.context,

@@ -61,6 +61,11 @@ export type ContextField = FieldBase & {
   secret?: boolean;
 };
 /**
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "Identifier".
+ */
+export type Identifier = string;
+/**
  * A JSON Schema (draft 2020-12).
  */
 export type JsonSchema2 = JsonSchemaObject | boolean;
@@ -328,11 +333,6 @@ export type RouteCase = {
 export type RouteCase1 = {
   [k: string]: unknown;
 };
-/**
- * This interface was referenced by `GraphSpec`'s JSON-Schema
- * via the `definition` "Identifier".
- */
-export type Identifier = string;
 export type Edge1 = {
   [k: string]: unknown;
 };
@@ -538,7 +538,7 @@ export interface ModuleRef {
   export?: string;
 }
 /**
- * A chat model. `model` goes through LangChain's initChatModel; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`.
+ * A chat model. `model` goes through LangChain's initChatModel; `allow` lists the models a run may choose instead; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`.
  *
  * This interface was referenced by `GraphSpec`'s JSON-Schema
  * via the `definition` "Model".
@@ -548,6 +548,12 @@ export interface Model {
    * `provider:name`, for example `openai:gpt-4o-mini`, `anthropic:claude-sonnet-4-5` or `scripted:triage` (the offline provider for tests).
    */
   model: string;
+  /**
+   * Other `models:` entries a run may choose in place of this one (`RunOptions.model`, `configurable.model`, `--model`), by entry name or by their `provider:name`. This entry is the default and is always allowed.
+   *
+   * @minItems 1
+   */
+  allow?: [Identifier, ...Identifier[]];
   temperature?: number;
   max_tokens?: number;
   /**

@@ -3,6 +3,7 @@ import { expressionSyntax } from "./expression-syntax.js";
 import { expressionType } from "./expression-type.js";
 import { interruptSchema } from "./interrupt-schema.js";
 import { missingEntry } from "./missing-entry.js";
+import { modelTemplate } from "./model-template.js";
 import { nameCollision } from "./name-collision.js";
 import { noPathToEnd } from "./no-path-to-end.js";
 import { outputSchema } from "./output-schema.js";
@@ -18,6 +19,7 @@ import { unknownExport } from "./unknown-export.js";
 import { unknownModel } from "./unknown-model.js";
 import { unknownModule } from "./unknown-module.js";
 import { unknownNode } from "./unknown-node.js";
+import { unknownProvider } from "./unknown-provider.js";
 import { unknownStateKey } from "./unknown-state-key.js";
 import { unknownTool } from "./unknown-tool.js";
 import { unreachableNode } from "./unreachable-node.js";
@@ -31,6 +33,8 @@ export const RULES: readonly Rule[] = [
   unknownStateKey,
   unknownTool,
   unknownModel,
+  unknownProvider,
+  modelTemplate,
   unknownModule,
   unknownExport,
   pathEscape,

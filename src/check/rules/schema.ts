@@ -119,7 +119,10 @@ function toDiagnostic(doc: SpecDocument, e: ErrorObject, path: Path): Diagnostic
     case "format":
       return d(
         path,
-        `${JSON.stringify(value)} is not a valid ${String(path.at(-1) ?? "value")}`,
+        // An item of a list is named after its list: "not a valid `allow` item", not "valid 2".
+        typeof path.at(-1) === "number"
+          ? `${JSON.stringify(value)} is not a valid \`${String(path.at(-2))}\` item`
+          : `${JSON.stringify(value)} is not a valid ${String(path.at(-1) ?? "value")}`,
         describe(path, data),
       );
     case "propertyNames":

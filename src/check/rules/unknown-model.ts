@@ -13,12 +13,33 @@ const nameFor = (model: string): string =>
     .replace(/[^a-z0-9_]+/g, "_")
     .replace(/^_+|_+$/g, "") || "main";
 
-/** llm and agent nodes use a model declared in `models` (named, or `default`). */
+/**
+ * llm and agent nodes use a model declared in `models` (named, or `default`), and a model's
+ * `allow` list names models declared there.
+ */
 export const unknownModel: Rule = {
   name: "unknown-model",
   check(ctx) {
     const models = isObject(ctx.spec.models) ? ctx.spec.models : {};
     const names = Object.keys(models);
+    for (const [entry, decl] of Object.entries(models)) {
+      const allow = isObject(decl) ? decl.allow : undefined;
+      if (!Array.isArray(allow)) continue;
+      allow.forEach((allowed, i) => {
+        if (typeof allowed !== "string" || Object.hasOwn(models, allowed)) return;
+        const declaredAs = names.find(
+          (n) => isObject(models[n]) && (models[n] as { model?: unknown }).model === allowed,
+        );
+        ctx.report("unknown-model", ["models", entry, "allow", i], {
+          message: `model \`${entry}\` allows \`${allowed}\`, which is not declared in \`models\``,
+          hint: declaredAs
+            ? `\`${allowed}\` is declared as \`${declaredAs}\`: write \`${declaredAs}\``
+            : PROVIDER_MODEL.test(allowed)
+              ? `\`allow\` lists models by their name under \`models\`: declare \`${nameFor(allowed)}: { model: "${allowed}" }\` and allow \`${nameFor(allowed)}\``
+              : (didYouMean(allowed, names) ?? `declared models: ${listNames(names)}`),
+        });
+      });
+    }
     for (const [name, node] of Object.entries(ctx.spec.nodes ?? {})) {
       if (!isObject(node) || (node.kind !== "llm" && node.kind !== "agent")) continue;
       const model = node.model;

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
-import { bytesArg, countArg, deadlineArg, jsonArg } from "../args.js";
+import { bytesArg, countArg, deadlineArg, jsonArg, nodeListArg } from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -23,6 +23,10 @@ Options:
                                   postgres: DATABASE_URL; or set GRAPHSPEC_CHECKPOINTER)
       --max-tokens <n>            stop the run once its model calls have used more than n tokens
       --deadline <30s|5m|ISO time>  stop the run at this time
+      --model <name>              run with this model, from a model's \`allow\` list in the spec
+      --recursion-limit <n>       at most n super-steps (in place of the spec's limits.recursion)
+      --interrupt-before <a,b>    pause before these nodes (* for every node)
+      --interrupt-after <a,b>     pause after these nodes (* for every node)
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
                                   without it, a scripted model fails when it is called
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
@@ -52,6 +56,10 @@ Options:
       --checkpointer <memory|sqlite|postgres>  default sqlite
       --max-tokens <n>            stop once the resumed run has used more than n tokens
       --deadline <30s|5m|ISO time>  stop the resumed run at this time
+      --model <name>              go on with this model, from a model's \`allow\` list in the spec
+      --recursion-limit <n>       at most n super-steps for the resumed run
+      --interrupt-before <a,b>    pause before these nodes (* for every node)
+      --interrupt-after <a,b>     pause after these nodes (* for every node)
       --scripts <JSON|@file>      answers for scripted:NAME models
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
@@ -68,6 +76,10 @@ const OPTIONS = {
   checkpointer: { type: "string" },
   "max-tokens": { type: "string" },
   deadline: { type: "string" },
+  model: { type: "string" },
+  "recursion-limit": { type: "string" },
+  "interrupt-before": { type: "string" },
+  "interrupt-after": { type: "string" },
   scripts: { type: "string" },
   "max-input-bytes": { type: "string" },
   "max-resume-bytes": { type: "string" },
@@ -182,7 +194,16 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     io.err("stopping at the next checkpoint (Ctrl-C again to quit at once)…");
     cancel.abort();
   });
+  const recursionLimit = countArg("recursion-limit", values["recursion-limit"]);
+  const interruptBefore = nodeListArg("interrupt-before", values["interrupt-before"]);
+  const interruptAfter = nodeListArg("interrupt-after", values["interrupt-after"]);
+  if (values.model !== undefined && !values.model.trim())
+    throw new UsageError("--model needs a model name");
   const limits = {
+    ...(values.model !== undefined ? { model: values.model } : {}),
+    ...(recursionLimit !== undefined ? { recursionLimit } : {}),
+    ...(interruptBefore !== undefined ? { interruptBefore } : {}),
+    ...(interruptAfter !== undefined ? { interruptAfter } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(deadline !== undefined ? { deadline } : {}),
     signal: cancel.signal,

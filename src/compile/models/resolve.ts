@@ -98,7 +98,8 @@ function providerFields(
   provider: string,
   options: Record<string, unknown>,
 ): Record<string, unknown> {
-  const { model: _model, base_url, ...rest } = options;
+  // `allow` is graphspec's (the models a run may choose), not the provider's.
+  const { model: _model, allow: _allow, base_url, ...rest } = options;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) out[RENAMED[k] ?? k] = v;
   if (base_url !== undefined) {
@@ -140,6 +141,17 @@ export async function resolveModel(
   decl: Model,
   options: ModelResolveOptions = {},
 ): Promise<BaseChatModel> {
+  if (isTemplate(decl.model)) {
+    // validate reports it (`model-template`); a compile without validate must not send it as text.
+    throw new ModelConfigError(
+      `model \`${name}\`: \`model\` is a template, but a model's \`provider:name\` is sent as written`,
+      {
+        model: name,
+        field: "model",
+        hint: "write the `provider:name` out; to let a run choose, list models in `allow`",
+      },
+    );
+  }
   const colon = decl.model.indexOf(":");
   const provider = decl.model.slice(0, Math.max(colon, 0));
   const modelName = decl.model.slice(colon + 1);

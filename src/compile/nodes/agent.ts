@@ -159,7 +159,11 @@ function structuredCheck(name: string, node: AgentNode) {
 
 export const agentKind: NodeKind<AgentNode> = {
   async lower(name, node, ctx) {
-    const agent = buildAgent(name, node, ctx, await ctx.model(node.model));
+    const agentWith = await ctx.perRunModel(node.model, (model) =>
+      buildAgent(name, node, ctx, model),
+    );
+    // The node's own model's agent: every chosen model's agent has the same steps.
+    const agent = await agentWith({});
     const limitFor = recursionLimitFor(agent, node.max_steps);
     const perCall = stepsPerCall(agent);
     const checkOutput = node.output ? structuredCheck(name, node) : undefined;
@@ -172,7 +176,7 @@ export const agentKind: NodeKind<AgentNode> = {
         const recursionLimit = limitFor(call.config.recursionLimit ?? 25);
         let result: Awaited<ReturnType<Agent["invoke"]>>;
         try {
-          result = await agent.invoke(
+          result = await (await agentWith(call.config)).invoke(
             { messages: sent },
             { ...call.config, context: call.context, recursionLimit },
           );

@@ -22,27 +22,33 @@ export const llmKind: NodeKind<LlmNode> = {
         `${locationOf(ctx.doc, ["nodes", name, "output"])}: llm node \`${name}\` has both \`tools\` and \`output\`; a structured answer cannot also call tools (use an \`agent\` node, whose \`output\` is its final answer, or an llm with \`tools\` followed by one with \`output\`)`,
       );
     }
-    const model = await ctx.model(node.model);
     const prompt = promptBuilder(name, node, ctx);
     const write = answerWriter(name, node, ctx);
-    if (node.output) {
-      const ask = structuredAsker(name, model, node.output);
+    const output = node.output;
+    if (output) {
+      const askWith = await ctx.perRunModel(node.model, (model) =>
+        structuredAsker(name, model, output),
+      );
       return {
         run: async (call) => {
+          const ask = await askWith(call.config);
           const { message, structured } = await ask(prompt(call), call.config);
           return write(call.vars, { messages: [message], structured });
         },
       };
     }
     const tools = node.tools ?? [];
-    if (tools.length && typeof model.bindTools !== "function") {
-      throw new CompileError(
-        `${locationOf(ctx.doc, ["nodes", name, "tools"])}: llm node \`${name}\` binds tools, but its model \`${node.model ?? "default"}\` cannot call tools`,
-      );
-    }
-    const bound = tools.length ? model.bindTools!(tools.map((t) => ctx.tool(t))) : model;
+    const boundWith = await ctx.perRunModel(node.model, (model, entry) => {
+      if (tools.length && typeof model.bindTools !== "function") {
+        throw new CompileError(
+          `${locationOf(ctx.doc, ["nodes", name, "tools"])}: llm node \`${name}\` binds tools, but its model \`${entry}\` cannot call tools`,
+        );
+      }
+      return tools.length ? model.bindTools!(tools.map((t) => ctx.tool(t))) : model;
+    });
     return {
       run: async (call) => {
+        const bound = await boundWith(call.config);
         const answer = (await bound.invoke(prompt(call), call.config)) as AIMessage;
         return write(call.vars, { messages: [answer] });
       },
