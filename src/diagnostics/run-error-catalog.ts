@@ -96,7 +96,8 @@ export const RUN_ERRORS = {
   // The run as a whole
   "recursion-limit": {
     phase: "run",
-    summary: "The run took more super-steps than `limits.recursion` allows.",
+    summary:
+      "The run took more super-steps than `limits.recursion` (or the run's `recursionLimit`) allows.",
   },
   "parallel-write": {
     phase: "run",

@@ -45,7 +45,7 @@ function classify(e: unknown): Omit<RunError, "phase"> {
       return {
         code: "recursion-limit",
         message,
-        hint: "raise `limits.recursion` in the spec, or check the loop's exit condition",
+        hint: "raise `limits.recursion` in the spec or the run's `recursionLimit`, or check the loop's exit condition",
       };
     case "InvalidUpdateError":
       return {
