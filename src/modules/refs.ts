@@ -1,5 +1,7 @@
 /** The file references a spec makes: `{ module, export }` refs and subgraph `graph:` refs. */
+import { catalogOf } from "../spec/catalog.js";
 import { isObject } from "../spec/data.js";
+import type { SpecDocument } from "../spec/document.js";
 import type { Path } from "../spec/source-map.js";
 
 /** What a module reference is for; it decides the default export and the shape the export must have. */
@@ -30,6 +32,8 @@ export interface ModuleRef {
   export?: string;
   /** The path of the `module` value; `export` stands beside it. */
   path: Path;
+  /** The file `module` is relative to when it is not the spec: the catalog a tool came from. */
+  from?: string;
   /** For tools: the tool's name, and whether the spec gives what a plain function needs. */
   tool?: { name: string; hasSchema: boolean; hasDescription: boolean };
 }
@@ -60,6 +64,7 @@ export function moduleRefs(spec: unknown): ModuleRef[] {
       kind: "tool",
       module: tool.module,
       ...exportOf(tool),
+      ...(catalogOf(tool) ? { from: catalogOf(tool) } : {}),
       path: ["tools", name, "module"],
       tool: {
         name,
@@ -113,3 +118,9 @@ export function graphRefs(spec: unknown): GraphRef[] {
       path: ["nodes", name, "graph"],
     }));
 }
+
+/**
+ * The project catalog a spec takes tools and models from (absolute path), when it names one: a
+ * file the spec depends on like its modules (a watcher reloads the spec when it changes).
+ */
+export const catalogFile = (doc: SpecDocument): string | undefined => doc.catalog?.doc.path;

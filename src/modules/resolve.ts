@@ -33,7 +33,13 @@ export async function inspectRef(
   inspector: ModuleInspector | undefined,
   shared: Shared,
 ): Promise<InspectedRef> {
-  const file = await resolveFile(base, ref.module, "module", ref.path);
+  // A catalog's tool names its module relative to the catalog file.
+  const file = await resolveFile(
+    ref.from ? { ...base, specPath: ref.from } : base,
+    ref.module,
+    "module",
+    ref.path,
+  );
   if (!file.ok) return { ref, problem: file.problem };
   const abs = file.abs;
   if (!inspector) return { ref, abs };
@@ -67,7 +73,13 @@ export async function resolveRef(
   ref: ModuleRef,
   options: { shared: Shared },
 ): Promise<ResolvedRef> {
-  const file = await resolveFile(base, ref.module, "module", ref.path);
+  // A catalog's tool names its module relative to the catalog file.
+  const file = await resolveFile(
+    ref.from ? { ...base, specPath: ref.from } : base,
+    ref.module,
+    "module",
+    ref.path,
+  );
   if (!file.ok) return { ref, problem: file.problem };
   const abs = file.abs;
   const loaded = await loadModule(abs, options.shared);

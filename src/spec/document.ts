@@ -19,6 +19,22 @@ export interface SpecDocument {
   /** Diagnostics found while loading (syntax, encoding, duplicate keys, limits). */
   problems: Diagnostic[];
   suppressions: Suppressions;
+  /** The project catalog the spec names (`catalog:`), whose tools and models it takes as its own. */
+  catalog?: SpecCatalog;
+}
+
+/** A spec's catalog: the file, and which of its entries the spec took. */
+export interface SpecCatalog {
+  /** The catalog file as loaded: its own text, source map and file name. */
+  doc: SpecDocument;
+  /**
+   * The spec's source map holds the catalog's entries shifted by this offset (past the spec's
+   * text), so a span at or past it is in the catalog file.
+   */
+  base: number;
+  /** The entries the spec took from it (an entry of the spec's own, by the same name, wins). */
+  tools: string[];
+  models: string[];
 }
 
 export interface DiagnosticInput {
@@ -29,6 +45,11 @@ export interface DiagnosticInput {
 }
 
 export function diagnosticAtSpan(doc: SpecDocument, span: Span, d: DiagnosticInput): Diagnostic {
+  const catalog = doc.catalog;
+  if (catalog && span[0] >= catalog.base) {
+    // An entry the spec took from its catalog: reported where it is written.
+    return diagnosticAtSpan(catalog.doc, [span[0] - catalog.base, span[1] - catalog.base], d);
+  }
   const loc = doc.map.locate(span);
   const out: Diagnostic = {
     file: doc.file,

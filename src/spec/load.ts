@@ -3,6 +3,7 @@ import { dirname, extname, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RuleName } from "../diagnostics/rule-catalog.js";
+import { attachCatalog } from "./catalog.js";
 import { decode } from "./decode.js";
 import {
   type DiagnosticInput,
@@ -74,8 +75,22 @@ export async function loadSpec(
   return doc;
 }
 
-/** Like `loadSpec`, but never throws on bad input: problems are in `doc.problems`. */
+/**
+ * Like `loadSpec`, but never throws on bad input: problems are in `doc.problems`. A spec that
+ * names a `catalog:` takes its tools and models (catalog.ts).
+ */
 export async function readSpec(
+  path: string,
+  options: Omit<ParseOptions, "format"> = {},
+): Promise<SpecDocument> {
+  const doc = await readSpecFile(path, options);
+  // The catalog's own `catalog:` key is refused as a key a catalog does not hold, not followed.
+  await attachCatalog(doc, (abs, file) => readSpecFile(abs, { root: doc.root, file }));
+  return doc;
+}
+
+/** One file read and parsed, inside the project root, never throwing on bad input. */
+async function readSpecFile(
   path: string,
   options: Omit<ParseOptions, "format"> = {},
 ): Promise<SpecDocument> {

@@ -18,7 +18,8 @@ export function spanInScalar(
 ): Span | undefined {
   if (!doc.map.has(path)) return undefined;
   const outer = doc.map.span(path, "value");
-  const raw = doc.text.slice(outer[0], outer[1]);
+  // The map's text: a spec's own, followed by its catalog's (source-map.ts `withGraft`).
+  const raw = doc.map.text.slice(outer[0], outer[1]);
   const stop = Math.max(end, start);
   const offsets = scalarOffsets(raw, value);
   if (offsets) return [outer[0] + offsets[start]!, outer[0] + offsets[stop]!];

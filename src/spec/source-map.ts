@@ -18,7 +18,7 @@ interface Entry {
   value?: Span;
 }
 
-const escapeSegment = (segment: string): string =>
+export const escapeSegment = (segment: string): string =>
   segment.includes("~") || segment.includes("/")
     ? segment.replaceAll("~", "~0").replaceAll("/", "~1")
     : segment;
@@ -99,6 +99,25 @@ export class SourceMap {
       this.entries.set(ptr, entry);
     }
     return entry;
+  }
+
+  /**
+   * This map over this text followed by a newline and `other`'s text, with `other`'s entries
+   * under `pointers` (and below them) added, shifted past this text: a spec with the entries it
+   * takes from its catalog. Spans at or past `this.text.length + 1` are in `other`.
+   */
+  withGraft(other: SourceMap, pointers: readonly string[]): SourceMap {
+    const shift = this.text.length + 1;
+    const out = new SourceMap(`${this.text}\n${other.text}`);
+    for (const [ptr, entry] of this.entries) out.entries.set(ptr, { ...entry });
+    const moved = (s: Span | undefined): Span | undefined => s && [s[0] + shift, s[1] + shift];
+    for (const [ptr, entry] of other.entries) {
+      if (!pointers.some((p) => ptr === p || ptr.startsWith(`${p}/`))) continue;
+      const key = moved(entry.key);
+      const value = moved(entry.value);
+      out.entries.set(ptr, { ...(key ? { key } : {}), ...(value ? { value } : {}) });
+    }
+    return out;
   }
 
   /** The span of a path's key (`at: "key"`) or value, falling back to the nearest ancestor. */

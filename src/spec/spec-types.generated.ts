@@ -431,6 +431,10 @@ export interface GraphSpec {
    */
   output?: string[];
   /**
+   * The project's catalog of tools and models, relative to this file (e.g. `../catalog.yaml`): a file with `tools:` and `models:` in a spec's shape. Its entries are used as if written here; an entry of this spec's own by the same name wins.
+   */
+  catalog?: string;
+  /**
    * Chat models by name. Nodes pick one with `model: NAME`; `default` is used when a node names none.
    */
   models?: {

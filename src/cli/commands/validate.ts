@@ -89,6 +89,8 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     // Source lines are quoted under diagnostics only for specs: never for a file that could not be
     // decoded, nor for one that is not a spec (it may be anything, credentials included).
     if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
+    // Its catalog's entries are reported in the catalog file: quote them from there.
+    if (doc.catalog?.doc.text) sources.set(doc.catalog.doc.file, doc.catalog.doc.text);
     all.push(...(await validate(doc, { loadModules, severity, cache })));
   }
   // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
