@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { scrubber } from "../spec/secrets.js";
-import { CONTEXT_KEY, GRAPH_KEY } from "./checkpoint-keys.js";
+import { CONTEXT_KEY, GRAPH_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CheckpointerError } from "./checkpointer-error.js";
 import { guardSecrets } from "./secret-guard.js";
 import { processClaims, type ThreadClaims } from "./thread-claims.js";
@@ -47,14 +47,14 @@ export const DEFAULT_SQLITE_PATH = ".graphspec/state.db";
 
 /**
  * LangGraph.js does not copy a run's config into checkpoint metadata; this puts the thread's
- * graph and context there, so `threads list` and `resume` without a spec know what a thread ran.
+ * graph, context and chosen model there, so `threads list` and `resume` without a spec know what a thread ran.
  */
 function tagging(saver: BaseCheckpointSaver): BaseCheckpointSaver {
   guardSecrets(saver, [GRAPH_KEY]); // wrapped first, so the tags added below are masked too
   const put = saver.put.bind(saver);
   saver.put = (config, checkpoint, metadata, versions) => {
     const tags: Record<string, unknown> = {};
-    for (const key of [GRAPH_KEY, CONTEXT_KEY]) {
+    for (const key of [GRAPH_KEY, CONTEXT_KEY, MODEL_KEY]) {
       const value = config.configurable?.[key];
       if (value !== undefined) tags[key] = value;
     }

@@ -15,6 +15,7 @@ import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { withBounds } from "./checkpoint-bounds.js";
+import { MODEL_KEY } from "./checkpoint-keys.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent } from "./events.js";
@@ -148,7 +149,10 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       // Graph and context go into each checkpoint's metadata (checkpointer.ts): a thread remembers them.
       configurable: {
         thread_id: threadId,
-        ...(choices.model !== undefined ? { model: choices.model } : {}),
+        // The chosen model is stored with the thread (checkpointer.ts): a resume keeps it.
+        ...(choices.model !== undefined
+          ? { model: choices.model, [MODEL_KEY]: choices.model }
+          : {}),
         [GRAPH_KEY]: pathOf(graph),
         ...(context ? { [CONTEXT_KEY]: secrets.storedContext } : {}),
         ...secrets.configurable,
@@ -280,8 +284,9 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     input: unknown,
     threadId: string,
   ): Promise<Execution> {
-    const { maxTokens, deadline, signal, model, recursionLimit, interruptBefore, interruptAfter } =
-      opts;
+    const { maxTokens, deadline, signal, recursionLimit, interruptBefore, interruptAfter } = opts;
+    // A thread keeps the model its runs chose, as it keeps their context; a new choice replaces it.
+    const model = opts.model ?? (opts.threadId ? await index.modelOf(opts.threadId) : undefined);
     const choices = Object.fromEntries(
       Object.entries({ model, recursionLimit, interruptBefore, interruptAfter }).filter(
         ([, v]) => v !== undefined,

@@ -4,7 +4,7 @@
  * deleting them.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { CONTEXT_KEY } from "./checkpoint-keys.js";
+import { CONTEXT_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import type { ThreadInfo } from "./executor-api.js";
 import type { ThreadListing } from "./thread-listing.js";
 
@@ -31,6 +31,13 @@ export function threadIndex(
       const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
       const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[CONTEXT_KEY];
       return stored && typeof stored === "object" ? (stored as Record<string, unknown>) : undefined;
+    },
+    /** The model a thread's runs chose (`RunOptions.model`), when one did. */
+    async modelOf(threadId: string): Promise<string | undefined> {
+      const { saver } = await store();
+      const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
+      const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[MODEL_KEY];
+      return typeof stored === "string" ? stored : undefined;
     },
     /** Deletes a thread's checkpoints; whether it existed. */
     async deleteThread(threadId: string): Promise<boolean> {

@@ -123,6 +123,19 @@ edges:
     expect(resumed.status).toBe("completed");
     expect(texts(resumed.output)).toEqual(["small 1", "large 1"]);
   });
+
+  it("a thread keeps the model its run chose: a resume without one goes on with it", async () => {
+    const exec = executor();
+    const paused = await exec.run("chooser", {
+      input: { messages: [] },
+      model: "large",
+      interruptBefore: ["act"],
+    });
+    expect(texts(paused.output)).toEqual(["large 1"]);
+    const resumed = await exec.resume("chooser", { threadId: paused.threadId });
+    expect(resumed.status).toBe("completed");
+    expect(texts(resumed.output)).toEqual(["large 1", "large 2"]);
+  });
 });
 
 describe("a run's model, through compile()", () => {
