@@ -113,6 +113,9 @@ edges:
       ]),
     );
     const unknownTool = found.find((d) => d.rule === "unknown-tool");
+    expect(unknownTool?.message).toBe(
+      "tool `mising` is declared neither in `tools` nor in the catalog `shared/bad-catalog.yaml`",
+    );
     expect(unknownTool?.hint).toContain("did you mean `missing`?");
   });
 

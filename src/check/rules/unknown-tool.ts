@@ -14,11 +14,15 @@ function reportUndeclared(
   tool: string,
   declared: string[],
 ): void {
+  // With a catalog, `declared` holds its tools too (spec/catalog.ts): suggestions come from both.
+  const catalog = ctx.doc.catalog?.doc.file;
   ctx.report("unknown-tool", path, {
-    message: `tool \`${tool}\` is not declared in \`tools\``,
+    message: catalog
+      ? `tool \`${tool}\` is declared neither in \`tools\` nor in the catalog \`${catalog}\``
+      : `tool \`${tool}\` is not declared in \`tools\``,
     hint:
       didYouMean(tool, declared) ??
-      "declare it under the top-level `tools:` with the `module` that exports it",
+      `declare it under the top-level \`tools:\`${catalog ? " or in the catalog" : ""} with the \`module\` that exports it`,
   });
 }
 
