@@ -47,7 +47,7 @@ const scripts = () => ({
 const texts = (output: Record<string, unknown>) =>
   (output.messages as { content: unknown }[])
     .map((m) => m.content)
-    .filter((c) => typeof c === "string" && /^(small|large|other) /.test(c));
+    .filter((c) => typeof c === "string" && /^(small|large|other|huge) /.test(c));
 const executor = () =>
   createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory", scripts: scripts() });
 
@@ -135,6 +135,56 @@ edges:
     const resumed = await exec.resume("chooser", { threadId: paused.threadId });
     expect(resumed.status).toBe("completed");
     expect(texts(resumed.output)).toEqual(["large 1", "large 2"]);
+  });
+});
+
+describe("a run's model in a subgraph", () => {
+  it("applies to the child's models that allow it; the others keep their own", async () => {
+    writeFileSync(
+      join(dir, "graphs", "child.yaml"),
+      `version: 1
+name: child
+state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:other" }
+  chooser: { model: "scripted:small", allow: [large] }
+  large: { model: "scripted:huge" }
+nodes:
+  own: { kind: llm, prompt: Hi. }
+  chosen: { kind: llm, model: chooser, prompt: Hi. }
+edges:
+  - { from: START, to: own }
+  - { from: own, to: chosen }
+  - { from: chosen, to: END }
+`,
+    );
+    writeFileSync(
+      join(dir, "graphs", "parent.yaml"),
+      `version: 1
+name: parent
+state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:small", allow: [large] }
+  large: { model: "scripted:large" }
+nodes:
+  ask: { kind: llm, prompt: Hi. }
+  child: { kind: subgraph, graph: child.yaml }
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: child }
+  - { from: child, to: END }
+`,
+    );
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: "memory",
+      scripts: { ...scripts(), huge: ["huge 1"] },
+    });
+    const result = await exec.run("parent", { input: { messages: [] }, model: "large" });
+    expect(result.status).toBe("completed");
+    expect(texts(result.output)).toEqual(["large 1", "other 1", "huge 1"]);
   });
 });
 
