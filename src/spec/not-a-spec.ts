@@ -21,6 +21,7 @@ export const SPEC_KEYS = [
   "edges",
   "interrupts",
   "limits",
+  "catalog",
 ] as const;
 
 const escapeRegExp = (s: string) => s.replace(/[$]/g, "\\$&");
