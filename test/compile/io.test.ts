@@ -133,8 +133,11 @@ limits: { recursion: 5 }
 `),
     );
     const e = await rejection(g.invoke({}));
-    expect(e.name).toBe("GraphRecursionError");
+    // graphspec's code, as the executor reports it; LangGraph's own error is the cause.
+    expect(e.name).toBe("GraphspecRunError");
+    expect(e).toMatchObject({ code: "recursion-limit" });
     expect(e.message).toMatch(/Recursion limit of 5 reached/);
+    expect((e.cause as Error).name).toBe("GraphRecursionError");
   });
 
   it("refuses a spec with errors, listing them with file:line:col", async () => {
