@@ -45,6 +45,11 @@ export const RUN_ERRORS = {
     summary:
       "The graph a thread names in its checkpoints is not a spec file inside the executor's project, so it is not loaded.",
   },
+  "graph-changed": {
+    phase: "input",
+    summary:
+      "A resume found the thread waiting at a node, or holding a channel, that the graph's spec no longer has (it changed while the thread was paused); the message names them, and nothing ran.",
+  },
   // A node's work
   "invalid-write": {
     phase: "node",

@@ -25,6 +25,7 @@ import type {
   RunOptions,
   StreamOptions,
 } from "./executor-api.js";
+import { graphChanged } from "./graph-changed.js";
 import { type GraphRegistry, type GraphRegistryOptions, graphRegistry } from "./graph-registry.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
@@ -235,8 +236,23 @@ export function createReloadableExecutor(
    * or, when the thread is finished or unknown, the RunResult saying so.
    */
   async function resumeInput(graph: string, opts: ResumeOptions, loaded: Loaded): Promise<unknown> {
-    const { graph: compiled } = loaded;
+    const { graph: compiled, spec } = loaded;
     const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
+    // A thread paused under an earlier version of the spec, at a node (or with a channel) it lost.
+    const changed = before.config?.configurable?.checkpoint_id
+      ? await graphChanged((await saver()).saver, opts.threadId, spec)
+      : undefined;
+    if (changed) {
+      const result = await execute({
+        graph,
+        input: undefined,
+        threadId: opts.threadId,
+        context: undefined,
+        inspectOnly: true,
+        loaded,
+      });
+      return { ...result, status: "failed", error: changed } satisfies RunResult;
+    }
     const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
     if (!before.config?.configurable?.checkpoint_id || !pending) {
       const result = await execute({
