@@ -82,9 +82,13 @@ export function watchGraphs<T>(
   };
 
   /** Watches what the graphs' newest versions (and latest attempts) were built from. */
+  const watched = new Set<string>();
   const watchFiles = () => {
+    // Only new files: adding a watched one again re-creates its watch, and a change can slip between.
     const files = registry.paths().flatMap((p) => [...registry.filesOf(p)]);
-    watcher?.add(files);
+    const fresh = files.filter((f) => !watched.has(f));
+    for (const f of fresh) watched.add(f);
+    if (fresh.length) watcher?.add(fresh);
   };
 
   const build = async (files: string[], since: number) => {
@@ -102,7 +106,18 @@ export function watchGraphs<T>(
     const files = [...changed];
     const since = firstSeen;
     changed.clear();
-    building = building.then(() => (closed ? undefined : build(files, since)));
+    // A batch that throws (it should not: reload never does) must not stop the ones after it.
+    building = building
+      .then(() => (closed ? undefined : build(files, since)))
+      .catch((error: unknown) =>
+        onEvent({
+          type: "rejected",
+          path: dir,
+          changed: files,
+          message: messageOf(error),
+          diagnostics: [],
+        }),
+      );
   };
 
   const seen = (path: string) => {
@@ -118,6 +133,7 @@ export function watchGraphs<T>(
       specs.map(async (path) => reported(path, await registry.reload(path), [], performance.now())),
     );
     const files = [dir, ...registry.paths().flatMap((p) => [...registry.filesOf(p)])];
+    for (const f of files) watched.add(f);
     watcher = watch(files, { ignoreInitial: true, atomic: true });
     watcher.on("all", (_event, path) => seen(path));
     await new Promise<void>((r) => watcher?.once("ready", () => r()));
