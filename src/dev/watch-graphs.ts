@@ -5,6 +5,7 @@
  * (an editor's several writes for one save, a `git checkout`) are gathered into one batch; batches
  * run one after another, so a build never races an older one of the same change.
  */
+import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
@@ -26,6 +27,19 @@ const isSpec = (dir: string, path: string) =>
   resolve(path, "..") === dir &&
   SPEC_EXTENSIONS.has(extname(path).toLowerCase()) &&
   !FIXTURE.test(path);
+
+/** After chokidar's 50 ms window for a file's `change` events (see lookAgain). */
+const RECHECK_MS = 75;
+
+/** What a file is now, cheaply: a change of content changes its size, mtime or ctime (nanoseconds on Linux). */
+function stampOf(path: string): string {
+  try {
+    const s = statSync(path, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return "missing";
+  }
+}
 
 export async function specsIn(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
@@ -106,6 +120,7 @@ export function watchGraphs<T>(
     const files = [...changed];
     const since = firstSeen;
     changed.clear();
+    for (const f of files) builtFrom.set(f, stampOf(f));
     // A batch that throws (it should not: reload never does) must not stop the ones after it.
     building = building
       .then(() => (closed ? undefined : build(files, since)))
@@ -127,6 +142,25 @@ export function watchGraphs<T>(
     timer = setTimeout(flush, debounceMs);
   };
 
+  /**
+   * chokidar passes on one `change` per file per 50 ms and drops the rest without a trailing event,
+   * so a save soon after another would be lost (the reload proof lost one in three runs). Each file
+   * is looked at again once its window has passed: changed since its batch was taken, it is a change.
+   */
+  const builtFrom = new Map<string, string>();
+  const recheck = new Map<string, NodeJS.Timeout>();
+  const lookAgain = (path: string) => {
+    const abs = resolve(path);
+    clearTimeout(recheck.get(abs));
+    recheck.set(
+      abs,
+      setTimeout(() => {
+        recheck.delete(abs);
+        if (!closed && !changed.has(abs) && stampOf(abs) !== builtFrom.get(abs)) seen(abs);
+      }, RECHECK_MS),
+    );
+  };
+
   const ready = (async () => {
     const specs = await specsIn(dir);
     await Promise.all(
@@ -135,7 +169,10 @@ export function watchGraphs<T>(
     const files = [dir, ...registry.paths().flatMap((p) => [...registry.filesOf(p)])];
     for (const f of files) watched.add(f);
     watcher = watch(files, { ignoreInitial: true, atomic: true });
-    watcher.on("all", (_event, path) => seen(path));
+    watcher.on("all", (_event, path) => {
+      seen(path);
+      lookAgain(path);
+    });
     await new Promise<void>((r) => watcher?.once("ready", () => r()));
     onEvent({ type: "ready", graphs: specs });
   })();
@@ -146,13 +183,14 @@ export function watchGraphs<T>(
       for (;;) {
         const current = building;
         await current;
-        if (!timer && current === building) return;
-        if (timer) await new Promise((r) => setTimeout(r, debounceMs));
+        if (!timer && !recheck.size && current === building) return;
+        if (timer || recheck.size) await new Promise((r) => setTimeout(r, debounceMs));
       }
     },
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      for (const t of recheck.values()) clearTimeout(t);
       await ready.catch(() => {});
       await watcher?.close();
       await building;

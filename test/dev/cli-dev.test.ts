@@ -12,7 +12,7 @@ afterAll(() => {
   p.remove();
 });
 const until = (check: () => unknown) =>
-  vi.waitFor(() => expect(check()).toBeTruthy(), { timeout: 30_000, interval: 10 });
+  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 10 });
 
 describe("graphspec dev", () => {
   it("prints its URL when ready, reloads a fixed spec, refuses a broken one with validate's diagnostics, stops on SIGTERM", async () => {
@@ -45,5 +45,5 @@ describe("graphspec dev", () => {
 
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
-  });
+  }, 90_000);
 });

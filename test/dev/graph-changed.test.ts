@@ -7,7 +7,7 @@ import { project } from "./project.js";
 const p = project("changed");
 afterAll(() => p.remove());
 const until = (check: () => unknown) =>
-  vi.waitFor(() => expect(check()).toBeTruthy(), { timeout: 20_000, interval: 5 });
+  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 20_000, interval: 5 });
 
 const asking = `version: 1
 name: asking

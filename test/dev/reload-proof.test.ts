@@ -13,7 +13,7 @@ import { markingSpec, project, recorder } from "./project.js";
 const p = project("proof");
 afterAll(() => p.remove());
 const until = (check: () => unknown) =>
-  vi.waitFor(() => expect(check()).toBeTruthy(), { timeout: 30_000, interval: 5 });
+  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 5 });
 
 it("50 concurrent runs while the spec is rewritten 20 times (valid and invalid alternating)", async () => {
   // The middle node takes a few milliseconds, so runs are in flight while versions change.

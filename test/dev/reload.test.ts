@@ -10,7 +10,7 @@ import { markingSpec, project, recorder } from "./project.js";
 const p = project("dev");
 afterAll(() => p.remove());
 const until = (check: () => unknown) =>
-  vi.waitFor(() => expect(check()).toBeTruthy(), { timeout: 20_000, interval: 5 });
+  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 20_000, interval: 5 });
 
 const slow = `export default async () => {
   await globalThis.graphspecGate;
@@ -129,6 +129,27 @@ edges:
     const marks = (await dev.executor.run("parent")).output.marks as string[];
     expect(marks).toContain("c2");
     expect(marks).not.toContain("c1");
+    await dev.close();
+  });
+
+  it("a save right after a reload is not lost (chokidar passes one change per file per 50 ms)", async () => {
+    const dir = join(p.root, "e");
+    p.write("e/slow.mjs", "export default () => ({ marks: ['slow'] });\n");
+    p.write("e/marking.yaml", markingSpec("v1"));
+    const r = recorder();
+    const dev = createDevExecutor({ dir, sqlitePath: join(p.root, "e.db"), onReload: r.onReload });
+    await dev.ready;
+    for (let round = 1; round <= 3; round++) {
+      const before = dev.versionOf("marking")!;
+      p.write("e/marking.yaml", markingSpec(`a${round}`));
+      await until(() => dev.versionOf("marking") === before + 1);
+      // At once: within chokidar's 50 ms of the first change, when the reload is quick.
+      p.write("e/marking.yaml", markingSpec(`b${round}`));
+      await until(async () => {
+        const marks = (await dev.executor.run("marking")).output.marks as string[];
+        return marks[0] === `b${round}`;
+      });
+    }
     await dev.close();
   });
 });
