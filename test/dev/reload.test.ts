@@ -137,9 +137,15 @@ edges:
     p.write("e/slow.mjs", "export default () => ({ marks: ['slow'] });\n");
     p.write("e/marking.yaml", markingSpec("v1"));
     const r = recorder();
-    const dev = createDevExecutor({ dir, sqlitePath: join(p.root, "e.db"), onReload: r.onReload });
+    // No debounce: the second save then comes well within chokidar's 50 ms of the first change.
+    const dev = createDevExecutor({
+      dir,
+      sqlitePath: join(p.root, "e.db"),
+      onReload: r.onReload,
+      debounceMs: 0,
+    });
     await dev.ready;
-    for (let round = 1; round <= 3; round++) {
+    for (let round = 1; round <= 5; round++) {
       const before = dev.versionOf("marking")!;
       p.write("e/marking.yaml", markingSpec(`a${round}`));
       await until(() => dev.versionOf("marking") === before + 1);
