@@ -59,3 +59,19 @@ import { lazyExecutor } from "./run/lazy-executor.js";
 export function createExecutor(options: ExecutorOptions = {}): Executor {
   return lazyExecutor(options);
 }
+
+export type { DevExecutor, DevExecutorOptions } from "./dev/dev-executor.js";
+export type { ReloadEvent } from "./dev/reload-event.js";
+
+import type { DevExecutor, DevExecutorOptions } from "./dev/dev-executor.js";
+
+/**
+ * The executor of `graphspec dev`: graphs of `dir` reloaded in this process when their files
+ * change (docs/dev.md). Resolves once every spec was loaded and the watcher is watching.
+ */
+export async function createDevExecutor(options: DevExecutorOptions = {}): Promise<DevExecutor> {
+  const stage = await import("./dev/dev-executor.js");
+  const dev = stage.createDevExecutor(options);
+  await dev.ready;
+  return dev;
+}

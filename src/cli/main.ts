@@ -25,6 +25,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "run *.test.yaml fixtures offline (scripted models), with a diff on failure",
     load: async () => (await import("./commands/test.js")).testCommand,
   },
+  dev: {
+    summary: "serve graphs/ and reload a graph in-process when its files change",
+    load: async () => (await import("./commands/dev.js")).devCommand,
+  },
   schema: {
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,

@@ -55,6 +55,11 @@ export const RUN_ERRORS = {
     summary:
       "A run's `recursionLimit` is not a whole number from 1 to 10,000, or its `interruptBefore` / `interruptAfter` names a node the graph does not have; nothing was run or stored.",
   },
+  "graph-changed": {
+    phase: "input",
+    summary:
+      "A resume found the thread waiting at a node, or holding a channel, that the graph's spec no longer has (it changed while the thread was paused); the message names them, and nothing ran.",
+  },
   // A node's work
   "invalid-write": {
     phase: "node",

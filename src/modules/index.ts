@@ -11,8 +11,9 @@ export {
   type IsolationOptions,
   isolatedInspector,
 } from "./isolated/isolated-inspector.js";
-export { inProcessInspector, loadModule } from "./load.js";
+export { inProcessInspector, loadModule, moduleCacheKey } from "./load.js";
 export type { ModuleInspector, ModuleReport } from "./module-report.js";
+export { type ModuleVersions, moduleVersions } from "./module-versions.js";
 export * from "./refs.js";
 export * from "./resolve.js";
 export { type Shared, sharedIn } from "./shared.js";

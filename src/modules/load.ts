@@ -25,12 +25,15 @@ export async function importModule(abs: string): Promise<Record<string, unknown>
   return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
 }
 
+/** Where `loadModule` keeps a module in a shared cache: a caller may put a version of its own there first (module-versions.ts). */
+export const moduleCacheKey = (abs: string): string => `graphspec:module:${abs}`;
+
 /**
  * Imports a module once per shared cache (tsx's `tsImport` would otherwise load a TypeScript module
  * afresh each time). Never throws: a module that fails to load gives its error.
  */
 export function loadModule(abs: string, shared: Shared): Promise<LoadedModule> {
-  return shared(`graphspec:module:${abs}`, () =>
+  return shared(moduleCacheKey(abs), () =>
     importModule(abs).then(
       (exports): LoadedModule => ({ ok: true, exports }),
       (error: unknown): LoadedModule => ({ ok: false, error }),

@@ -28,6 +28,8 @@ import type {
   RunOptions,
   StreamOptions,
 } from "./executor-api.js";
+import { graphChanged } from "./graph-changed.js";
+import { type GraphRegistry, type GraphRegistryOptions, graphRegistry } from "./graph-registry.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
@@ -49,10 +51,13 @@ interface Execution extends RunLimits {
   context: Record<string, unknown> | undefined;
   /** Only read where the thread stands. */
   inspectOnly?: boolean;
+  /** The graph's version the run took when it started (else the newest). */
+  loaded?: Loaded;
   onEvent?: (event: RunEvent) => void;
 }
 
-interface Loaded {
+/** A graph as one version of its spec compiled it. */
+export interface Loaded {
   graph: SpecGraph;
   spec: GraphSpec;
   /** Checks a run's context against the spec's `context` (before any node runs and spends). */
@@ -77,9 +82,18 @@ const canPause = (spec: GraphSpec): boolean =>
   );
 
 export function createExecutor(options: ExecutorOptions = {}): Executor {
+  return createReloadableExecutor(options).executor;
+}
+
+/** How the graph registry is set up: for `graphspec dev`, built to be reloaded (graph-registry.ts). */
+export type RegistryOptions = Pick<GraphRegistryOptions<Loaded>, "reload" | "extraFiles">;
+
+/** An executor and the registry it loads graphs through, which a watcher reloads (dev/). */
+export function createReloadableExecutor(
+  options: ExecutorOptions = {},
+  registryOptions: RegistryOptions = {},
+): { executor: Executor; registry: GraphRegistry<Loaded> } {
   const dir = resolve(options.dir ?? "graphs");
-  const graphs = new Map<string, Promise<Loaded>>();
-  const modules = new Map<string, unknown>();
   let checkpointer: Promise<OpenCheckpointer> | undefined;
   const limits = sizeLimits(options);
   const saver = () => {
@@ -103,29 +117,25 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     return found ?? join(dir, `${graph}.yaml`);
   };
 
-  const load = (graph: string): Promise<Loaded> => {
-    const path = pathOf(graph);
-    let loaded = graphs.get(path);
-    if (!loaded) {
-      loaded = (async () => {
-        const doc = await loadSpec(path);
-        const { saver: cp } = await saver();
-        const { scripts, models, tools, env } = options;
-        const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache: modules };
-        const spec = doc.data as GraphSpec;
-        return {
-          graph: await compile(doc, compileOptions),
-          spec,
-          checkContext: contextResolver(spec),
-          secrets: await specSecrets(doc, options.env ?? process.env),
-        };
-      })();
-      // A spec that failed to load or compile is tried again next time (it may have been fixed).
-      loaded.catch(() => graphs.delete(path));
-      graphs.set(path, loaded);
-    }
-    return loaded;
-  };
+  const registry = graphRegistry<Loaded>({
+    root: findProjectRoot(dir),
+    ...registryOptions,
+    async build(path, cache) {
+      const doc = await loadSpec(path);
+      const { saver: cp } = await saver();
+      const { scripts, models, tools, env } = options;
+      const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache };
+      const spec = doc.data as GraphSpec;
+      return {
+        graph: await compile(doc, compileOptions),
+        spec,
+        checkContext: contextResolver(spec),
+        secrets: await specSecrets(doc, options.env ?? process.env),
+      };
+    },
+  });
+  /** The newest good version of a graph: a run takes it once and keeps it to its end. */
+  const load = async (graph: string): Promise<Loaded> => (await registry.get(pathOf(graph))).value;
 
   const index = threadIndex(saver);
   // Specs a thread names in its checkpoints are loaded only from inside this project (thread-graph.ts).
@@ -139,7 +149,12 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(run: Execution): Promise<RunResult> {
     const { graph, input, threadId, context, inspectOnly = false, onEvent, choices = {} } = run;
-    const { graph: compiled, spec, checkContext, secrets: specified } = await load(graph);
+    const {
+      graph: compiled,
+      spec,
+      checkContext,
+      secrets: specified,
+    } = run.loaded ?? (await load(graph));
     // Masked in the result, the events and the checkpoints (secret-guard.ts, through `configurable`).
     const secrets = runSecrets(specified, envSecrets, context);
     const { durable } = await saver();
@@ -241,9 +256,24 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
    * What a resume runs: the answer as a Command, or `null` to go on from the last checkpoint —
    * or, when the thread is finished or unknown, the RunResult saying so.
    */
-  async function resumeInput(graph: string, opts: ResumeOptions): Promise<unknown> {
-    const { graph: compiled } = await load(graph);
+  async function resumeInput(graph: string, opts: ResumeOptions, loaded: Loaded): Promise<unknown> {
+    const { graph: compiled, spec } = loaded;
     const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
+    // A thread paused under an earlier version of the spec, at a node (or with a channel) it lost.
+    const changed = before.config?.configurable?.checkpoint_id
+      ? await graphChanged((await saver()).saver, opts.threadId, spec)
+      : undefined;
+    if (changed) {
+      const result = await execute({
+        graph,
+        input: undefined,
+        threadId: opts.threadId,
+        context: undefined,
+        inspectOnly: true,
+        loaded,
+      });
+      return { ...result, status: "failed", error: changed } satisfies RunResult;
+    }
     const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
     if (!before.config?.configurable?.checkpoint_id || !pending) {
       const result = await execute({
@@ -252,6 +282,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
         threadId: opts.threadId,
         context: undefined,
         inspectOnly: true,
+        loaded,
       });
       return {
         ...result,
@@ -313,11 +344,13 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     const threadId = opts.threadId ?? randomUUID();
     const { claims } = await saver();
     return onThread(claims, owners, threadId, pathOf(graph), async () => {
+      // One version for the whole run, however many reloads happen meanwhile.
+      const loaded = await load(graph);
       const input = opts.resume
-        ? await resumeInput(graph, { ...opts, threadId })
+        ? await resumeInput(graph, { ...opts, threadId }, loaded)
         : (opts.input ?? {});
       if (isResult(input)) return input;
-      const run = await executionOf(graph, opts, input, threadId);
+      const run = { ...(await executionOf(graph, opts, input, threadId)), loaded };
       return execute(onEvent ? { ...run, onEvent } : run);
     });
   }
@@ -328,7 +361,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     return stored && "path" in stored ? stored.path : undefined;
   };
 
-  return {
+  const executor: Executor = {
     threads: index.threads,
     graphOf,
     contextOf: index.contextOf,
@@ -429,4 +462,5 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       if (open) await (await open.catch(() => undefined))?.close();
     },
   };
+  return { executor, registry };
 }

@@ -1,0 +1,74 @@
+/**
+ * The executor of `graphspec dev`: the ordinary executor, loading its graphs through a registry
+ * built to be reloaded, and a watcher that reloads them when their files change — in this process,
+ * no restart. Runs in flight keep the version they started with; new runs get the newest good one.
+ */
+import { resolve } from "node:path";
+import { createReloadableExecutor } from "../run/executor.js";
+import type { Executor, ExecutorOptions } from "../run/executor-api.js";
+import type { ReloadEvent } from "./reload-event.js";
+import { DEFAULT_DEBOUNCE_MS, watchGraphs } from "./watch-graphs.js";
+
+export interface DevExecutorOptions extends ExecutorOptions {
+  /** Told of every load, reload and refused change (the CLI prints them). */
+  onReload?: (event: ReloadEvent) => void;
+  /** Quiet time gathering a save's writes into one reload. Default 15 ms. */
+  debounceMs?: number;
+  /** Files a graph depends on beyond its references (a shared catalog): a change reloads it. */
+  extraFiles?: (specPath: string) => Iterable<string>;
+}
+
+export interface DevExecutor {
+  executor: Executor;
+  /** Resolves when every spec of the graphs directory was loaded once and the files are watched. */
+  ready: Promise<void>;
+  /** The version new runs of a graph get (1, 2, …), or undefined before its first good build. */
+  versionOf(graph: string): number | undefined;
+  /** Module versions held: one per distinct content of each referenced module file, ever. */
+  moduleVersionCount(): number;
+  /** Resolves when no change is waiting or being built. */
+  idle(): Promise<void>;
+  /** Stops watching and closes the executor. */
+  close(): Promise<void>;
+}
+
+export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor {
+  const { onReload, debounceMs = DEFAULT_DEBOUNCE_MS, extraFiles, ...executorOptions } = options;
+  const dir = resolve(executorOptions.dir ?? "graphs");
+  const versions = new Map<string, number>();
+  const { executor, registry } = createReloadableExecutor(
+    { ...executorOptions, dir },
+    { reload: true, ...(extraFiles ? { extraFiles } : {}) },
+  );
+  const watcher = watchGraphs(
+    dir,
+    registry,
+    (event) => {
+      if (event.type === "reloaded") versions.set(event.path, event.version);
+      onReload?.(event);
+    },
+    debounceMs,
+  );
+  const pathOf = (graph: string) =>
+    registry
+      .paths()
+      .find(
+        (p) =>
+          p === resolve(graph) ||
+          [".yaml", ".yml", ".json"].some((e) => p === resolve(dir, graph + e)),
+      );
+  return {
+    executor,
+    ready: watcher.ready,
+    versionOf(graph) {
+      const path = pathOf(graph);
+      return path === undefined ? undefined : versions.get(path);
+    },
+    moduleVersionCount: () => registry.moduleVersionCount,
+    idle: () => watcher.idle(),
+    async close() {
+      await watcher.close();
+      await executor.close();
+    },
+  };
+}

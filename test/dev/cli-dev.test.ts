@@ -1,0 +1,49 @@
+/** `graphspec dev` as a process (dist/, after `npm run build`): the URL line, reloads, refusals, SIGTERM. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { markingSpec, project } from "./project.js";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
+const p = project("cli-dev");
+let child: ChildProcess | undefined;
+afterAll(() => {
+  child?.kill("SIGKILL");
+  p.remove();
+});
+const until = (check: () => unknown) =>
+  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 10 });
+
+describe("graphspec dev", () => {
+  it("prints its URL when ready, reloads a fixed spec, refuses a broken one with validate's diagnostics, stops on SIGTERM", async () => {
+    p.write("graphs/slow.mjs", "export default () => ({ marks: ['slow'] });\n");
+    p.write("graphs/marking.yaml", markingSpec("v1"));
+    child = spawn(process.execPath, [BIN, "dev", "--port", "0"], { cwd: p.root });
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (b) => {
+      out += b;
+    });
+    child.stderr?.on("data", (b) => {
+      err += b;
+    });
+    const exited = new Promise<number | null>((r) => child?.once("exit", (code) => r(code)));
+    await until(() => /http:\/\/127\.0\.0\.1:\d+/.test(out));
+    expect(out.trim().split("\n")).toHaveLength(1);
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)![0];
+    expect(out).toBe(`graphspec dev: serving graphs at ${url}\n`);
+    expect(await (await fetch(`${url}/ok`)).json()).toEqual({ ok: true });
+
+    p.write("graphs/marking.yaml", markingSpec("v2", "lats"));
+    await until(() => err.includes("refused graphs/marking.yaml"));
+    expect(err).toContain("graphs/marking.yaml:13:23: error: unknown node `lats` [unknown-node]");
+    expect(err).toContain("13 |   - { from: last, to: lats }");
+    expect(err).toContain("refused graphs/marking.yaml: version 1 keeps serving");
+
+    p.write("graphs/marking.yaml", markingSpec("v3"));
+    await until(() => /reloaded graphs\/marking\.yaml \(version 2, \d+ ms\)/.test(err));
+
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 90_000);
+});
