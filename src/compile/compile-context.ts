@@ -30,8 +30,8 @@ export class CompileContext {
   private readonly exportsByPath: Map<string, ResolvedRef>;
   private readonly tools = new Map<string, StructuredToolInterface>();
   private readonly models = new Map<string, Promise<BaseChatModel>>();
-  /** One queue per script for this compile: models naming the same script share its turns. */
-  private readonly scriptQueues: ScriptQueues | undefined;
+  /** The scripts of this compile: each run of the graph takes turns from its own place in them. */
+  readonly scriptQueues: ScriptQueues | undefined;
 
   constructor(
     readonly doc: SpecDocument,

@@ -18,8 +18,9 @@ export interface CompileOptions {
   /** Chat models to use instead of the ones `models:` declares, by model name. */
   models?: Record<string, BaseChatModel>;
   /**
-   * Answers of `scripted:NAME` models, by NAME (tests and fixtures). Plain Scripts are copied into
-   * queues of this compile's own; pass ScriptQueues to share them and see what was left unused.
+   * Answers of `scripted:NAME` models, by NAME (tests and fixtures). Each run takes its turns from
+   * its thread's place in them (a new thread starts at the first turn, a resume continues); pass
+   * ScriptQueues to share them between compiles and see what no run used.
    */
   scripts?: Scripts | ScriptQueues;
   /** Tools to use instead of the modules `tools:` names, by tool name. */

@@ -1,18 +1,22 @@
 /**
  * The compiled graph: LangGraph's CompiledStateGraph, with a run's input checked before the first
- * step (LangGraph checks nothing for Annotation state, and drops keys that are not channels).
- * The check lives on the class, keyed by the builder, so copies LangGraph makes (`withConfig`)
- * keep it.
+ * step (LangGraph checks nothing for Annotation state, and drops keys that are not channels), and
+ * for a graph given scripts, the run's place in them (models/script-run.ts). Both live on the
+ * class, keyed by the builder, so copies LangGraph makes (`withConfig`) keep them.
  */
-import { CompiledStateGraph, isCommand } from "@langchain/langgraph";
+import { BaseCheckpointSaver, CompiledStateGraph, isCommand } from "@langchain/langgraph";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
+import type { ScriptQueues } from "./models/script.js";
+import { SCRIPT_RUN_KEY, ScriptRun } from "./models/script-run.js";
 import { preview } from "./preview.js";
 import type { WriteGuard } from "./write-guard.js";
 
 type InputCheck = (input: unknown) => unknown;
 const inputChecks = new WeakMap<object, InputCheck>();
+/** The scripts a graph was compiled with, by builder. */
+const scriptBooks = new WeakMap<object, ScriptQueues>();
 
 export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, any, any, any> {
   override async _validateInput(input: any): Promise<any> {
@@ -21,8 +25,37 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
     return check ? check(checked) : checked;
   }
 
-  /** LangGraph's EmptyInputError, for a run given no input and no checkpoint to continue, in graphspec's terms. */
+  /**
+   * A run of a graph given scripts starts where its thread's last run left them, and keeps its
+   * place with the thread when it ends. A subgraph's run (the parent's ScriptRun in its config)
+   * takes turns from the parent's.
+   */
   override async *_streamIterator(input: any, options?: any): AsyncGenerator<any> {
+    const book = scriptBooks.get(this.builder);
+    const configurable = options?.configurable as Record<string, unknown> | undefined;
+    if (!book || configurable?.[SCRIPT_RUN_KEY] !== undefined) {
+      yield* this.checkedStream(input, options);
+      return;
+    }
+    const saver = this.checkpointer instanceof BaseCheckpointSaver ? this.checkpointer : undefined;
+    const { readPositions, keepPositions } = await import("./script-positions.js");
+    const start = saver ? await readPositions(saver, configurable) : { positions: {} };
+    const run = new ScriptRun(start.positions, book);
+    try {
+      yield* this.checkedStream(input, {
+        ...options,
+        configurable: { ...configurable, [SCRIPT_RUN_KEY]: run },
+      });
+    } finally {
+      if (saver) {
+        const unchangedAt = run.moved() ? undefined : start.checkpointId;
+        await keepPositions(saver, configurable, run.positions(), unchangedAt);
+      }
+    }
+  }
+
+  /** LangGraph's EmptyInputError, for a run given no input and no checkpoint to continue, in graphspec's terms. */
+  private async *checkedStream(input: any, options?: any): AsyncGenerator<any> {
     try {
       yield* super._streamIterator(input, options);
     } catch (e) {
@@ -37,6 +70,11 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
       );
     }
   }
+}
+
+/** Gives the graph's runs `scripts`: each run takes its turns from its own place in them. */
+export function useScripts(graph: SpecGraph, scripts: ScriptQueues): void {
+  scriptBooks.set(graph.builder, scripts);
 }
 
 /** Makes a freshly compiled graph a SpecGraph that checks its input with `guard`. */
