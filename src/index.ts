@@ -53,6 +53,7 @@ export type {
   ThrottleReason,
   TokenUsage,
 } from "./run/result.js";
+export { RunArgumentError } from "./run/run-arguments.js";
 export type { SizeLimits } from "./run/size-limits.js";
 
 import type { Executor, ExecutorOptions } from "./run/executor-api.js";

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
-import { bytesArg, countArg, deadlineArg, jsonArg } from "../args.js";
+import { bytesArg, countArg, deadlineArg, jsonArg, threadArg } from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -151,6 +151,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     io.out(mode === "run" ? runHelp : resumeHelp);
     return EXIT.ok;
   }
+  threadArg("--thread", values.thread);
   let graph = positionals[0];
   if (positionals.length > 1 || (!graph && mode === "run")) {
     throw new UsageError(`${mode} takes one spec file or graph name`);

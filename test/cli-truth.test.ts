@@ -1,0 +1,75 @@
+/** The CLI tells the truth: refused arguments, threads of scripted graphs, resume commands that work. Built CLI, project of its own. */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = join(import.meta.dirname, "..");
+const BIN = join(ROOT, "bin", "graphspec.js");
+const dir = mkdtempSync(join(tmpdir(), "graphspec-cli-truth-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// A copy of the repository's own example project: graphs/, tools/, and the packages its tools import.
+writeFileSync(join(dir, "package.json"), "{}");
+cpSync(join(ROOT, "graphs"), join(dir, "graphs"), { recursive: true });
+cpSync(join(ROOT, "tools"), join(dir, "tools"), { recursive: true });
+symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+
+const { GRAPHSPEC_CHECKPOINTER: _, ...env } = process.env;
+const graphspec = (args: string[], cwd = dir) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...env, NO_COLOR: "1" },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+const urgent = JSON.stringify({
+  "support-triage": [{ structured: { priority: "urgent", reason: "locked out" } }],
+});
+const triage = ["support-triage", "-i", '{"ticket":"T-1"}', "-c", '{"user_id":"u-1"}'];
+
+describe("refused arguments", () => {
+  it('`--thread ""` is refused (exit 2), not a silent new thread', () => {
+    for (const args of [
+      ["run", ...triage, "--scripts", urgent, "--thread", ""],
+      ["resume", "support-triage", "--thread", "", "--value", "true"],
+      ["threads", "show", ""],
+    ]) {
+      const r = graphspec(args);
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/thread id is empty/);
+    }
+    expect(graphspec(["threads", "list", "--json"]).stdout.trim()).toBe("[]");
+  });
+});
+
+describe("threads tell the truth", () => {
+  it("`threads show` of the repository's own scripted example shows where it stands (no internal error)", () => {
+    const run = graphspec(["run", ...triage, "--scripts", urgent, "--thread", "shown-1"]);
+    expect(run.status).toBe(0);
+    const r = graphspec(["threads", "show", "shown-1"]);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^shown-1: interrupted, next: approval/);
+    expect(r.stdout).toMatch(/approval asks/);
+    const history = graphspec(["threads", "show", "shown-1", "--history", "--json"]);
+    expect(history.status).toBe(0);
+    expect(JSON.parse(history.stdout).history.length).toBeGreaterThan(1);
+  });
+
+  it("a thread whose run failed shows `failed` with its error, not `interrupted`", () => {
+    const failing = JSON.stringify({ "support-triage": [{ error: "429 Rate limit reached" }] });
+    const run = graphspec(["run", ...triage, "--scripts", failing, "--thread", "failed-1"]);
+    expect(run.status).toBe(1);
+    const r = graphspec(["threads", "show", "failed-1", "--json"]);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      status: "failed",
+      error: { code: "throttled", reason: "rate-limit", node: "classify" },
+    });
+    expect(graphspec(["threads", "show", "failed-1"]).stdout).toMatch(
+      /^failed-1: failed, next: classify\n {2}node `classify` failed \[throttled\]/,
+    );
+  });
+});
