@@ -23,6 +23,12 @@ export interface CompileOptions {
    * ScriptQueues to share them between compiles and see what no run used.
    */
   scripts?: Scripts | ScriptQueues;
+  /**
+   * Never reach a model provider (offline tests): a model of `models:` that is not `scripted:`
+   * answers from the script named like the model (`scripts: { writer: [...] }`), and without one,
+   * fails when it is called, naming the model and how to script it.
+   */
+  offline?: boolean;
   /** Tools to use instead of the modules `tools:` names, by tool name. */
   tools?: Record<string, StructuredToolInterface>;
   /** The environment `${{ env.NAME }}` reads in `models:`. Default: process.env. */

@@ -105,7 +105,15 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
         // Without scripts, a scripted model fails when it is called, not when the graph compiles:
         // reading a scripted graph's threads (inspect, history) calls no model.
         const scripts = options.scripts ?? new ScriptQueues({}, { anyName: true });
-        const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache: modules };
+        const compileOptions = {
+          scripts,
+          models,
+          tools,
+          env,
+          ...(options.offline ? { offline: true } : {}),
+          checkpointer: cp,
+          cache: modules,
+        };
         const spec = doc.data as GraphSpec;
         return {
           graph: await compile(doc, compileOptions),

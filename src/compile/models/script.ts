@@ -100,6 +100,11 @@ export class ScriptQueues {
     private readonly options: { anyName?: boolean } = {},
   ) {}
 
+  /** Whether a script of this name was given (not only allowed by `anyName`). */
+  given(name: string): boolean {
+    return Object.hasOwn(this.scripts, name);
+  }
+
   /** The turns of `scripted:NAME`, or undefined when no script has that name. */
   turnsOf(name: string): readonly (ScriptedTurn | string)[] | undefined {
     return Object.hasOwn(this.scripts, name)

@@ -49,6 +49,19 @@ export class ScriptedChatModel extends FakeBuiltModel {
     return model;
   }
 
+  /** Set on a model that stands in for a real one without a script: every call fails so. */
+  private refusal: { message: string; hint: string } | undefined;
+
+  /** A model whose every call fails with `refusal` (models/stand-in.ts). */
+  static refusing(
+    queue: ScriptQueue,
+    refusal: { message: string; hint: string },
+  ): ScriptedChatModel {
+    const model = ScriptedChatModel.on(queue);
+    model.refusal = refusal;
+    return model;
+  }
+
   /** The queue this call takes its turn from. */
   private get script(): ScriptQueue {
     return currentScriptRun()?.queue(this.own.name, this.own.turns) ?? this.own;
@@ -67,6 +80,7 @@ export class ScriptedChatModel extends FakeBuiltModel {
   }
 
   private answer(messages: BaseMessage[]): BaseMessage | Error {
+    if (this.refusal) return failure(this.refusal.message, this.refusal.hint);
     const q = this.script;
     const { turn, call } = q.take();
     if (!turn) {
