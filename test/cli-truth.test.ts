@@ -73,3 +73,44 @@ describe("threads tell the truth", () => {
     );
   });
 });
+
+describe("the project root, explained", () => {
+  it("without package.json/.git above the specs, `../tools/x.ts` is a path-escape whose hint says what sets the root and how to set it", () => {
+    const bare = mkdtempSync(join(tmpdir(), "graphspec-bare-"));
+    try {
+      mkdirSync(join(bare, "specs"));
+      mkdirSync(join(bare, "tools"));
+      writeFileSync(join(bare, "tools", "x.ts"), 'export const x = async () => "x";\n');
+      writeFileSync(
+        join(bare, "specs", "g.yaml"),
+        `version: 1
+name: g
+state:
+  out: { type: string, default: "" }
+tools:
+  x: { module: ../tools/x.ts, export: x }
+nodes:
+  call: { kind: tool, tool: x, args: {}, write: out }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+      );
+      const r = graphspec(["validate", "specs/g.yaml", "--format", "json"], bare);
+      expect(r.status).toBe(1);
+      const [d] = JSON.parse(r.stdout);
+      expect(d.rule).toBe("path-escape");
+      expect(d.message).toMatch(/outside the project root `\.\/` \(the spec's own folder\)/);
+      expect(d.hint).toMatch(/package\.json, \.git or graphspec\.config\.json/);
+      expect(d.hint).toMatch(/none was found above the spec/);
+      expect(d.hint).toMatch(
+        /add a graphspec\.config\.json \(`\{\}`\) to the folder that holds both, `\.\.\/` from the spec/,
+      );
+      // Doing what the hint says makes the path valid.
+      writeFileSync(join(bare, "graphspec.config.json"), "{}");
+      expect(graphspec(["validate", "specs/g.yaml"], bare).status).toBe(0);
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+});
