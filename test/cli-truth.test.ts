@@ -114,3 +114,64 @@ edges:
     }
   });
 });
+
+describe("the resume command the CLI prints works", () => {
+  writeFileSync(
+    join(dir, "graphs", "secret-ask.yaml"),
+    `version: 1
+name: secret-ask
+state:
+  ok: { type: boolean, default: false }
+  who: { type: string, default: "" }
+context:
+  user_id: { type: string, required: true }
+  api_token: { type: string, required: true, secret: true }
+nodes:
+  ask: { kind: interrupt, payload: { question: go? }, write: ok }
+  done: { kind: set, values: { who: "\${{ context.user_id }}" } }
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: done }
+  - { from: done, to: END }
+`,
+  );
+  const context = '{"user_id":"u-1","api_token":"tok-123456"}';
+  /** The printed `resume:` command's arguments (after `graphspec`), with placeholders filled in. */
+  const printedResume = (stdout: string, fill: Record<string, string>): string[] => {
+    const line = /^ {2}resume: graphspec (resume .*)$/m.exec(stdout)?.[1];
+    expect(line, stdout).toBeDefined();
+    return [...line!.matchAll(/'([^']*)'|(\S+)/g)].map((m) =>
+      Object.entries(fill).reduce((arg, [from, to]) => arg.replace(from, to), m[1] ?? m[2]!),
+    );
+  };
+
+  it("with --checkpointer memory, no resume command is printed: it says the pause ends with the command", () => {
+    const r = graphspec(["run", "secret-ask", "-c", context, "--checkpointer", "memory"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toMatch(/graphspec resume/);
+    expect(r.stdout).toMatch(/cannot be resumed: its checkpoints were kept in memory/);
+    expect(r.stdout).toMatch(/--checkpointer sqlite/);
+  });
+
+  it("when a secret context key was left out of the thread, the command carries --context for it, and works", () => {
+    const r = graphspec(["run", "secret-ask", "-c", context, "--thread", "secret-1"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/--context '\{"api_token":"<api_token>"\}'/);
+    expect(r.stdout).toMatch(/`api_token` is secret: it is not stored with the thread/);
+    const args = printedResume(r.stdout, { "<JSON>": "true", "<api_token>": "tok-123456" });
+    const done = graphspec([...args, "--json"]);
+    expect(JSON.parse(done.stdout)).toMatchObject({ status: "completed", output: { who: "u-1" } });
+  });
+
+  it("a resume that failed for want of the secret prints a command with --context, which works", () => {
+    graphspec(["run", "secret-ask", "-c", context, "--thread", "secret-2"]);
+    const failed = graphspec(["resume", "--thread", "secret-2", "--value", "true"]);
+    expect(failed.status).toBe(1);
+    expect(failed.stdout).toMatch(/\[invalid-context\]/);
+    const args = printedResume(failed.stdout, { "<api_token>": "tok-123456" });
+    expect(args).toContain("--context");
+    // The answer was not taken (the context was refused first): give it again.
+    const done = graphspec([...args, "--value", "true", "--json"]);
+    expect(JSON.parse(done.stdout)).toMatchObject({ status: "completed", output: { who: "u-1" } });
+  });
+});
