@@ -46,7 +46,15 @@ export type {
   ThreadInfo,
 } from "./run/executor-api.js";
 export type { RunLimits } from "./run/limits.js";
-export type { PendingInterrupt, RunError, RunPhase, RunResult, TokenUsage } from "./run/result.js";
+export type {
+  PendingInterrupt,
+  RunError,
+  RunPhase,
+  RunResult,
+  ThrottleReason,
+  TokenUsage,
+} from "./run/result.js";
+export { RunArgumentError } from "./run/run-arguments.js";
 export type { SizeLimits } from "./run/size-limits.js";
 
 import type { Executor, ExecutorOptions } from "./run/executor-api.js";

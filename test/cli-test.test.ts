@@ -1,9 +1,10 @@
 /** `graphspec test`: fixtures run offline, failures at the fixture's line with a diff, CI exit codes. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startOpenAIStub } from "./support/openai-stub.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "graphspec.js");
@@ -176,5 +177,82 @@ describe("graphspec test", () => {
     const r = graphspec("nowhere");
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/no test fixtures/);
+  });
+});
+
+describe("graphspec test never reaches the network", () => {
+  const offline = join(dir, "offline");
+  mkdirSync(join(offline, "graphs"), { recursive: true });
+  writeFileSync(join(offline, "package.json"), "{}");
+  writeFileSync(
+    join(offline, "graphs", "real.yaml"),
+    `version: 1
+name: real
+state:
+  messages: { type: messages }
+  summary: { type: string, default: "" }
+models:
+  default: { model: "openai:gpt-4o-mini", max_retries: 0 }
+  writer: { model: "openai:gpt-4o", max_retries: 0 }
+nodes:
+  answer: { kind: llm, prompt: "Say something" }
+  sum: { kind: llm, model: writer, prompt: "Sum up", write: { summary: "\${{ output.text }}" } }
+edges:
+  - { from: START, to: answer }
+  - { from: answer, to: sum }
+  - { from: sum, to: END }
+`,
+  );
+  /** `graphspec test` in a child process, with the OpenAI client pointed at a stub that records requests. */
+  const testOffline = async (fixtureText: string) => {
+    writeFileSync(join(offline, "graphs", "real.test.yaml"), fixtureText);
+    const stub = await startOpenAIStub(["from the network", "from the network"]);
+    try {
+      const child = spawn(process.execPath, [BIN, "test", "--json"], {
+        cwd: offline,
+        env: {
+          ...process.env,
+          NO_COLOR: "1",
+          OPENAI_BASE_URL: stub.url,
+          OPENAI_API_KEY: "sk-test",
+        },
+      });
+      let stdout = "";
+      child.stdout.on("data", (d) => {
+        stdout += d;
+      });
+      const status = await new Promise<number | null>((r) => child.on("close", r));
+      return { status, report: JSON.parse(stdout), requests: stub.requests.length };
+    } finally {
+      await stub.close();
+    }
+  };
+
+  it("a fixture's `scripts` keyed by a model's name stands in for that model, whatever its provider", async () => {
+    const r = await testOffline(`tests:
+  - name: both models scripted by their names
+    scripts:
+      default: [hello]
+      writer: [a summary]
+    expect:
+      output: { summary: a summary }
+`);
+    expect(r.requests).toBe(0);
+    expect(r.report).toMatchObject({ passed: 1, failed: 0 });
+    expect(r.status).toBe(0);
+  });
+
+  it("a model the test does not script fails the test, naming it and how to script it; no request leaves", async () => {
+    const r = await testOffline(`tests:
+  - name: the writer is not scripted
+    scripts:
+      default: [hello]
+`);
+    expect(r.requests).toBe(0);
+    expect(r.status).toBe(1);
+    const failure = r.report.files[0].results[0].failure;
+    expect(failure.message).toMatch(/model `writer` \(`openai:gpt-4o`\)/);
+    expect(failure.message).toMatch(/never reaches the network/);
+    expect(failure.message).toMatch(/scripts: \{ writer: \[…\] \}/);
   });
 });

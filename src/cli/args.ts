@@ -21,6 +21,14 @@ export function jsonArg(io: Io, flag: string, text: string | undefined): unknown
   }
 }
 
+/** A thread id: an empty one is refused, never read as "no thread" (a silent new thread). */
+export function threadArg(flag: string, text: string | undefined): string | undefined {
+  if (text === undefined || text.trim()) return text;
+  throw new UsageError(
+    `${flag}: the thread id is empty${flag === "--thread" ? ": leave --thread out to start a new thread" : ""}`,
+  );
+}
+
 /** A whole number above zero. */
 export function countArg(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;

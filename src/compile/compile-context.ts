@@ -31,8 +31,8 @@ export class CompileContext {
   private readonly exportsByPath: Map<string, ResolvedRef>;
   private readonly tools = new Map<string, StructuredToolInterface>();
   private readonly models = new Map<string, Promise<BaseChatModel>>();
-  /** One queue per script for this compile: models naming the same script share its turns. */
-  private readonly scriptQueues: ScriptQueues | undefined;
+  /** The scripts of this compile: each run of the graph takes turns from its own place in them. */
+  readonly scriptQueues: ScriptQueues | undefined;
 
   constructor(
     readonly doc: SpecDocument,
@@ -144,22 +144,25 @@ export class CompileContext {
     const decl = this.spec.models?.[name];
     const env = this.options.env ?? process.env;
     const scripts = this.scriptQueues;
+    const offline = this.options.offline && decl && !decl.model.startsWith("scripted:");
     const model = given
       ? Promise.resolve(given)
-      : decl
-        ? // Loaded on first use: a graph without models never loads LangChain's model code.
-          import("./models/index.js").then(({ resolveModel }) =>
-            resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }).catch(
-              (e: unknown) => {
-                throw new CompileError(
-                  `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,
-                );
-              },
-            ),
-          )
-        : Promise.reject(
-            new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``),
-          );
+      : offline
+        ? import("./models/stand-in.js").then(({ standIn }) => standIn(name, decl, scripts))
+        : decl
+          ? // Loaded on first use: a graph without models never loads LangChain's model code.
+            import("./models/index.js").then(({ resolveModel }) =>
+              resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }).catch(
+                (e: unknown) => {
+                  throw new CompileError(
+                    `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,
+                  );
+                },
+              ),
+            )
+          : Promise.reject(
+              new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``),
+            );
     this.models.set(name, model);
     return model;
   }

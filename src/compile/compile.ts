@@ -19,7 +19,7 @@ import { GraphBuilder } from "./graph-builder.js";
 import { nodeOptions, wrapNode } from "./node-wrapper.js";
 import { NODE_KINDS } from "./nodes/index.js";
 import type { CompileOptions } from "./options.js";
-import { guardInput, type SpecGraph } from "./spec-graph.js";
+import { guardInput, type SpecGraph, useScripts } from "./spec-graph.js";
 import { buildStateSchemas, type ReducerFn } from "./state.js";
 
 export type { SpecGraph };
@@ -110,5 +110,7 @@ export async function compile(
   if (data.limits?.recursion !== undefined) {
     compiled.config = { ...compiled.config, recursionLimit: data.limits.recursion };
   }
-  return guardInput(compiled, data.input ?? Object.keys(data.state), ctx.guard, data);
+  const graph = guardInput(compiled, data.input ?? Object.keys(data.state), ctx.guard, data);
+  if (ctx.scriptQueues) useScripts(graph, ctx.scriptQueues);
+  return graph;
 }

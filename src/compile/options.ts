@@ -18,10 +18,17 @@ export interface CompileOptions {
   /** Chat models to use instead of the ones `models:` declares, by model name. */
   models?: Record<string, BaseChatModel>;
   /**
-   * Answers of `scripted:NAME` models, by NAME (tests and fixtures). Plain Scripts are copied into
-   * queues of this compile's own; pass ScriptQueues to share them and see what was left unused.
+   * Answers of `scripted:NAME` models, by NAME (tests and fixtures). Each run takes its turns from
+   * its thread's place in them (a new thread starts at the first turn, a resume continues); pass
+   * ScriptQueues to share them between compiles and see what no run used.
    */
   scripts?: Scripts | ScriptQueues;
+  /**
+   * Never reach a model provider (offline tests): a model of `models:` that is not `scripted:`
+   * answers from the script named like the model (`scripts: { writer: [...] }`), and without one,
+   * fails when it is called, naming the model and how to script it.
+   */
+  offline?: boolean;
   /** Tools to use instead of the modules `tools:` names, by tool name. */
   tools?: Record<string, StructuredToolInterface>;
   /** The environment `${{ env.NAME }}` reads in `models:`. Default: process.env. */

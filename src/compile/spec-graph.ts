@@ -2,14 +2,17 @@
  * The compiled graph: LangGraph's CompiledStateGraph, with a run's input checked before the first
  * step (LangGraph checks nothing for Annotation state, and drops keys that are not channels).
  * A run's choices (the model, the recursion limit, breakpoints) are checked before anything is
- * written, and LangGraph's recursion error becomes graphspec's `recursion-limit`. The checks live
- * on the class, keyed by the builder, so copies LangGraph makes (`withConfig`) keep them.
+ * written, and LangGraph's recursion error becomes graphspec's `recursion-limit`. For a graph
+ * given scripts, the run keeps its place in them (models/script-run.ts). All of it lives on the
+ * class, keyed by the builder, so copies LangGraph makes (`withConfig`) keep them.
  */
-import { CompiledStateGraph, isCommand } from "@langchain/langgraph";
+import { BaseCheckpointSaver, CompiledStateGraph, isCommand } from "@langchain/langgraph";
 import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
+import type { ScriptQueues } from "./models/script.js";
+import { SCRIPT_RUN_KEY, ScriptRun } from "./models/script-run.js";
 import { preview } from "./preview.js";
 import { type RunChoices, refuseRunChoices } from "./run-choices.js";
 import type { WriteGuard } from "./write-guard.js";
@@ -28,6 +31,8 @@ const choicesOf = (config: any): RunChoices => ({
 });
 
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split("\n")[0] ?? "";
+/** The scripts a graph was compiled with, by builder. */
+const scriptBooks = new WeakMap<object, ScriptQueues>();
 
 export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, any, any, any> {
   override async _validateInput(input: any): Promise<any> {
@@ -36,7 +41,11 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
     return check ? check(checked) : checked;
   }
 
-  /** LangGraph's EmptyInputError, for a run given no input and no checkpoint to continue, in graphspec's terms. */
+  /**
+   * A run of a graph given scripts starts where its thread's last run left them, and keeps its
+   * place with the thread when it ends. A subgraph's run (the parent's ScriptRun in its config)
+   * takes turns from the parent's.
+   */
   override async *_streamIterator(input: any, options?: any): AsyncGenerator<any> {
     // A subgraph runs inside its parent's task: the parent's run was checked, and a parent's
     // model choice may name models this graph does not allow (it keeps its own).
@@ -47,6 +56,35 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
       const refusal = refuseRunChoices(spec, choicesOf(options));
       if (refusal) throw refusal;
     }
+    const book = scriptBooks.get(this.builder);
+    const configurable = options?.configurable as Record<string, unknown> | undefined;
+    if (!book || configurable?.[SCRIPT_RUN_KEY] !== undefined) {
+      yield* this.checkedStream(input, options);
+      return;
+    }
+    const saver = this.checkpointer instanceof BaseCheckpointSaver ? this.checkpointer : undefined;
+    const { readPositions, keepPositions } = await import("./script-positions.js");
+    const start = saver ? await readPositions(saver, configurable) : { positions: {} };
+    const run = new ScriptRun(start.positions, book);
+    try {
+      yield* this.checkedStream(input, {
+        ...options,
+        configurable: { ...configurable, [SCRIPT_RUN_KEY]: run },
+      });
+    } finally {
+      if (saver) {
+        const unchangedAt = run.moved() ? undefined : start.checkpointId;
+        await keepPositions(saver, configurable, run.positions(), unchangedAt);
+      }
+    }
+  }
+
+  /**
+   * LangGraph's recursion error as graphspec's `recursion-limit`, and its EmptyInputError (no
+   * input and no checkpoint to continue) as `invalid-input`.
+   */
+  private async *checkedStream(input: any, options?: any): AsyncGenerator<any> {
+    const nested = options?.configurable?.__pregel_task_id !== undefined;
     try {
       yield* super._streamIterator(input, options);
     } catch (e) {
@@ -67,6 +105,11 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
       );
     }
   }
+}
+
+/** Gives the graph's runs `scripts`: each run takes its turns from its own place in them. */
+export function useScripts(graph: SpecGraph, scripts: ScriptQueues): void {
+  scriptBooks.set(graph.builder, scripts);
 }
 
 /**

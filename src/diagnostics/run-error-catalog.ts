@@ -83,10 +83,15 @@ export const RUN_ERRORS = {
   },
   "tool-error": { phase: "node", summary: "A `tool` node's tool failed." },
   subgraph: { phase: "node", summary: "A subgraph node's child run failed." },
-  timeout: { phase: "node", summary: "A node ran longer than its `timeout_ms`." },
+  timeout: {
+    phase: "node",
+    summary:
+      "A node ran longer than its `timeout_ms`, or a model provider did not answer within the model's `timeout_ms`.",
+  },
   throttled: {
     phase: "node",
-    summary: "The model provider refused the call for its rate limit or quota.",
+    summary:
+      "The model provider refused the call: `reason` says whether for its rate limit (`rate-limit`: retry later) or the key's exhausted quota (`quota`: retrying will not help).",
   },
   "node-error": {
     phase: "node",

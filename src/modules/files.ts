@@ -1,8 +1,9 @@
 /** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
 import { readdir, realpath, stat } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { closest } from "../diagnostics/suggest.js";
 import { isInside } from "../spec/inside-root.js";
+import { findMarkedRoot } from "../spec/project-root.js";
 import type { Path } from "../spec/source-map.js";
 import type { RefBase, RefProblem } from "./refs.js";
 
@@ -60,6 +61,37 @@ async function missingFileHint(
   return undefined;
 }
 
+const MARKERS = "a package.json, .git or graphspec.config.json";
+
+/** A folder as the spec's author sees it: relative to the spec's folder, with a trailing slash. */
+const fromSpec = (specDir: string, folder: string): string => {
+  const rel = relative(specDir, folder).split(sep).join("/");
+  return `${rel || "."}/`;
+};
+
+/**
+ * Where the project root is, and what sets it: the nearest folder up from the spec with one of
+ * the markers. Without any, the root is the spec's own folder — the usual surprise — so the hint
+ * names the folder that holds both the spec and the file, and the marker to put there.
+ */
+function rootAdvice(base: RefBase, abs: string): { where: string; hint: string } {
+  const specDir = dirname(base.specPath);
+  const marked = findMarkedRoot(specDir) !== undefined;
+  const where = `\`${fromSpec(specDir, base.root)}\``;
+  if (marked) {
+    return {
+      where,
+      hint: `the project root is the nearest folder up from the spec with ${MARKERS}: move the file into it and refer to it by a path relative to the spec file`,
+    };
+  }
+  let common = base.root;
+  while (!isInside(common, abs) && dirname(common) !== common) common = dirname(common);
+  return {
+    where: `${where} (the spec's own folder)`,
+    hint: `the project root is the nearest folder up from the spec with ${MARKERS}, and none was found above the spec: add a graphspec.config.json (\`{}\`) to the folder that holds both, \`${fromSpec(specDir, common)}\` from the spec (or move the file into the spec's folder)`,
+  };
+}
+
 /** Resolves a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
 export async function resolveFile(
   base: RefBase,
@@ -75,11 +107,8 @@ export async function resolveFile(
   const abs = resolve(dirname(base.specPath), ref);
   const realRoot = await realpathLoose(base.root);
   if (!isInside(base.root, abs) && !isInside(realRoot, abs)) {
-    return fail(
-      "path-escape",
-      `${noun} \`${ref}\` is outside the project root`,
-      `move it into the project and refer to it by a path relative to the spec file`,
-    );
+    const { where, hint } = rootAdvice(base, abs);
+    return fail("path-escape", `${noun} \`${ref}\` is outside the project root ${where}`, hint);
   }
   if (!isInside(realRoot, await realpathLoose(abs))) {
     return fail(

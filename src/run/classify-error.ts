@@ -5,7 +5,7 @@
  */
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
 import { RUN_ERRORS, type RunErrorCode } from "../diagnostics/run-error-catalog.js";
-import type { RunError, RunPhase } from "./result.js";
+import type { RunError, RunPhase, ThrottleReason } from "./result.js";
 
 const firstLine = (e: unknown): string => String((e as Error)?.message ?? e).split("\n")[0] ?? "";
 
@@ -25,6 +25,30 @@ const ownHint = (e: unknown): string | undefined => {
   const hint = (e as { hint?: unknown })?.hint;
   return typeof hint === "string" && hint ? hint : undefined;
 };
+
+/** A provider's request timeout: the OpenAI client's (LangChain names it TimeoutError), others', or its text. */
+const isTimeout = (c: unknown): boolean => {
+  const name = (c as Error)?.name ?? "";
+  return (
+    name === "TimeoutError" ||
+    name === "APIConnectionTimeoutError" ||
+    /^(\d{3} )?(Request timed out|request timed out|Connection timed out)/.test(firstLine(c))
+  );
+};
+
+/** The error's fields and text that name a provider's refusal (OpenAI's `code`/`type`, the HTTP status). */
+function throttling(c: unknown): ThrottleReason | undefined {
+  const { status, code, type } = (c ?? {}) as { status?: unknown; code?: unknown; type?: unknown };
+  const text = firstLine(c);
+  const quota =
+    code === "insufficient_quota" ||
+    type === "insufficient_quota" ||
+    /quota|credit balance is too low/i.test(text);
+  if (quota) return "quota";
+  if (Number(status) === 429 || /^429\b|rate.?limit|too many requests/i.test(text))
+    return "rate-limit";
+  return undefined;
+}
 
 function classify(e: unknown): Omit<RunError, "phase"> {
   if (e instanceof GraphspecRunError) {
@@ -60,13 +84,25 @@ function classify(e: unknown): Omit<RunError, "phase"> {
         hint: "raise the node's `timeout_ms`, or make the node faster",
       };
   }
+  const timedOut = causes(e).find(isTimeout);
+  if (timedOut) {
+    return {
+      code: "timeout",
+      message: `the model provider did not answer in time: ${firstLine(timedOut)}`,
+      hint: "raise the model's `timeout_ms` in `models:` (or add `retry` to the node), or check the provider's status",
+    };
+  }
   for (const c of causes(e)) {
-    const status = Number((c as { status?: unknown })?.status);
-    if (status === 429 || /rate.?limit|quota/i.test(firstLine(c))) {
+    const reason = throttling(c);
+    if (reason) {
       return {
         code: "throttled",
+        reason,
         message: firstLine(c),
-        hint: "the model provider is throttling: retry later, or add `retry` to the node",
+        hint:
+          reason === "quota"
+            ? "the provider's quota for this key is used up: retrying will not help until the plan or billing is changed, or use another key"
+            : "the model provider is rate-limiting: retry later, or add `retry` to the node",
       };
     }
   }

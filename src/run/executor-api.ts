@@ -11,7 +11,7 @@ import type { RunResult } from "./result.js";
 import type { SizeLimits } from "./size-limits.js";
 
 export interface ExecutorOptions
-  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
+  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env" | "offline">,
     CheckpointerOptions,
     SizeLimits {
   /**

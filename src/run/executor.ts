@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
+import { ScriptQueues } from "../compile/models/script.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { loadSpec } from "../spec/load.js";
@@ -32,6 +33,7 @@ import { graphChanged } from "./graph-changed.js";
 import { type GraphRegistry, type GraphRegistryOptions, graphRegistry } from "./graph-registry.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
+import { checkRunArguments } from "./run-arguments.js";
 import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
 import { givenRefusal, sizeLimits } from "./size-limits.js";
@@ -123,8 +125,19 @@ export function createReloadableExecutor(
     async build(path, cache) {
       const doc = await loadSpec(path);
       const { saver: cp } = await saver();
-      const { scripts, models, tools, env } = options;
-      const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache };
+      const { models, tools, env } = options;
+      // Without scripts, a scripted model fails when it is called, not when the graph compiles:
+      // reading a scripted graph's threads (inspect, history) calls no model.
+      const scripts = options.scripts ?? new ScriptQueues({}, { anyName: true });
+      const compileOptions = {
+        scripts,
+        models,
+        tools,
+        env,
+        ...(options.offline ? { offline: true } : {}),
+        checkpointer: cp,
+        cache,
+      };
       const spec = doc.data as GraphSpec;
       return {
         graph: await compile(doc, compileOptions),
@@ -405,6 +418,7 @@ export function createReloadableExecutor(
      * included) or `continue: true` on a `threadId`, answers or continues a stopped run.
      */
     async *stream(graph: string, opts: StreamOptions = {}): AsyncGenerator<RunEvent> {
+      checkRunArguments("stream", graph, opts);
       const threadId = opts.threadId ?? randomUUID();
       const queue: RunEvent[] = [{ type: "run_start", threadId, graph }];
       let wake: (() => void) | undefined;
@@ -449,10 +463,12 @@ export function createReloadableExecutor(
     },
     /** Starts a run on a new thread (or continues `threadId` with new input). */
     async run(graph: string, opts: RunOptions = {}): Promise<RunResult> {
+      checkRunArguments("run", graph, opts);
       return runOnThread(graph, opts);
     },
     /** Answers a paused run, or continues a stopped one from its last checkpoint. */
     async resume(graph: string, opts: ResumeOptions): Promise<RunResult> {
+      checkRunArguments("resume", graph, opts);
       return runOnThread(graph, { ...opts, resume: true });
     },
     /** Closes the checkpointer's connections (a PostgreSQL pool keeps the process alive). */

@@ -17,6 +17,9 @@ export interface PendingInterrupt {
   value: unknown;
 }
 
+/** Why a provider refused a call (`throttled`): a rate limit passes with time; a quota does not. */
+export type ThrottleReason = "rate-limit" | "quota";
+
 export interface RunError {
   /** What went wrong, by kind: one of the run error catalog's codes. */
   code: RunErrorCode;
@@ -25,6 +28,8 @@ export interface RunError {
   node?: string;
   field?: string;
   hint?: string;
+  /** With `throttled`: whether the provider's rate limit or the key's quota refused the call. */
+  reason?: ThrottleReason;
 }
 
 export interface RunResult {

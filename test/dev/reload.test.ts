@@ -159,7 +159,11 @@ edges:
 `,
     );
     const r = recorder();
-    const dev = createDevExecutor({ dir, sqlitePath: join(p.root, "cat.db"), onReload: r.onReload });
+    const dev = createDevExecutor({
+      dir,
+      sqlitePath: join(p.root, "cat.db"),
+      onReload: r.onReload,
+    });
     await dev.ready;
     expect((await dev.executor.run("marking")).output.marks).toEqual(["a1"]);
     // The module the catalog names, resolved from the catalog's folder.

@@ -45,6 +45,39 @@ edges:
 `,
 );
 
+graph(
+  "chat-timeout",
+  `state:
+  messages: { type: messages }
+models:
+  default: { model: "openai:gpt-4o-mini", base_url: "\${{ env.STUB_URL }}", api_key: test, max_retries: 0, timeout_ms: 200 }
+nodes:
+  talk: { kind: llm, prompt: hi }
+edges:
+  - { from: START, to: talk }
+  - { from: talk, to: END }
+`,
+);
+const scriptedFailure = (error: string) =>
+  createExecutor({
+    dir: join(dir, "graphs"),
+    checkpointer: "memory",
+    scripts: { talker: [{ error }] },
+  }).run("scripted-chat", { input: { messages: [] } });
+graph(
+  "scripted-chat",
+  `state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:talker" }
+nodes:
+  talk: { kind: llm, prompt: hi }
+edges:
+  - { from: START, to: talk }
+  - { from: talk, to: END }
+`,
+);
+
 describe("errors as results", () => {
   it("a node timeout", async () => {
     const r = await exec().run("slow");
@@ -64,5 +97,69 @@ describe("errors as results", () => {
     } finally {
       await stub.close();
     }
+  });
+});
+
+describe("errors named for what they are", () => {
+  it("a provider's request that passes the model's timeout_ms is `timeout`, not `node-error`", async () => {
+    const stub = await startOpenAIStub([{ stall: true }]);
+    stubUrl = stub.url;
+    try {
+      const r = await exec().run("chat-timeout", { input: { messages: [] } });
+      expect(r).toMatchObject({ status: "failed", error: { code: "timeout", node: "talk" } });
+      expect(r.error!.message).toMatch(/timed out/i);
+      expect(r.error!.hint).toMatch(/timeout_ms/);
+      expect(stub.requests).toHaveLength(1);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("a 429 rate limit is `throttled` with reason `rate-limit`, and says to retry", async () => {
+    const stub = await startOpenAIStub([
+      { status: 429, text: "Rate limit reached for gpt-4o-mini on requests per min (RPM)" },
+    ]);
+    stubUrl = stub.url;
+    try {
+      const r = await exec().run("chat", { input: { messages: [] } });
+      expect(r.error).toMatchObject({ code: "throttled", reason: "rate-limit" });
+      expect(r.error!.message).toMatch(/rate limit/i);
+      expect(r.error!.hint).toMatch(/retry/);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("a 429 with `insufficient_quota` is `throttled` with reason `quota`, and says retrying will not help", async () => {
+    const stub = await startOpenAIStub([
+      {
+        status: 429,
+        errorType: "insufficient_quota",
+        text: "You exceeded your current quota, please check your plan and billing details.",
+      },
+    ]);
+    stubUrl = stub.url;
+    try {
+      const r = await exec().run("chat", { input: { messages: [] } });
+      expect(r.error).toMatchObject({ code: "throttled", reason: "quota" });
+      expect(r.error!.message).toMatch(/quota/);
+      expect(r.error!.hint).toMatch(/billing|plan/);
+      expect(r.error!.hint).not.toMatch(/retry later/);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("a scripted error text is classified like the provider's own: timeout, rate limit, quota", async () => {
+    const timedOut = await scriptedFailure("Request timed out.");
+    expect(timedOut.error).toMatchObject({ code: "timeout", node: "talk" });
+    const limited = await scriptedFailure("429 Rate limit reached for gpt-4o-mini");
+    expect(limited.error).toMatchObject({ code: "throttled", reason: "rate-limit" });
+    const quota = await scriptedFailure(
+      "429 You exceeded your current quota, please check your plan and billing details.",
+    );
+    expect(quota.error).toMatchObject({ code: "throttled", reason: "quota" });
+    const other = await scriptedFailure("the model fell over");
+    expect(other.error).toMatchObject({ code: "node-error", message: "the model fell over" });
   });
 });

@@ -92,7 +92,9 @@ const answer = { text: "It is open.", ...turn(40, 4) };
 
 describe("a token budget", () => {
   it("stops the run after the model call that passes it; a resume with a larger one finishes", async () => {
-    const first = executor({ "support-triage": [classify, lookup, answer] });
+    // The agent's first call is made again when its node starts again: the script says so.
+    const script = { "support-triage": [classify, lookup, lookup, answer] };
+    const first = executor(script);
     const stopped = await first.run(triage, {
       input: { ticket: "T-7" },
       threadId: "budget",
@@ -110,8 +112,9 @@ describe("a token budget", () => {
     expect(stopped.error!.message).toMatch(/61 tokens, over its budget of 50/);
     expect(stopped.error!.hint).toMatch(/--max-tokens/);
 
-    // A new process: the agent node starts again; classify does not run a second time.
-    const second = executor({ "support-triage": [lookup, answer] });
+    // A new process, given the same script: the agent node starts again and takes the turns
+    // after the two the thread's run took; classify does not run a second time.
+    const second = executor(script);
     const done = await second.resume(triage, { threadId: "budget", maxTokens: 500 });
     expect(done).toMatchObject({
       status: "completed",

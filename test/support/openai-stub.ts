@@ -24,6 +24,10 @@ export interface StubTurn {
   usage?: { input_tokens: number; output_tokens: number };
   /** Answer with this HTTP status and an OpenAI-style error body instead (e.g. 429); `text` is its message. */
   status?: number;
+  /** With `status`: the error body's `type` and `code` (default `rate_limit_exceeded` for 429), e.g. `insufficient_quota`. */
+  errorType?: string;
+  /** Never answer: the request stays open until the stub closes (a client's `timeout` ends it). */
+  stall?: boolean;
 }
 
 export interface OpenAIStub {
@@ -96,8 +100,9 @@ export async function startOpenAIStub(turns: (StubTurn | string)[]): Promise<Ope
       );
       return;
     }
+    if (turn.stall) return;
     if (turn.status !== undefined) {
-      const type = turn.status === 429 ? "rate_limit_exceeded" : "server_error";
+      const type = turn.errorType ?? (turn.status === 429 ? "rate_limit_exceeded" : "server_error");
       send(res, turn.status, errorBody(turn.text ?? `status ${turn.status}`, type));
       return;
     }

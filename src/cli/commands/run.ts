@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
-import { bytesArg, countArg, deadlineArg, jsonArg, nodeListArg } from "../args.js";
+import { bytesArg, countArg, deadlineArg, jsonArg, nodeListArg, threadArg } from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -93,22 +93,52 @@ const OPTIONS = {
 
 const show = (v: unknown) => JSON.stringify(v, null, 2);
 
-function printResult(io: Io, graph: string, result: RunResult): void {
+/** What the `resume:` line needs: how to name the graph, where the thread is kept, what the thread did not keep. */
+interface ResumeHint {
+  /** The graph as the user named it; undefined when the thread gave it (a resume without a spec). */
+  graph: string | undefined;
+  /** `--checkpointer X` to repeat (a choice the next command would not make by itself). */
+  checkpointerFlag: string | undefined;
+  /** The checkpoints end with this process: there is nothing to resume later. */
+  inMemory: boolean;
+  /** Context keys the thread does not keep (secret ones): a resume must be given them again. */
+  dropped: string[];
+}
+
+/** The `resume:` line(s) of a paused or stopped run: a command that works, or why there is none. */
+function printResume(io: Io, result: RunResult, hint: ResumeHint, value: boolean): void {
+  if (hint.inMemory) {
+    io.out(
+      "  cannot be resumed: its checkpoints were kept in memory and end with this command; run it with --checkpointer sqlite (the default) or postgres to resume it later",
+    );
+    return;
+  }
+  const context = hint.dropped.length
+    ? ` --context '${JSON.stringify(Object.fromEntries(hint.dropped.map((k) => [k, `<${k}>`])))}'`
+    : "";
+  io.out(
+    `  resume: graphspec resume${hint.graph ? ` ${hint.graph}` : ""} --thread ${result.threadId}${hint.checkpointerFlag ? ` --checkpointer ${hint.checkpointerFlag}` : ""}${value ? " --value '<JSON>'" : ""}${context}`,
+  );
+  for (const k of hint.dropped)
+    io.out(
+      `  \`${k}\` is secret: it is not stored with the thread, so give it again with --context`,
+    );
+}
+
+function printResult(io: Io, result: RunResult, hint: ResumeHint): void {
   for (const w of result.warnings) io.err(`warning: ${w}`);
   if (result.status === "failed" && result.error) {
     const e = result.error;
     io.out(`✖ failed${e.node ? ` in node \`${e.node}\`` : ""} [${e.code}]: ${e.message}`);
     if (e.hint) io.out(`  hint: ${e.hint}`);
     // Stopped between checkpoints (budget, deadline, cancel, a failed node): it can go on.
-    if (result.next.length)
-      io.out(`  resume: graphspec resume ${graph} --thread ${result.threadId}`);
+    if (result.next.length) printResume(io, result, hint, false);
   } else if (result.status === "interrupted") {
     io.out(`⏸ paused on thread ${result.threadId}`);
     for (const i of result.interrupts)
       io.out(`  ${i.node} asks (id ${i.id}):\n${show(i.value).replace(/^/gm, "    ")}`);
     if (!result.interrupts.length) io.out(`  before: ${result.next.join(", ")}`);
-    const value = result.interrupts.length ? " --value '<JSON>'" : "";
-    io.out(`  resume: graphspec resume ${graph} --thread ${result.threadId}${value}`);
+    printResume(io, result, hint, result.interrupts.length > 0);
   } else {
     io.out(`✔ completed on thread ${result.threadId}`);
   }
@@ -116,6 +146,23 @@ function printResult(io: Io, graph: string, result: RunResult): void {
   const u = result.usage;
   if (u.totalTokens)
     io.out(`usage: ${u.inputTokens} in, ${u.outputTokens} out, ${u.totalTokens} tokens`);
+}
+
+/**
+ * The context keys a resume of this thread must be given again: those given that the thread did
+ * not store (secret keys), and the one a refused context names.
+ */
+async function droppedContext(
+  exec: Executor,
+  result: RunResult,
+  given: Record<string, unknown> | undefined,
+): Promise<string[]> {
+  if (result.status === "completed") return [];
+  const stored = (await exec.contextOf(result.threadId)) ?? {};
+  const keys = Object.keys(given ?? {}).filter((k) => !Object.hasOwn(stored, k));
+  const field = result.error?.code === "invalid-context" ? result.error.field : undefined;
+  if (field && !keys.includes(field) && !Object.hasOwn(stored, field)) keys.push(field);
+  return keys;
 }
 
 /** Runs through the executor's event stream, showing progress on stderr as it happens. */
@@ -163,6 +210,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     io.out(mode === "run" ? runHelp : resumeHelp);
     return EXIT.ok;
   }
+  threadArg("--thread", values.thread);
   let graph = positionals[0];
   if (positionals.length > 1 || (!graph && mode === "run")) {
     throw new UsageError(`${mode} takes one spec file or graph name`);
@@ -211,6 +259,8 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     ...(values.thread ? { threadId: values.thread } : {}),
   };
   const { toPlain } = await import("../../run/serialize.js");
+  const named = graph;
+  let dropped: string[] = [];
   let result: RunResult;
   try {
     result = await withExecutor(
@@ -237,21 +287,24 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
           }
         }
         const progress = !values.json && (values.progress || io.isTty);
+        let done: RunResult;
         if (mode === "resume") {
           const threadId = values.thread!;
-          if (progress) {
-            const answer = value !== undefined ? { resume: value } : { continue: true };
-            return runWithProgress(io, exec, graph, { ...limits, ...answer });
-          }
-          return exec.resume(graph, {
-            ...limits,
-            threadId,
-            ...(value !== undefined ? { value } : {}),
-          });
+          const answer = value !== undefined ? { resume: value } : { continue: true };
+          done = progress
+            ? await runWithProgress(io, exec, graph, { ...limits, ...answer })
+            : await exec.resume(graph, {
+                ...limits,
+                threadId,
+                ...(value !== undefined ? { value } : {}),
+              });
+        } else {
+          done = progress
+            ? await runWithProgress(io, exec, graph, { ...limits, input })
+            : await exec.run(graph, { ...limits, input });
         }
-        return progress
-          ? runWithProgress(io, exec, graph, { ...limits, input })
-          : exec.run(graph, { ...limits, input });
+        if (!values.json) dropped = await droppedContext(exec, done, context);
+        return done;
       },
     );
   } catch (e) {
@@ -269,7 +322,17 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     interrupts: toPlain(result.interrupts),
   } as RunResult;
   if (values.json) io.out(JSON.stringify(plain));
-  else printResult(io, graph!, plain);
+  else {
+    const choice = values.checkpointer ?? process.env.GRAPHSPEC_CHECKPOINTER ?? "sqlite";
+    printResult(io, plain, {
+      graph: named,
+      // The environment's choice is the next command's too; a flag is repeated.
+      checkpointerFlag:
+        values.checkpointer && values.checkpointer !== "sqlite" ? values.checkpointer : undefined,
+      inMemory: choice === "memory",
+      dropped,
+    });
+  }
   return result.status === "failed" ? EXIT.findings : EXIT.ok;
 }
 

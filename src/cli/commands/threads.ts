@@ -2,6 +2,7 @@
 import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import type { Executor } from "../../run/executor-api.js";
+import { threadArg } from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -43,6 +44,7 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
     throw new UsageError(`unknown action "${action}": list, show or delete`);
   }
   if (values.history && action !== "show") throw new UsageError("--history goes with `show`");
+  threadArg(`threads ${action}`, id);
   return withExecutor(io, values.checkpointer, {}, async (exec) => {
     if (action === "list") return list(io, exec, values.json);
     if (action === "show") {

@@ -13,6 +13,7 @@ import { ChatGenerationChunk } from "@langchain/core/outputs";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { fakeModel } from "@langchain/core/testing";
 import { type ScriptedTurn, ScriptQueue } from "./script.js";
+import { currentScriptRun } from "./script-run.js";
 
 type FakeModel = ReturnType<typeof fakeModel>;
 const FakeBuiltModel = fakeModel().constructor as new () => FakeModel;
@@ -25,9 +26,13 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const failure = (message: string, hint?: string) =>
   Object.assign(new Error(message), hint ? { hint } : {});
 
-/** A scripted chat model; `bindTools` and `withStructuredOutput` answer from the same queue. */
+/**
+ * A scripted chat model; `bindTools` and `withStructuredOutput` answer from the same queue: the
+ * run's queue of its script when called in a graph's run (models/script-run.ts), else its own.
+ */
 export class ScriptedChatModel extends FakeBuiltModel {
-  private script!: ScriptQueue;
+  /** The queue for calls outside any run of a graph. */
+  private own!: ScriptQueue;
   /** Makes message ids unique across compiles (a resumed thread keeps the earlier answers). */
   private readonly idPrefix = randomUUID().slice(0, 8);
 
@@ -36,12 +41,30 @@ export class ScriptedChatModel extends FakeBuiltModel {
     return ScriptedChatModel.on(new ScriptQueue(name, turns));
   }
 
-  /** A model answering from `queue`, which other models may share. */
+  /** A model answering from `queue` (which other models may share) outside a graph's runs, and from its run's queue of the same script inside one. */
   static on(queue: ScriptQueue): ScriptedChatModel {
     const model = new ScriptedChatModel();
-    model.script = queue;
+    model.own = queue;
     model.queueFactory();
     return model;
+  }
+
+  /** Set on a model that stands in for a real one without a script: every call fails so. */
+  private refusal: { message: string; hint: string } | undefined;
+
+  /** A model whose every call fails with `refusal` (models/stand-in.ts). */
+  static refusing(
+    queue: ScriptQueue,
+    refusal: { message: string; hint: string },
+  ): ScriptedChatModel {
+    const model = ScriptedChatModel.on(queue);
+    model.refusal = refusal;
+    return model;
+  }
+
+  /** The queue this call takes its turn from. */
+  private get script(): ScriptQueue {
+    return currentScriptRun()?.queue(this.own.name, this.own.turns) ?? this.own;
   }
 
   override _llmType(): string {
@@ -57,6 +80,7 @@ export class ScriptedChatModel extends FakeBuiltModel {
   }
 
   private answer(messages: BaseMessage[]): BaseMessage | Error {
+    if (this.refusal) return failure(this.refusal.message, this.refusal.hint);
     const q = this.script;
     const { turn, call } = q.take();
     if (!turn) {
@@ -145,8 +169,8 @@ export class ScriptedChatModel extends FakeBuiltModel {
     return RunnableLambda.from(async (input: BaseLanguageModelInput, options) => {
       const raw = (await this.invoke(input, options)) as AIMessage;
       const call = Number(raw.response_metadata?.scripted_call);
-      const turn = this.script.turns[call - 1];
-      const where = `scripted model \`${this.script.name}\` (call ${call})`;
+      const turn = this.own.turns[call - 1];
+      const where = `scripted model \`${this.own.name}\` (call ${call})`;
       if (turn?.structured === undefined && !turn?.text) {
         throw failure(
           `${where} was asked for a structured answer, but turn ${call} of its script has neither \`structured\` nor JSON \`text\``,
