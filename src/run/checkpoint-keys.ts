@@ -4,3 +4,5 @@
 export const GRAPH_KEY = "graphspec_graph";
 /** The configurable key (and checkpoint metadata key) of the run's context, secrets left out. */
 export const CONTEXT_KEY = "graphspec_context";
+/** The configurable key (and checkpoint metadata key) of the run's tool allowlist, kept with the thread. */
+export const ALLOWED_TOOLS_KEY = "graphspec_allowed_tools";

@@ -5,6 +5,7 @@
  * that carries the RunResult.
  */
 import type { StreamEvent } from "@langchain/core/tracers/log_stream";
+import { POLICY_DENIED_EVENT } from "../compile/tool-policy.js";
 import type { RunResult, TokenUsage } from "./result.js";
 
 export type RunEvent =
@@ -14,6 +15,8 @@ export type RunEvent =
   | { type: "token"; node: string; text: string }
   | { type: "tool_call"; node: string; tool: string; args: unknown }
   | { type: "tool_result"; node: string; tool: string; output: unknown }
+  /** A model's call the run's `allowedTools` does not name: it did not run (tool-policy.ts). */
+  | { type: "tool_denied"; node: string; tool: string; args: unknown; allowedTools: string[] }
   | { type: "interrupt"; node: string; id: string; value: unknown }
   | { type: "usage"; usage: TokenUsage }
   | { type: "completed" | "interrupted" | "failed"; result: RunResult };
@@ -80,6 +83,13 @@ export function eventMapper(usage: () => TokenUsage): (e: StreamEvent) => RunEve
         if (!node || repeated(e)) return [];
         const output = e.data?.output as { content?: unknown } | undefined;
         return [{ type: "tool_result", node, tool: e.name, output: output?.content ?? output }];
+      }
+      case "on_custom_event": {
+        if (e.name !== POLICY_DENIED_EVENT || !node) return [];
+        const d = e.data as { tool: string; args: unknown; allowedTools: string[] };
+        return [
+          { type: "tool_denied", node, tool: d.tool, args: d.args, allowedTools: d.allowedTools },
+        ];
       }
       default:
         return [];

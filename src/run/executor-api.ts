@@ -35,6 +35,13 @@ export interface RunOptions extends RunLimits {
    * keys given here replace the stored ones.
    */
   context?: Record<string, unknown>;
+  /**
+   * The tools the run's models may call, by name (a server client's `configurable.toolIds`). A call
+   * of any other tool does not run: the model gets an error tool message with `artifact.errorCode`
+   * `"policy_denied"`, and a `tool_denied` event says so. Kept with the thread: a resume or later
+   * run that gives none is held to it. Default: every tool the spec gives its nodes.
+   */
+  allowedTools?: string[];
 }
 
 export interface ResumeOptions extends RunLimits {
@@ -46,6 +53,8 @@ export interface ResumeOptions extends RunLimits {
   value?: unknown;
   /** Added to (and replacing keys of) the context stored with the thread. */
   context?: Record<string, unknown>;
+  /** The tools the resumed run's models may call (see RunOptions); default: the thread's list. */
+  allowedTools?: string[];
 }
 
 export interface StreamOptions extends RunOptions {

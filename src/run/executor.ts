@@ -9,11 +9,13 @@ import { join, resolve } from "node:path";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
+import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
 import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { withBounds } from "./checkpoint-bounds.js";
+import { ALLOWED_TOOLS_KEY } from "./checkpoint-keys.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent } from "./events.js";
@@ -42,6 +44,8 @@ interface Execution extends RunLimits {
   input: unknown;
   threadId: string;
   context: Record<string, unknown> | undefined;
+  /** The tools the run's models may call (tool-policy.ts); undefined: every tool. */
+  allowedTools?: unknown;
   /** Only read where the thread stands. */
   inspectOnly?: boolean;
   onEvent?: (event: RunEvent) => void;
@@ -64,6 +68,22 @@ const canPause = (spec: GraphSpec): boolean =>
     (n) =>
       n.kind === "interrupt" || (n.kind === "agent" && n.approve?.length) || n.kind === "subgraph",
   );
+
+/** A tool allowlist that is not a list of names is refused before anything runs. */
+function allowlistRefusal(allowed: unknown): RunError | undefined {
+  if (
+    allowed === undefined ||
+    (Array.isArray(allowed) && allowed.every((t) => typeof t === "string"))
+  )
+    return undefined;
+  return {
+    code: "invalid-input",
+    phase: "input",
+    field: "allowedTools",
+    message: "`allowedTools` must be a list of tool names",
+    hint: 'give the names of the tools the run may use, e.g. ["lookup_ticket"], or leave it out',
+  };
+}
 
 export function createExecutor(options: ExecutorOptions = {}): Executor {
   const dir = resolve(options.dir ?? "graphs");
@@ -127,7 +147,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
 
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(run: Execution): Promise<RunResult> {
-    const { graph, input, threadId, context, inspectOnly = false, onEvent } = run;
+    const { graph, input, threadId, context, allowedTools, inspectOnly = false, onEvent } = run;
     const { graph: compiled, spec, checkContext, secrets: specified } = await load(graph);
     // Masked in the result, the events and the checkpoints (secret-guard.ts, through `configurable`).
     const secrets = runSecrets(specified, envSecrets, context);
@@ -140,6 +160,10 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
         thread_id: threadId,
         [GRAPH_KEY]: pathOf(graph),
         ...(context ? { [CONTEXT_KEY]: secrets.storedContext } : {}),
+        // Read by the tools node and agents; kept with the thread for a later resume.
+        ...(allowedTools !== undefined
+          ? { [TOOL_IDS_KEY]: allowedTools, [ALLOWED_TOOLS_KEY]: allowedTools }
+          : {}),
         ...secrets.configurable,
       },
       ...(context ? { context } : {}),
@@ -148,6 +172,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     const pausable = !durable && canPause(spec);
     let error: RunError | undefined =
       (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
+      (inspectOnly ? undefined : allowlistRefusal(allowedTools)) ??
       (pausable && options.requireDurable
         ? {
             code: "not-durable",
@@ -264,11 +289,14 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     threadId: string,
   ): Promise<Execution> {
     const { maxTokens, deadline, signal } = opts;
+    const allowedTools =
+      opts.allowedTools ?? (opts.threadId ? await index.allowedToolsOf(opts.threadId) : undefined);
     return {
       graph,
       input,
       threadId,
       context: opts.threadId ? await contextFor(opts.threadId, opts.context) : opts.context,
+      ...(allowedTools !== undefined ? { allowedTools } : {}),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(deadline !== undefined ? { deadline } : {}),
       ...(signal ? { signal } : {}),

@@ -32,6 +32,7 @@ function heldLength(text: string, secrets: readonly string[]): number {
 function scrubEvent(event: RunEvent, scrub: Scrub): RunEvent {
   switch (event.type) {
     case "tool_call":
+    case "tool_denied":
       return { ...event, args: scrub(event.args) };
     case "tool_result":
       return { ...event, output: scrub(event.output) };

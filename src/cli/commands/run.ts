@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
-import { bytesArg, countArg, deadlineArg, jsonArg } from "../args.js";
+import { bytesArg, countArg, deadlineArg, jsonArg, listArg } from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -23,6 +23,8 @@ Options:
                                   postgres: DATABASE_URL; or set GRAPHSPEC_CHECKPOINTER)
       --max-tokens <n>            stop the run once its model calls have used more than n tokens
       --deadline <30s|5m|ISO time>  stop the run at this time
+      --allow-tools <a,b>         the tools the run's models may call (others are denied, and the
+                                  model is told so); kept with the thread
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
                                   without it, a scripted model fails when it is called
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
@@ -52,6 +54,7 @@ Options:
       --checkpointer <memory|sqlite|postgres>  default sqlite
       --max-tokens <n>            stop once the resumed run has used more than n tokens
       --deadline <30s|5m|ISO time>  stop the resumed run at this time
+      --allow-tools <a,b>         the tools the resumed run's models may call (default: the thread's list)
       --scripts <JSON|@file>      answers for scripted:NAME models
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
@@ -68,6 +71,7 @@ const OPTIONS = {
   checkpointer: { type: "string" },
   "max-tokens": { type: "string" },
   deadline: { type: "string" },
+  "allow-tools": { type: "string" },
   scripts: { type: "string" },
   "max-input-bytes": { type: "string" },
   "max-resume-bytes": { type: "string" },
@@ -128,6 +132,10 @@ async function runWithProgress(
         flush();
         io.err(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
         break;
+      case "tool_denied":
+        flush();
+        io.err(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
+        break;
       case "token":
         line += e.text;
         break;
@@ -162,6 +170,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never[]> | undefined;
   const maxTokens = countArg("max-tokens", values["max-tokens"]);
   const deadline = deadlineArg(values.deadline);
+  const allowedTools = listArg(values["allow-tools"]);
   const input = mode === "run" ? (jsonArg(io, "input", values.input) ?? {}) : undefined;
   const value = jsonArg(io, "value", values.value);
   if (mode === "run" && values["max-resume-bytes"] !== undefined)
@@ -188,6 +197,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     signal: cancel.signal,
     ...(context ? { context } : {}),
     ...(values.thread ? { threadId: values.thread } : {}),
+    ...(allowedTools ? { allowedTools } : {}),
   };
   const { toPlain } = await import("../../run/serialize.js");
   let result: RunResult;

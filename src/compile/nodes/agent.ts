@@ -11,6 +11,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   type AgentMiddleware,
   createAgent,
+  createMiddleware,
   humanInTheLoopMiddleware,
   modelCallLimitMiddleware,
   toolStrategy,
@@ -21,6 +22,7 @@ import { GraphspecRunError } from "../graphspec-run-error.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import type { NodeKind } from "../node-kind.js";
+import { policyDenial } from "../tool-policy.js";
 import { valueCheck } from "../value-check.js";
 
 /** The tool a model calls to give a structured answer (LangChain's tool strategy). */
@@ -37,8 +39,21 @@ interface Agent {
   graph: { nodes: Record<string, unknown> };
 }
 
+/**
+ * The run's tool allowlist (tool-policy.ts), checked where the loop runs a tool: after an approval,
+ * so an approved or edited call is held to it too.
+ */
+const toolPolicy = createMiddleware({
+  name: "GraphspecToolPolicy",
+  wrapToolCall: async (request, handler) =>
+    (await policyDenial(
+      request.toolCall,
+      (request.runtime as { configurable?: Record<string, unknown> }).configurable,
+    )) ?? handler(request),
+});
+
 function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: unknown): Agent {
-  const middleware: AgentMiddleware[] = [];
+  const middleware: AgentMiddleware[] = [toolPolicy as AgentMiddleware];
   if (node.max_steps !== undefined) {
     middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
   }
