@@ -85,9 +85,38 @@ export function buildTool(
     if (lcTool) return lcTool.invoke(full, { ...(config as object), callbacks: [] } as never);
     return (value as (a: Record<string, unknown>) => unknown)(full);
   };
-  return tool(call, {
+  const wrapped = tool(call, {
     name,
     description,
     schema: withoutBound(argumentSchema(value, decl), bound) as never,
   }) as unknown as StructuredToolInterface;
+  if (bind) {
+    // Bound before the call starts, so its events (progress, traces) show the arguments the tool
+    // really runs with, not the ones a model invented.
+    const applied = (args: unknown): unknown => {
+      const active = activeNode.getStore();
+      if (!active || !isObject(args)) return args; // `call` says why it cannot bind
+      return {
+        ...args,
+        ...(bind({ state: active.vars.state, context: active.context }) as object),
+      };
+    };
+    boundArguments.set(wrapped, applied);
+    const invoke = wrapped.invoke.bind(wrapped);
+    wrapped.invoke = ((input: unknown, config?: unknown) =>
+      invoke(
+        (isToolCall(input) ? { ...input, args: applied(input.args) } : applied(input)) as never,
+        config as never,
+      )) as typeof wrapped.invoke;
+  }
+  return wrapped;
 }
+
+const isToolCall = (v: unknown): v is { args: unknown } =>
+  isObject(v) && v.type === "tool_call" && "args" in v;
+
+/**
+ * The arguments a bound tool runs with, given a model's: its `bind` values laid over them, from the
+ * node that runs it. Absent for a tool without `bind`.
+ */
+export const boundArguments = new WeakMap<StructuredToolInterface, (args: unknown) => unknown>();

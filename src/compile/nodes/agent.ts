@@ -6,7 +6,8 @@
  * inside the node with the node's config, so its checkpoints and interrupts nest under the node
  * and a resume continues inside the loop; what it adds to the history is the node's answer.
  */
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   type AgentMiddleware,
@@ -17,6 +18,7 @@ import {
   toolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
+import { boundArguments } from "../build-tool.js";
 import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import { promptBuilder } from "../llm/prompt.js";
@@ -52,8 +54,37 @@ const toolPolicy = createMiddleware({
     )) ?? handler(request),
 });
 
+/**
+ * The model's tool calls with the tools' `bind` values applied, so what follows — an approval
+ * request, the transcript, events — shows the arguments the tools run with, not invented ones.
+ */
+function boundCalls(tools: readonly StructuredToolInterface[]): AgentMiddleware | undefined {
+  const byName = new Map(
+    tools.flatMap((t) => {
+      const applied = boundArguments.get(t);
+      return applied ? [[t.name, applied] as const] : [];
+    }),
+  );
+  if (!byName.size) return undefined;
+  return createMiddleware({
+    name: "GraphspecBoundArguments",
+    wrapModelCall: async (request, handler) => {
+      const answer = await handler(request);
+      if (!AIMessage.isInstance(answer) || !answer.tool_calls?.length) return answer;
+      answer.tool_calls = answer.tool_calls.map((c) => {
+        const applied = byName.get(c.name);
+        return applied ? { ...c, args: applied(c.args) as Record<string, unknown> } : c;
+      });
+      return answer;
+    },
+  }) as AgentMiddleware;
+}
+
 function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: unknown): Agent {
+  const tools = node.tools.map((t) => ctx.tool(t));
   const middleware: AgentMiddleware[] = [toolPolicy as AgentMiddleware];
+  const bound = boundCalls(tools);
+  if (bound) middleware.push(bound);
   if (node.max_steps !== undefined) {
     middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
   }
@@ -67,7 +98,7 @@ function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: u
   const schema = node.output?.schema as Record<string, unknown> | undefined;
   return createAgent({
     model,
-    tools: node.tools.map((t) => ctx.tool(t)),
+    tools,
     middleware,
     name,
     // Tool calling for every provider (LangChain would pick a provider's JSON mode where it
