@@ -6,15 +6,16 @@
  * inside the node with the node's config, so its checkpoints and interrupts nest under the node
  * and a resume continues inside the loop; what it adds to the history is the node's answer.
  */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { isGraphInterrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import {
   type AgentMiddleware,
   createAgent,
   createMiddleware,
   humanInTheLoopMiddleware,
   modelCallLimitMiddleware,
+  ToolInvocationError,
   toolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
@@ -47,11 +48,28 @@ interface Agent {
  */
 const toolPolicy = createMiddleware({
   name: "GraphspecToolPolicy",
-  wrapToolCall: async (request, handler) =>
-    (await policyDenial(
-      request.toolCall,
-      (request.runtime as { configurable?: Record<string, unknown> }).configurable,
-    )) ?? handler(request),
+  wrapToolCall: async (request, handler) => {
+    const runtime = request.runtime as {
+      configurable?: Record<string, unknown>;
+      signal?: AbortSignal;
+    };
+    const denial = await policyDenial(request.toolCall, runtime.configurable);
+    if (denial) return denial;
+    try {
+      return await handler(request);
+    } catch (e) {
+      // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
+      // model's to read, as it is without middleware (its default tool-error handling).
+      if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
+      const { toolCall } = request;
+      return new ToolMessage({
+        content: ToolInvocationError.isInstance(e) ? e.message : `${e}\n Please fix your mistakes.`,
+        tool_call_id: toolCall.id ?? "",
+        name: toolCall.name,
+        status: "error",
+      });
+    }
+  },
 });
 
 /**
@@ -203,6 +221,17 @@ function structuredCheck(name: string, node: AgentNode) {
   };
 }
 
+/**
+ * Where an agent with `write` keeps its loop's messages: `messages`, when the state has that
+ * message channel and `write` names no message channel of its own — so the next turn sees the
+ * calls and results the answer came from, not the answer alone.
+ */
+function transcriptChannel(node: AgentNode, ctx: CompileContext): string | undefined {
+  if (node.write === undefined || ctx.spec.state.messages?.type !== "messages") return undefined;
+  const written = typeof node.write === "string" ? [node.write] : Object.keys(node.write);
+  return written.some((c) => ctx.spec.state[c]?.type === "messages") ? undefined : "messages";
+}
+
 export const agentKind: NodeKind<AgentNode> = {
   async lower(name, node, ctx) {
     const agent = buildAgent(name, node, ctx, await ctx.model(node.model));
@@ -211,6 +240,7 @@ export const agentKind: NodeKind<AgentNode> = {
     const checkOutput = node.output ? structuredCheck(name, node) : undefined;
     const prompt = promptBuilder(name, node, ctx);
     const write = answerWriter(name, node, ctx);
+    const transcript = transcriptChannel(node, ctx);
     return {
       subgraphs: [agent.graph],
       run: async (call) => {
@@ -228,7 +258,8 @@ export const agentKind: NodeKind<AgentNode> = {
         // The loop's own messages: what the agent added after what it was given.
         const added = result.messages.slice(sent.length);
         checkOutput?.(result.structuredResponse, added);
-        return write(call.vars, { messages: added, structured: result.structuredResponse });
+        const update = write(call.vars, { messages: added, structured: result.structuredResponse });
+        return transcript ? { ...update, [transcript]: added } : update;
       },
     };
   },
