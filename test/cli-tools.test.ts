@@ -33,3 +33,32 @@ describe("graphspec run --allow-tools", () => {
     expect(r.stdout).toContain('"errorCode": "policy_denied"');
   });
 });
+
+describe("graphspec run --store", () => {
+  it("gives tools a store, and shows what they write with runtime.writer", () => {
+    const scripts = JSON.stringify({
+      notes: [{ tool_calls: [{ name: "record_note", args: { note: "refund sent" } }] }, "Noted."],
+    });
+    const r = graphspec(
+      "run",
+      "test/fixtures/tool-runtime/notes.yaml",
+      "--progress",
+      "--checkpointer",
+      "memory",
+      "--store",
+      "memory",
+      "--context",
+      '{"account_id":"acc-5"}',
+      "--input",
+      '{"messages":[{"role":"user","content":"note it"}]}',
+      "--scripts",
+      scripts,
+    );
+    expect(r.stderr).toContain('  · {"noting":"refund sent"}');
+    expect(r.stdout).toContain('\\"store\\":true');
+    expect(r.status).toBe(0);
+    expect(graphspec("run", "x", "--store", "redis").stderr).toContain(
+      '--store must be memory or postgres, not "redis"',
+    );
+  });
+});

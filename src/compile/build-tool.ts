@@ -4,6 +4,7 @@
  * `bind` fills arguments from the state and context of the node that runs the tool, and hides
  * them from the schema the model sees (so a model never chooses `user_id`).
  */
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { isLangChainTool } from "../modules/index.js";
@@ -81,8 +82,24 @@ export function buildTool(
       };
     }
     // The wrapper is the tool callers see; the inner call reports no events of its own (it would
-    // show up as a second call of the same tool in streams and traces).
-    if (lcTool) return lcTool.invoke(full, { ...(config as object), callbacks: [] } as never);
+    // show up as a second call of the same tool in streams and traces). What it writes with
+    // `runtime.writer` is written as from the wrapper, whose callbacks a stream listens to.
+    if (lcTool) {
+      const outer = config as { writer?: ((chunk: unknown) => void) | null };
+      const writer = outer?.writer;
+      return lcTool.invoke(full, {
+        ...(config as object),
+        callbacks: [],
+        ...(writer
+          ? {
+              writer: (chunk: unknown) =>
+                AsyncLocalStorageProviderSingleton.runWithConfig(config as never, () =>
+                  writer(chunk),
+                ),
+            }
+          : {}),
+      } as never);
+    }
     return (value as (a: Record<string, unknown>) => unknown)(full);
   };
   const wrapped = tool(call, {

@@ -9,6 +9,7 @@ import type { RunEvent } from "./events.js";
 import type { RunLimits } from "./limits.js";
 import type { RunResult } from "./result.js";
 import type { SizeLimits } from "./size-limits.js";
+import type { StoreChoice } from "./store.js";
 
 export interface ExecutorOptions
   extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env">,
@@ -24,6 +25,11 @@ export interface ExecutorOptions
   checkpointer?: CheckpointerChoice;
   /** Refuse to run a graph that can pause for a person when checkpoints are not durable. */
   requireDurable?: boolean;
+  /**
+   * LangGraph's store (cross-thread memory) for nodes and tools (`runtime.store`): `memory`,
+   * `postgres` (on `databaseUrl` / DATABASE_URL) or any LangGraph store. Default: none.
+   */
+  store?: StoreChoice;
 }
 
 export interface RunOptions extends RunLimits {

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
@@ -18,7 +19,7 @@ import { withBounds } from "./checkpoint-bounds.js";
 import { ALLOWED_TOOLS_KEY } from "./checkpoint-keys.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
-import { eventMapper, type RunEvent } from "./events.js";
+import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type {
   Executor,
   ExecutorOptions,
@@ -33,6 +34,7 @@ import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
 import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { failureOf, keepFailure } from "./step-failure.js";
+import { type OpenStore, openStore } from "./store.js";
 import { threadGraphs } from "./thread-graph.js";
 import { graphForThread, onThread } from "./thread-guard.js";
 import { threadIndex } from "./threads.js";
@@ -69,6 +71,13 @@ const canPause = (spec: GraphSpec): boolean =>
       n.kind === "interrupt" || (n.kind === "agent" && n.approve?.length) || n.kind === "subgraph",
   );
 
+/** What a node or tool writes with `runtime.writer`: a custom event of the run's stream. */
+const customWriter = (chunk: unknown): void => {
+  dispatchCustomEvent(WRITER_EVENT, chunk).catch(() => {
+    // Outside a run's callbacks there is nobody to tell.
+  });
+};
+
 /** A tool allowlist that is not a list of names is refused before anything runs. */
 function allowlistRefusal(allowed: unknown): RunError | undefined {
   if (
@@ -102,6 +111,15 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
     });
     return checkpointer;
   };
+  let opened: Promise<OpenStore> | undefined;
+  const store = () => {
+    if (options.store === undefined) return Promise.resolve(undefined);
+    opened ??= openStore(options.store, options.databaseUrl ?? process.env.DATABASE_URL);
+    opened.catch(() => {
+      opened = undefined;
+    });
+    return opened.then((s) => s.store);
+  };
   /** The environment's secret-looking variables: masked in every run (run-secrets.ts). */
   const envSecrets = secretValues(options.env ?? process.env);
 
@@ -120,7 +138,16 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
         const doc = await loadSpec(path);
         const { saver: cp } = await saver();
         const { scripts, models, tools, env } = options;
-        const compileOptions = { scripts, models, tools, env, checkpointer: cp, cache: modules };
+        const given = await store();
+        const compileOptions = {
+          scripts,
+          models,
+          tools,
+          env,
+          checkpointer: cp,
+          cache: modules,
+          ...(given ? { store: given } : {}),
+        };
         const spec = doc.data as GraphSpec;
         return {
           graph: await compile(doc, compileOptions),
@@ -187,8 +214,12 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
         checkContext(context);
         if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
         else {
+          // `runtime.writer` output becomes a custom event the mapper reports with its node
+          // (LangGraph's writer option is not in streamEvents' type, but it is read).
+          const withWriter = { writer: customWriter } as object;
           const events = compiled.streamEvents(input as never, {
             ...config,
+            ...withWriter,
             callbacks: [usage],
             version: "v2",
           });
@@ -426,6 +457,9 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       const open = checkpointer;
       checkpointer = undefined;
       if (open) await (await open.catch(() => undefined))?.close();
+      const openedStore = opened;
+      opened = undefined;
+      if (openedStore) await (await openedStore.catch(() => undefined))?.close();
     },
   };
 }

@@ -38,6 +38,8 @@ function scrubEvent(event: RunEvent, scrub: Scrub): RunEvent {
       return { ...event, output: scrub(event.output) };
     case "interrupt":
       return { ...event, value: scrub(event.value) };
+    case "custom":
+      return { ...event, data: scrub(event.data) };
     default:
       // The final events' result is masked already (the executor's).
       return event;

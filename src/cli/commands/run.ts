@@ -25,6 +25,8 @@ Options:
       --deadline <30s|5m|ISO time>  stop the run at this time
       --allow-tools <a,b>         the tools the run's models may call (others are denied, and the
                                   model is told so); kept with the thread
+      --store <memory|postgres>   LangGraph's store for nodes and tools (runtime.store); postgres:
+                                  DATABASE_URL. Default: none
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
                                   without it, a scripted model fails when it is called
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
@@ -55,6 +57,7 @@ Options:
       --max-tokens <n>            stop once the resumed run has used more than n tokens
       --deadline <30s|5m|ISO time>  stop the resumed run at this time
       --allow-tools <a,b>         the tools the resumed run's models may call (default: the thread's list)
+      --store <memory|postgres>   LangGraph's store for nodes and tools
       --scripts <JSON|@file>      answers for scripted:NAME models
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
@@ -72,6 +75,7 @@ const OPTIONS = {
   "max-tokens": { type: "string" },
   deadline: { type: "string" },
   "allow-tools": { type: "string" },
+  store: { type: "string" },
   scripts: { type: "string" },
   "max-input-bytes": { type: "string" },
   "max-resume-bytes": { type: "string" },
@@ -136,6 +140,10 @@ async function runWithProgress(
         flush();
         io.err(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
         break;
+      case "custom":
+        flush();
+        io.err(`  · ${JSON.stringify(e.data)}`);
+        break;
       case "token":
         line += e.text;
         break;
@@ -171,6 +179,9 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   const maxTokens = countArg("max-tokens", values["max-tokens"]);
   const deadline = deadlineArg(values.deadline);
   const allowedTools = listArg(values["allow-tools"]);
+  const store = values.store;
+  if (store !== undefined && store !== "memory" && store !== "postgres")
+    throw new UsageError(`--store must be memory or postgres, not "${store}"`);
   const input = mode === "run" ? (jsonArg(io, "input", values.input) ?? {}) : undefined;
   const value = jsonArg(io, "value", values.value);
   if (mode === "run" && values["max-resume-bytes"] !== undefined)
@@ -208,6 +219,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
       {
         ...sizes,
         requireDurable: values["require-durable"],
+        ...(store ? { store } : {}),
         // A scripted model with no script fails when it is called, not when the graph compiles:
         // a resume that calls no model needs no --scripts.
         scripts: new ScriptQueues(scripts ?? {}, { anyName: true }),
