@@ -76,4 +76,19 @@ describe("a tool's runtime and its Command", () => {
       expect(result.error!.hint).toMatch(/Command/);
     }
   });
+
+  it("in an agent, a tool's Command writes the graph's channels too, not only the agent's messages", async () => {
+    const exec = createExecutor({
+      dir: "test/fixtures/tool-runtime",
+      checkpointer: "memory",
+      scripts: {
+        "agent-notes": [{ tool_calls: [{ name: "record_note", args: { note: "x" } }] }, "ok"],
+      },
+    });
+    const result = await exec.run("agent-notes", { input: ask, context: { account_id: "acc-2" } });
+    expect(result.error).toBeUndefined();
+    expect(result.output.notes).toEqual(["acc-2: x"]);
+    const messages = result.output.messages as { content: string }[];
+    expect(messages.map((m) => m.content).at(-1)).toBe("ok");
+  });
 });

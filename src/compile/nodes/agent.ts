@@ -6,9 +6,16 @@
  * inside the node with the node's config, so its checkpoints and interrupts nest under the node
  * and a resume continues inside the loop; what it adds to the history is the node's answer.
  */
+
+import { AsyncLocalStorage } from "node:async_hooks";
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isGraphInterrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import {
+  Command,
+  isCommand,
+  isGraphInterrupt,
+  type LangGraphRunnableConfig,
+} from "@langchain/langgraph";
 import {
   type AgentMiddleware,
   createAgent,
@@ -43,6 +50,29 @@ interface Agent {
 }
 
 /**
+ * What tools of the running agent wrote to the graph's state with a Command. The agent's own state
+ * has only its messages, and would drop the rest silently: it is kept here and written by the node.
+ */
+const commandUpdates = new AsyncLocalStorage<Record<string, unknown>[]>();
+
+/** A tool's Command with its writes to the graph's channels taken out (kept for the node). */
+function graphUpdates<T>(result: T): T {
+  const kept = commandUpdates.getStore();
+  if (!kept || !isCommand(result) || result.update === undefined || result.update === null)
+    return result;
+  const entries = Array.isArray(result.update)
+    ? (result.update as [string, unknown][])
+    : Object.entries(result.update as Record<string, unknown>);
+  const graph = entries.filter(([k]) => k !== "messages");
+  if (!graph.length) return result;
+  kept.push(Object.fromEntries(graph));
+  return new Command({
+    ...result,
+    update: Object.fromEntries(entries.filter(([k]) => k === "messages")),
+  } as ConstructorParameters<typeof Command>[0]) as T;
+}
+
+/**
  * The run's tool allowlist (tool-policy.ts), checked where the loop runs a tool: after an approval,
  * so an approved or edited call is held to it too.
  */
@@ -56,7 +86,7 @@ const toolPolicy = createMiddleware({
     const denial = await policyDenial(request.toolCall, runtime.configurable);
     if (denial) return denial;
     try {
-      return await handler(request);
+      return graphUpdates(await handler(request));
     } catch (e) {
       // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
       // model's to read, as it is without middleware (its default tool-error handling).
@@ -247,10 +277,13 @@ export const agentKind: NodeKind<AgentNode> = {
         const sent = prompt(call);
         const recursionLimit = limitFor(call.config.recursionLimit ?? 25);
         let result: Awaited<ReturnType<Agent["invoke"]>>;
+        const written: Record<string, unknown>[] = [];
         try {
-          result = await agent.invoke(
-            { messages: sent },
-            { ...call.config, context: call.context, recursionLimit },
+          result = await commandUpdates.run(written, () =>
+            agent.invoke(
+              { messages: sent },
+              { ...call.config, context: call.context, recursionLimit },
+            ),
           );
         } catch (e) {
           throw agentFailure(name, node, e, { steps: recursionLimit, perCall });
@@ -259,7 +292,11 @@ export const agentKind: NodeKind<AgentNode> = {
         const added = result.messages.slice(sent.length);
         checkOutput?.(result.structuredResponse, added);
         const update = write(call.vars, { messages: added, structured: result.structuredResponse });
-        return transcript ? { ...update, [transcript]: added } : update;
+        const answer = transcript ? { ...update, [transcript]: added } : update;
+        // Tools' Command writes to the graph's channels, after the answer, each through the guard.
+        return written.length
+          ? [answer, ...written.map((u) => new Command({ update: u }))]
+          : answer;
       },
     };
   },
