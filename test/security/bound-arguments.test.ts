@@ -40,7 +40,9 @@ describe("bound arguments are the ones shown", () => {
     );
     const call = events.find((e) => e.type === "tool_call");
     expect(call).toMatchObject({ tool: "notify_customer", args: { user_id: "u-7" } });
-    const done = events.at(-1) as unknown as { result: { output: { messages: { content: unknown }[] } } };
+    const done = events.at(-1) as unknown as {
+      result: { output: { messages: { content: unknown }[] } };
+    };
     expect(done.result.output.messages.at(-2)!.content).toBe("sent to u-7: We are on it.");
     expect(JSON.stringify(events)).not.toContain("hacker-session");
   });
