@@ -55,7 +55,8 @@ describe("graphspec test", () => {
     expect(report).toMatchObject({ failed: 0, fixtureErrors: 0 });
     expect(report.passed).toBeGreaterThanOrEqual(specs.length);
     expect(r.status).toBe(0);
-  });
+    // Every example's fixtures, in one process: the time grows with the examples.
+  }, 180_000);
 
   it("a passing fixture: a run, a resume, each compared with its expectations", () => {
     fixture(

@@ -19,6 +19,14 @@ export interface NodeWrites {
   unknown: boolean;
 }
 
+/** Whether the state has a `messages` message channel and none of `written` is a message channel. */
+function keepsTranscript(state: unknown, written: NodeWrites): boolean {
+  if (!isObject(state)) return false;
+  const isMessages = (c: string) =>
+    Object.hasOwn(state, c) && isObject(state[c]) && state[c].type === "messages";
+  return isMessages("messages") && ![...written.channels.keys()].some(isMessages);
+}
+
 /** The channels node `name` writes, including those of its `on_error.write`. */
 export function nodeWrites(spec: GraphSpec, name: string): NodeWrites {
   const data: unknown = spec;
@@ -46,6 +54,9 @@ export function nodeWrites(spec: GraphSpec, name: string): NodeWrites {
       // Without `write`, the AI message is appended to `messages` when the state has it.
       if (node.write !== undefined) write(node.write, [...at, "write"]);
       else if (isObject(root.state) && Object.hasOwn(root.state, "messages"))
+        add("messages", at, "key");
+      // An agent with `write` keeps its transcript in `messages` (unless it writes a message channel).
+      if (node.kind === "agent" && node.write !== undefined && keepsTranscript(root.state, out))
         add("messages", at, "key");
       break;
     case "tools":

@@ -90,3 +90,12 @@ export function bytesArg(flag: string, text: string | undefined): number | undef
   }
   return n;
 }
+
+/** A comma-separated list (`--allow-tools a,b`): names trimmed, empty ones dropped; `""` is the empty list. */
+export function listArg(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  return text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

@@ -4,6 +4,7 @@
  * `bind` fills arguments from the state and context of the node that runs the tool, and hides
  * them from the schema the model sees (so a model never chooses `user_id`).
  */
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { isLangChainTool } from "../modules/index.js";
@@ -81,13 +82,58 @@ export function buildTool(
       };
     }
     // The wrapper is the tool callers see; the inner call reports no events of its own (it would
-    // show up as a second call of the same tool in streams and traces).
-    if (lcTool) return lcTool.invoke(full, { ...(config as object), callbacks: [] } as never);
+    // show up as a second call of the same tool in streams and traces). What it writes with
+    // `runtime.writer` is written as from the wrapper, whose callbacks a stream listens to.
+    if (lcTool) {
+      const outer = config as { writer?: ((chunk: unknown) => void) | null };
+      const writer = outer?.writer;
+      return lcTool.invoke(full, {
+        ...(config as object),
+        callbacks: [],
+        ...(writer
+          ? {
+              writer: (chunk: unknown) =>
+                AsyncLocalStorageProviderSingleton.runWithConfig(config as never, () =>
+                  writer(chunk),
+                ),
+            }
+          : {}),
+      } as never);
+    }
     return (value as (a: Record<string, unknown>) => unknown)(full);
   };
-  return tool(call, {
+  const wrapped = tool(call, {
     name,
     description,
     schema: withoutBound(argumentSchema(value, decl), bound) as never,
   }) as unknown as StructuredToolInterface;
+  if (bind) {
+    // Bound before the call starts, so its events (progress, traces) show the arguments the tool
+    // really runs with, not the ones a model invented.
+    const applied = (args: unknown): unknown => {
+      const active = activeNode.getStore();
+      if (!active || !isObject(args)) return args; // `call` says why it cannot bind
+      return {
+        ...args,
+        ...(bind({ state: active.vars.state, context: active.context }) as object),
+      };
+    };
+    boundArguments.set(wrapped, applied);
+    const invoke = wrapped.invoke.bind(wrapped);
+    wrapped.invoke = ((input: unknown, config?: unknown) =>
+      invoke(
+        (isToolCall(input) ? { ...input, args: applied(input.args) } : applied(input)) as never,
+        config as never,
+      )) as typeof wrapped.invoke;
+  }
+  return wrapped;
 }
+
+const isToolCall = (v: unknown): v is { args: unknown } =>
+  isObject(v) && v.type === "tool_call" && "args" in v;
+
+/**
+ * The arguments a bound tool runs with, given a model's: its `bind` values laid over them, from the
+ * node that runs it. Absent for a tool without `bind`.
+ */
+export const boundArguments = new WeakMap<StructuredToolInterface, (args: unknown) => unknown>();

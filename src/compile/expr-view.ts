@@ -11,7 +11,7 @@ const views = new WeakMap<BaseMessage, Record<string, unknown>>();
 export function messageView(message: BaseMessage): Record<string, unknown> {
   let view = views.get(message);
   if (!view) {
-    const m = message as BaseMessage & { tool_call_id?: string };
+    const m = message as BaseMessage & { tool_call_id?: string; status?: string };
     view = {
       type: m.getType(),
       text: m.text,
@@ -20,6 +20,7 @@ export function messageView(message: BaseMessage): Record<string, unknown> {
         ? (m.tool_calls ?? []).map((c) => ({ id: c.id ?? null, name: c.name, args: c.args }))
         : [],
       tool_call_id: m.tool_call_id ?? null,
+      status: m.status ?? null,
       name: m.name ?? null,
       id: m.id ?? null,
     };

@@ -19,7 +19,7 @@ import type { StateSchemas } from "./state.js";
 type State = Record<string, unknown>;
 
 /** What a node gives back: an update of the state, or a Command. */
-export type NodeUpdate = State | Command;
+export type NodeUpdate = State | Command | (State | Command)[];
 
 /** A node as LangGraph runs it. */
 export type NodeFunction = (

@@ -18,7 +18,12 @@ export interface NodeCall {
   config: LangGraphRunnableConfig;
 }
 
-export type NodeResult = Record<string, unknown> | Command | null | undefined;
+export type NodeResult =
+  | Record<string, unknown>
+  | Command
+  | (Record<string, unknown> | Command)[]
+  | null
+  | undefined;
 
 export interface LoweredNode {
   run(call: NodeCall): Promise<NodeResult> | NodeResult;

@@ -3,7 +3,7 @@
  * of the state made once, the update checked and normalised (write-guard.ts) — and the common
  * options lowered onto LangGraph's own node options (retry, cache, timeout, defer, error handler).
  */
-import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
 import type { CompileContext } from "./compile-context.js";
@@ -53,17 +53,18 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
           lowered.run(call),
         )
       : await lowered.run(call);
-    if (result instanceof Command) {
+    const checked = (r: unknown) => {
+      if (!isCommand(r)) return guard(r);
       // A command for the parent graph writes the parent's channels: not ours to check.
-      if (result.graph === Command.PARENT || result.update === undefined) return result;
-      const update = Array.isArray(result.update)
-        ? Object.fromEntries(result.update)
-        : result.update;
-      return new Command({ ...result, update: guard(update) } as ConstructorParameters<
+      if (r.graph === Command.PARENT || r.update === undefined) return r;
+      const update = Array.isArray(r.update) ? Object.fromEntries(r.update) : r.update;
+      return new Command({ ...r, update: guard(update) } as ConstructorParameters<
         typeof Command
       >[0]);
-    }
-    return guard(result);
+    };
+    // A list of updates and commands (a tools node whose tools returned commands): each checked.
+    if (Array.isArray(result) && result.some(isCommand)) return result.map(checked);
+    return checked(result);
   };
 }
 

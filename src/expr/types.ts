@@ -97,6 +97,7 @@ export const MESSAGE_TYPE: RecordType = T.record(
     text: T.string,
     tool_calls: T.list(T.map(T.dyn)),
     tool_call_id: T.string,
+    status: T.string,
     name: T.string,
     id: T.string,
   },

@@ -6,3 +6,5 @@ export const GRAPH_KEY = "graphspec_graph";
 export const CONTEXT_KEY = "graphspec_context";
 /** The configurable key (and checkpoint metadata key) of the model the run chose (`RunOptions.model`). */
 export const MODEL_KEY = "graphspec_model";
+/** The configurable key (and checkpoint metadata key) of the run's tool allowlist, kept with the thread. */
+export const ALLOWED_TOOLS_KEY = "graphspec_allowed_tools";

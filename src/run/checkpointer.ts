@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { scrubber } from "../spec/secrets.js";
-import { CONTEXT_KEY, GRAPH_KEY, MODEL_KEY } from "./checkpoint-keys.js";
+import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, GRAPH_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CheckpointerError } from "./checkpointer-error.js";
 import { guardSecrets } from "./secret-guard.js";
 import { processClaims, type ThreadClaims } from "./thread-claims.js";
@@ -54,7 +54,7 @@ function tagging(saver: BaseCheckpointSaver): BaseCheckpointSaver {
   const put = saver.put.bind(saver);
   saver.put = (config, checkpoint, metadata, versions) => {
     const tags: Record<string, unknown> = {};
-    for (const key of [GRAPH_KEY, CONTEXT_KEY, MODEL_KEY]) {
+    for (const key of [GRAPH_KEY, CONTEXT_KEY, MODEL_KEY, ALLOWED_TOOLS_KEY]) {
       const value = config.configurable?.[key];
       if (value !== undefined) tags[key] = value;
     }

@@ -5,6 +5,7 @@
  * that carries the RunResult.
  */
 import type { StreamEvent } from "@langchain/core/tracers/log_stream";
+import { POLICY_DENIED_EVENT } from "../compile/tool-policy.js";
 import type { RunResult, TokenUsage } from "./result.js";
 
 export type RunEvent =
@@ -14,9 +15,16 @@ export type RunEvent =
   | { type: "token"; node: string; text: string }
   | { type: "tool_call"; node: string; tool: string; args: unknown }
   | { type: "tool_result"; node: string; tool: string; output: unknown }
+  /** A model's call the run's `allowedTools` does not name: it did not run (tool-policy.ts). */
+  | { type: "tool_denied"; node: string; tool: string; args: unknown; allowedTools: string[] }
   | { type: "interrupt"; node: string; id: string; value: unknown }
+  /** What a node or tool wrote with `runtime.writer` (`name` absent), or a LangChain custom event. */
+  | { type: "custom"; node: string; name?: string; data: unknown }
   | { type: "usage"; usage: TokenUsage }
   | { type: "completed" | "interrupted" | "failed"; result: RunResult };
+
+/** The custom event the executor's `runtime.writer` dispatches (reported as a `custom` event). */
+export const WRITER_EVENT = "graphspec_writer";
 
 /** The node of this graph (not of a subgraph or agent inside it) an event belongs to. */
 function topNode(e: StreamEvent): string | undefined {
@@ -80,6 +88,16 @@ export function eventMapper(usage: () => TokenUsage): (e: StreamEvent) => RunEve
         if (!node || repeated(e)) return [];
         const output = e.data?.output as { content?: unknown } | undefined;
         return [{ type: "tool_result", node, tool: e.name, output: output?.content ?? output }];
+      }
+      case "on_custom_event": {
+        if (!node) return [];
+        if (e.name === WRITER_EVENT) return [{ type: "custom", node, data: e.data }];
+        if (e.name !== POLICY_DENIED_EVENT)
+          return [{ type: "custom", node, name: e.name, data: e.data }];
+        const d = e.data as { tool: string; args: unknown; allowedTools: string[] };
+        return [
+          { type: "tool_denied", node, tool: d.tool, args: d.args, allowedTools: d.allowedTools },
+        ];
       }
       default:
         return [];

@@ -9,6 +9,7 @@ import type { RunEvent } from "./events.js";
 import type { RunLimits } from "./limits.js";
 import type { RunResult } from "./result.js";
 import type { SizeLimits } from "./size-limits.js";
+import type { StoreChoice } from "./store.js";
 
 export interface ExecutorOptions
   extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env" | "offline">,
@@ -24,6 +25,11 @@ export interface ExecutorOptions
   checkpointer?: CheckpointerChoice;
   /** Refuse to run a graph that can pause for a person when checkpoints are not durable. */
   requireDurable?: boolean;
+  /**
+   * LangGraph's store (cross-thread memory) for nodes and tools (`runtime.store`): `memory`,
+   * `postgres` (on `databaseUrl` / DATABASE_URL) or any LangGraph store. Default: none.
+   */
+  store?: StoreChoice;
 }
 
 /**
@@ -55,6 +61,13 @@ export interface RunOptions extends RunLimits, RunChoiceOptions {
    * keys given here replace the stored ones.
    */
   context?: Record<string, unknown>;
+  /**
+   * The tools the run's models may call, by name (a server client's `configurable.toolIds`). A call
+   * of any other tool does not run: the model gets an error tool message with `artifact.errorCode`
+   * `"policy_denied"`, and a `tool_denied` event says so. Kept with the thread: a resume or later
+   * run that gives none is held to it. Default: every tool the spec gives its nodes.
+   */
+  allowedTools?: string[];
 }
 
 export interface ResumeOptions extends RunLimits, RunChoiceOptions {
@@ -66,6 +79,8 @@ export interface ResumeOptions extends RunLimits, RunChoiceOptions {
   value?: unknown;
   /** Added to (and replacing keys of) the context stored with the thread. */
   context?: Record<string, unknown>;
+  /** The tools the resumed run's models may call (see RunOptions); default: the thread's list. */
+  allowedTools?: string[];
 }
 
 export interface StreamOptions extends RunOptions {

@@ -6,20 +6,22 @@
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
 import { Command } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { ScriptQueues } from "../compile/models/script.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
+import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
 import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { withBounds } from "./checkpoint-bounds.js";
-import { MODEL_KEY } from "./checkpoint-keys.js";
+import { ALLOWED_TOOLS_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
-import { eventMapper, type RunEvent } from "./events.js";
+import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type {
   Executor,
   ExecutorOptions,
@@ -38,6 +40,7 @@ import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
 import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { failureOf, keepFailure } from "./step-failure.js";
+import { type OpenStore, openStore } from "./store.js";
 import { threadGraphs } from "./thread-graph.js";
 import { graphForThread, onThread } from "./thread-guard.js";
 import { threadIndex } from "./threads.js";
@@ -51,6 +54,8 @@ interface Execution extends RunLimits {
   input: unknown;
   threadId: string;
   context: Record<string, unknown> | undefined;
+  /** The tools the run's models may call (tool-policy.ts); undefined: every tool. */
+  allowedTools?: unknown;
   /** Only read where the thread stands. */
   inspectOnly?: boolean;
   /** The graph's version the run took when it started (else the newest). */
@@ -83,6 +88,29 @@ const canPause = (spec: GraphSpec): boolean =>
       n.kind === "interrupt" || (n.kind === "agent" && n.approve?.length) || n.kind === "subgraph",
   );
 
+/** What a node or tool writes with `runtime.writer`: a custom event of the run's stream. */
+const customWriter = (chunk: unknown): void => {
+  dispatchCustomEvent(WRITER_EVENT, chunk).catch(() => {
+    // Outside a run's callbacks there is nobody to tell.
+  });
+};
+
+/** A tool allowlist that is not a list of names is refused before anything runs. */
+function allowlistRefusal(allowed: unknown): RunError | undefined {
+  if (
+    allowed === undefined ||
+    (Array.isArray(allowed) && allowed.every((t) => typeof t === "string"))
+  )
+    return undefined;
+  return {
+    code: "invalid-input",
+    phase: "input",
+    field: "allowedTools",
+    message: "`allowedTools` must be a list of tool names",
+    hint: 'give the names of the tools the run may use, e.g. ["lookup_ticket"], or leave it out',
+  };
+}
+
 export function createExecutor(options: ExecutorOptions = {}): Executor {
   return createReloadableExecutor(options).executor;
 }
@@ -109,6 +137,15 @@ export function createReloadableExecutor(
     });
     return checkpointer;
   };
+  let opened: Promise<OpenStore> | undefined;
+  const store = () => {
+    if (options.store === undefined) return Promise.resolve(undefined);
+    opened ??= openStore(options.store, options.databaseUrl ?? process.env.DATABASE_URL);
+    opened.catch(() => {
+      opened = undefined;
+    });
+    return opened.then((s) => s.store);
+  };
   /** The environment's secret-looking variables: masked in every run (run-secrets.ts). */
   const envSecrets = secretValues(options.env ?? process.env);
 
@@ -129,6 +166,7 @@ export function createReloadableExecutor(
       // Without scripts, a scripted model fails when it is called, not when the graph compiles:
       // reading a scripted graph's threads (inspect, history) calls no model.
       const scripts = options.scripts ?? new ScriptQueues({}, { anyName: true });
+      const given = await store();
       const compileOptions = {
         scripts,
         models,
@@ -137,6 +175,7 @@ export function createReloadableExecutor(
         ...(options.offline ? { offline: true } : {}),
         checkpointer: cp,
         cache,
+        ...(given ? { store: given } : {}),
       };
       const spec = doc.data as GraphSpec;
       return {
@@ -161,7 +200,16 @@ export function createReloadableExecutor(
 
   /** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
   async function execute(run: Execution): Promise<RunResult> {
-    const { graph, input, threadId, context, inspectOnly = false, onEvent, choices = {} } = run;
+    const {
+      graph,
+      input,
+      threadId,
+      context,
+      allowedTools,
+      inspectOnly = false,
+      onEvent,
+      choices = {},
+    } = run;
     const {
       graph: compiled,
       spec,
@@ -183,6 +231,10 @@ export function createReloadableExecutor(
           : {}),
         [GRAPH_KEY]: pathOf(graph),
         ...(context ? { [CONTEXT_KEY]: secrets.storedContext } : {}),
+        // Read by the tools node and agents; kept with the thread for a later resume.
+        ...(allowedTools !== undefined
+          ? { [TOOL_IDS_KEY]: allowedTools, [ALLOWED_TOOLS_KEY]: allowedTools }
+          : {}),
         ...secrets.configurable,
       },
       ...(context ? { context } : {}),
@@ -197,6 +249,7 @@ export function createReloadableExecutor(
     let error: RunError | undefined =
       (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
       (inspectOnly ? undefined : choiceRefusal(spec, choices)) ??
+      (inspectOnly ? undefined : allowlistRefusal(allowedTools)) ??
       (pausable && options.requireDurable
         ? {
             code: "not-durable",
@@ -211,8 +264,12 @@ export function createReloadableExecutor(
         checkContext(context);
         if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
         else {
+          // `runtime.writer` output becomes a custom event the mapper reports with its node
+          // (LangGraph's writer option is not in streamEvents' type, but it is read).
+          const withWriter = { writer: customWriter } as object;
           const events = compiled.streamEvents(input as never, {
             ...config,
+            ...withWriter,
             callbacks: [usage],
             version: "v2",
           });
@@ -336,12 +393,15 @@ export function createReloadableExecutor(
         ([, v]) => v !== undefined,
       ),
     ) as RunChoiceOptions;
+    const allowedTools =
+      opts.allowedTools ?? (opts.threadId ? await index.allowedToolsOf(opts.threadId) : undefined);
     return {
       graph,
       choices,
       input,
       threadId,
       context: opts.threadId ? await contextFor(opts.threadId, opts.context) : opts.context,
+      ...(allowedTools !== undefined ? { allowedTools } : {}),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(deadline !== undefined ? { deadline } : {}),
       ...(signal ? { signal } : {}),
@@ -476,6 +536,9 @@ export function createReloadableExecutor(
       const open = checkpointer;
       checkpointer = undefined;
       if (open) await (await open.catch(() => undefined))?.close();
+      const openedStore = opened;
+      opened = undefined;
+      if (openedStore) await (await openedStore.catch(() => undefined))?.close();
     },
   };
   return { executor, registry };

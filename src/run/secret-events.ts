@@ -32,11 +32,14 @@ function heldLength(text: string, secrets: readonly string[]): number {
 function scrubEvent(event: RunEvent, scrub: Scrub): RunEvent {
   switch (event.type) {
     case "tool_call":
+    case "tool_denied":
       return { ...event, args: scrub(event.args) };
     case "tool_result":
       return { ...event, output: scrub(event.output) };
     case "interrupt":
       return { ...event, value: scrub(event.value) };
+    case "custom":
+      return { ...event, data: scrub(event.data) };
     default:
       // The final events' result is masked already (the executor's).
       return event;

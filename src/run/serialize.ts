@@ -6,8 +6,16 @@ function plainMessage(m: BaseMessage): Record<string, unknown> {
   const out: Record<string, unknown> = { type: m.getType(), content: m.content };
   if (isAIMessage(m) && m.tool_calls?.length)
     out.tool_calls = m.tool_calls.map(({ id, name, args }) => ({ id, name, args }));
-  const extra = m as BaseMessage & { tool_call_id?: string; usage_metadata?: unknown };
+  const extra = m as BaseMessage & {
+    tool_call_id?: string;
+    usage_metadata?: unknown;
+    status?: string;
+    artifact?: unknown;
+  };
   if (extra.tool_call_id) out.tool_call_id = extra.tool_call_id;
+  // A failed tool call says so (a denied one carries its `errorCode` in the artifact).
+  if (extra.status === "error") out.status = "error";
+  if (extra.artifact !== undefined) out.artifact = toPlain(extra.artifact);
   if (m.name) out.name = m.name;
   if (m.id) out.id = m.id;
   if (extra.usage_metadata) out.usage_metadata = extra.usage_metadata;

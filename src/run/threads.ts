@@ -4,7 +4,7 @@
  * deleting them.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { CONTEXT_KEY, MODEL_KEY } from "./checkpoint-keys.js";
+import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import type { ThreadInfo } from "./executor-api.js";
 import type { ThreadListing } from "./thread-listing.js";
 
@@ -38,6 +38,14 @@ export function threadIndex(
       const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
       const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[MODEL_KEY];
       return typeof stored === "string" ? stored : undefined;
+    },
+
+    /** The tool allowlist the thread's runs were given, when one was. */
+    async allowedToolsOf(threadId: string): Promise<string[] | undefined> {
+      const { saver } = await store();
+      const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
+      const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[ALLOWED_TOOLS_KEY];
+      return Array.isArray(stored) ? stored.map(String) : undefined;
     },
     /** Deletes a thread's checkpoints; whether it existed. */
     async deleteThread(threadId: string): Promise<boolean> {

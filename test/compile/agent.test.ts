@@ -191,8 +191,12 @@ describe("approvals", () => {
       actionRequests: { name: string; args: unknown }[];
       reviewConfigs: unknown[];
     };
+    // The person sees the bound user id the tool will run with (the model is never shown it).
     expect(request.actionRequests).toEqual([
-      expect.objectContaining({ name: "notify_customer", args: { message: "We are on it" } }),
+      expect.objectContaining({
+        name: "notify_customer",
+        args: { message: "We are on it", user_id: "u-7" },
+      }),
     ]);
     expect(request.reviewConfigs).toEqual([
       { actionName: "notify_customer", allowedDecisions: ["approve", "edit", "reject"] },

@@ -6,7 +6,15 @@ import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
-import { bytesArg, countArg, deadlineArg, jsonArg, nodeListArg, threadArg } from "../args.js";
+import {
+  bytesArg,
+  countArg,
+  deadlineArg,
+  jsonArg,
+  listArg,
+  nodeListArg,
+  threadArg,
+} from "../args.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -27,6 +35,10 @@ Options:
       --recursion-limit <n>       at most n super-steps (in place of the spec's limits.recursion)
       --interrupt-before <a,b>    pause before these nodes (* for every node)
       --interrupt-after <a,b>     pause after these nodes (* for every node)
+      --allow-tools <a,b>         the tools the run's models may call (others are denied, and the
+                                  model is told so); kept with the thread
+      --store <memory|postgres>   LangGraph's store for nodes and tools (runtime.store); postgres:
+                                  DATABASE_URL. Default: none
       --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
                                   without it, a scripted model fails when it is called
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
@@ -60,6 +72,8 @@ Options:
       --recursion-limit <n>       at most n super-steps for the resumed run
       --interrupt-before <a,b>    pause before these nodes (* for every node)
       --interrupt-after <a,b>     pause after these nodes (* for every node)
+      --allow-tools <a,b>         the tools the resumed run's models may call (default: the thread's list)
+      --store <memory|postgres>   LangGraph's store for nodes and tools
       --scripts <JSON|@file>      answers for scripted:NAME models
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
@@ -80,6 +94,8 @@ const OPTIONS = {
   "recursion-limit": { type: "string" },
   "interrupt-before": { type: "string" },
   "interrupt-after": { type: "string" },
+  "allow-tools": { type: "string" },
+  store: { type: "string" },
   scripts: { type: "string" },
   "max-input-bytes": { type: "string" },
   "max-resume-bytes": { type: "string" },
@@ -187,6 +203,14 @@ async function runWithProgress(
         flush();
         io.err(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
         break;
+      case "tool_denied":
+        flush();
+        io.err(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
+        break;
+      case "custom":
+        flush();
+        io.err(`  · ${JSON.stringify(e.data)}`);
+        break;
       case "token":
         line += e.text;
         break;
@@ -222,6 +246,10 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never[]> | undefined;
   const maxTokens = countArg("max-tokens", values["max-tokens"]);
   const deadline = deadlineArg(values.deadline);
+  const allowedTools = listArg(values["allow-tools"]);
+  const store = values.store;
+  if (store !== undefined && store !== "memory" && store !== "postgres")
+    throw new UsageError(`--store must be memory or postgres, not "${store}"`);
   const input = mode === "run" ? (jsonArg(io, "input", values.input) ?? {}) : undefined;
   const value = jsonArg(io, "value", values.value);
   if (mode === "run" && values["max-resume-bytes"] !== undefined)
@@ -257,6 +285,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     signal: cancel.signal,
     ...(context ? { context } : {}),
     ...(values.thread ? { threadId: values.thread } : {}),
+    ...(allowedTools ? { allowedTools } : {}),
   };
   const { toPlain } = await import("../../run/serialize.js");
   const named = graph;
@@ -269,6 +298,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
       {
         ...sizes,
         requireDurable: values["require-durable"],
+        ...(store ? { store } : {}),
         // A scripted model with no script fails when it is called, not when the graph compiles:
         // a resume that calls no model needs no --scripts.
         scripts: new ScriptQueues(scripts ?? {}, { anyName: true }),

@@ -51,7 +51,12 @@ function fromRecord(value: Record<string, unknown>): BaseMessage | undefined {
       });
     }
     case "tool":
-      return new ToolMessage({ ...fields, tool_call_id: String(value.tool_call_id ?? "") });
+      return new ToolMessage({
+        ...fields,
+        tool_call_id: String(value.tool_call_id ?? ""),
+        // A failed call stays failed: the model reads it as one.
+        ...(value.status === "error" || value.status === "success" ? { status: value.status } : {}),
+      });
   }
   return undefined;
 }

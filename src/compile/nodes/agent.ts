@@ -6,21 +6,33 @@
  * inside the node with the node's config, so its checkpoints and interrupts nest under the node
  * and a resume continues inside the loop; what it adds to the history is the node's answer.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+
+import { AsyncLocalStorage } from "node:async_hooks";
+import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import {
+  Command,
+  isCommand,
+  isGraphInterrupt,
+  type LangGraphRunnableConfig,
+} from "@langchain/langgraph";
 import {
   type AgentMiddleware,
   createAgent,
+  createMiddleware,
   humanInTheLoopMiddleware,
   modelCallLimitMiddleware,
+  ToolInvocationError,
   toolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
+import { boundArguments } from "../build-tool.js";
 import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import type { NodeKind } from "../node-kind.js";
+import { policyDenial } from "../tool-policy.js";
 import { valueCheck } from "../value-check.js";
 
 /** The tool a model calls to give a structured answer (LangChain's tool strategy). */
@@ -37,8 +49,90 @@ interface Agent {
   graph: { nodes: Record<string, unknown> };
 }
 
+/**
+ * What tools of the running agent wrote to the graph's state with a Command. The agent's own state
+ * has only its messages, and would drop the rest silently: it is kept here and written by the node.
+ */
+const commandUpdates = new AsyncLocalStorage<Record<string, unknown>[]>();
+
+/** A tool's Command with its writes to the graph's channels taken out (kept for the node). */
+function graphUpdates<T>(result: T): T {
+  const kept = commandUpdates.getStore();
+  if (!kept || !isCommand(result) || result.update === undefined || result.update === null)
+    return result;
+  const entries = Array.isArray(result.update)
+    ? (result.update as [string, unknown][])
+    : Object.entries(result.update as Record<string, unknown>);
+  const graph = entries.filter(([k]) => k !== "messages");
+  if (!graph.length) return result;
+  kept.push(Object.fromEntries(graph));
+  return new Command({
+    ...result,
+    update: Object.fromEntries(entries.filter(([k]) => k === "messages")),
+  } as ConstructorParameters<typeof Command>[0]) as T;
+}
+
+/**
+ * The run's tool allowlist (tool-policy.ts), checked where the loop runs a tool: after an approval,
+ * so an approved or edited call is held to it too.
+ */
+const toolPolicy = createMiddleware({
+  name: "GraphspecToolPolicy",
+  wrapToolCall: async (request, handler) => {
+    const runtime = request.runtime as {
+      configurable?: Record<string, unknown>;
+      signal?: AbortSignal;
+    };
+    const denial = await policyDenial(request.toolCall, runtime.configurable);
+    if (denial) return denial;
+    try {
+      return graphUpdates(await handler(request));
+    } catch (e) {
+      // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
+      // model's to read, as it is without middleware (its default tool-error handling).
+      if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
+      const { toolCall } = request;
+      return new ToolMessage({
+        content: ToolInvocationError.isInstance(e) ? e.message : `${e}\n Please fix your mistakes.`,
+        tool_call_id: toolCall.id ?? "",
+        name: toolCall.name,
+        status: "error",
+      });
+    }
+  },
+});
+
+/**
+ * The model's tool calls with the tools' `bind` values applied, so what follows — an approval
+ * request, the transcript, events — shows the arguments the tools run with, not invented ones.
+ */
+function boundCalls(tools: readonly StructuredToolInterface[]): AgentMiddleware | undefined {
+  const byName = new Map(
+    tools.flatMap((t) => {
+      const applied = boundArguments.get(t);
+      return applied ? [[t.name, applied] as const] : [];
+    }),
+  );
+  if (!byName.size) return undefined;
+  return createMiddleware({
+    name: "GraphspecBoundArguments",
+    wrapModelCall: async (request, handler) => {
+      const answer = await handler(request);
+      if (!AIMessage.isInstance(answer) || !answer.tool_calls?.length) return answer;
+      answer.tool_calls = answer.tool_calls.map((c) => {
+        const applied = byName.get(c.name);
+        return applied ? { ...c, args: applied(c.args) as Record<string, unknown> } : c;
+      });
+      return answer;
+    },
+  }) as AgentMiddleware;
+}
+
 function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: unknown): Agent {
-  const middleware: AgentMiddleware[] = [];
+  const tools = node.tools.map((t) => ctx.tool(t));
+  const middleware: AgentMiddleware[] = [toolPolicy as AgentMiddleware];
+  const bound = boundCalls(tools);
+  if (bound) middleware.push(bound);
   if (node.max_steps !== undefined) {
     middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
   }
@@ -52,7 +146,7 @@ function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: u
   const schema = node.output?.schema as Record<string, unknown> | undefined;
   return createAgent({
     model,
-    tools: node.tools.map((t) => ctx.tool(t)),
+    tools,
     middleware,
     name,
     // Tool calling for every provider (LangChain would pick a provider's JSON mode where it
@@ -157,6 +251,17 @@ function structuredCheck(name: string, node: AgentNode) {
   };
 }
 
+/**
+ * Where an agent with `write` keeps its loop's messages: `messages`, when the state has that
+ * message channel and `write` names no message channel of its own — so the next turn sees the
+ * calls and results the answer came from, not the answer alone.
+ */
+function transcriptChannel(node: AgentNode, ctx: CompileContext): string | undefined {
+  if (node.write === undefined || ctx.spec.state.messages?.type !== "messages") return undefined;
+  const written = typeof node.write === "string" ? [node.write] : Object.keys(node.write);
+  return written.some((c) => ctx.spec.state[c]?.type === "messages") ? undefined : "messages";
+}
+
 export const agentKind: NodeKind<AgentNode> = {
   async lower(name, node, ctx) {
     const agentWith = await ctx.perRunModel(node.model, (model) =>
@@ -169,16 +274,20 @@ export const agentKind: NodeKind<AgentNode> = {
     const checkOutput = node.output ? structuredCheck(name, node) : undefined;
     const prompt = promptBuilder(name, node, ctx);
     const write = answerWriter(name, node, ctx);
+    const transcript = transcriptChannel(node, ctx);
     return {
       subgraphs: [agent.graph],
       run: async (call) => {
         const sent = prompt(call);
         const recursionLimit = limitFor(call.config.recursionLimit ?? 25);
         let result: Awaited<ReturnType<Agent["invoke"]>>;
+        const written: Record<string, unknown>[] = [];
         try {
-          result = await (await agentWith(call.config)).invoke(
-            { messages: sent },
-            { ...call.config, context: call.context, recursionLimit },
+          result = await commandUpdates.run(written, async () =>
+            (await agentWith(call.config)).invoke(
+              { messages: sent },
+              { ...call.config, context: call.context, recursionLimit },
+            ),
           );
         } catch (e) {
           throw agentFailure(name, node, e, { steps: recursionLimit, perCall });
@@ -186,7 +295,12 @@ export const agentKind: NodeKind<AgentNode> = {
         // The loop's own messages: what the agent added after what it was given.
         const added = result.messages.slice(sent.length);
         checkOutput?.(result.structuredResponse, added);
-        return write(call.vars, { messages: added, structured: result.structuredResponse });
+        const update = write(call.vars, { messages: added, structured: result.structuredResponse });
+        const answer = transcript ? { ...update, [transcript]: added } : update;
+        // Tools' Command writes to the graph's channels, after the answer, each through the guard.
+        return written.length
+          ? [answer, ...written.map((u) => new Command({ update: u }))]
+          : answer;
       },
     };
   },

@@ -3,6 +3,7 @@
  * tool's return value is `result` in `write`. A tool that fails — its arguments refused by its
  * schema, or its own error — fails the node with a `tool-error` naming the node and the tool.
  */
+import { isCommand } from "@langchain/langgraph";
 import { T } from "../../expr/index.js";
 import type { ToolNode } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
@@ -30,10 +31,17 @@ export const toolKind: NodeKind<ToolNode> = {
             "result",
           );
     return {
-      run: async ({ vars, config }) => {
+      run: async ({ state, vars, config }) => {
         let result: unknown;
         try {
-          result = await tool.invoke(args(vars) as Record<string, unknown>, config);
+          // The tool's runtime, as a ToolNode gives it: the run's config with the state.
+          result = await tool.invoke(
+            args(vars) as Record<string, unknown>,
+            {
+              ...config,
+              state,
+            } as never,
+          );
         } catch (e) {
           if (e instanceof GraphspecRunError) throw e;
           const message = String((e as Error)?.message ?? e).split("\n")[0];
@@ -49,6 +57,26 @@ export const toolKind: NodeKind<ToolNode> = {
               cause: e,
             },
           );
+        }
+        if (isCommand(result)) {
+          // A Command updates the state itself (through the write guard); `write` has no result to read.
+          if (
+            write ||
+            (result.goto !== undefined && (!Array.isArray(result.goto) || result.goto.length)) ||
+            result.graph
+          ) {
+            throw new GraphspecRunError(
+              "tool-error",
+              `node \`${name}\`: tool \`${node.tool}\` returned a Command${write ? ", and the node has a `write`" : " that does more than update the state"}`,
+              {
+                node: name,
+                hint: write
+                  ? "drop the node's `write` (the Command's update is written), or return a plain result"
+                  : "return `new Command({ update: { … } })` and route with the spec's edges",
+              },
+            );
+          }
+          return result;
         }
         return write ? write({ ...vars, result }) : {};
       },

@@ -1,0 +1,32 @@
+/**
+ * The store a run's nodes and tools see as LangGraph's `store` (cross-thread memory):
+ * `memory` (this process only), `postgres` (LangGraph's PostgresStore on the executor's database,
+ * its tables made on first use), or any LangGraph store the caller passes.
+ */
+import { type BaseStore, InMemoryStore } from "@langchain/langgraph";
+import { CheckpointerError } from "./checkpointer-error.js";
+
+export type StoreChoice = "memory" | "postgres" | BaseStore;
+
+export interface OpenStore {
+  store: BaseStore;
+  close(): Promise<void>;
+}
+
+export async function openStore(
+  choice: StoreChoice,
+  databaseUrl: string | undefined,
+): Promise<OpenStore> {
+  if (choice === "memory") return { store: new InMemoryStore(), close: async () => {} };
+  if (choice !== "postgres") return { store: choice, close: async () => {} };
+  if (!databaseUrl) {
+    throw new CheckpointerError(
+      "the postgres store needs a database, and DATABASE_URL is not set",
+      "set DATABASE_URL=postgresql://user:password@host:5432/db (the tables are made on first use)",
+    );
+  }
+  const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
+  const store = PostgresStore.fromConnString(databaseUrl);
+  await store.setup();
+  return { store, close: () => store.stop() };
+}
