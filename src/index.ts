@@ -43,7 +43,9 @@ export type {
   RunOptions,
   StreamOptions,
   ThreadInfo,
+  ThreadState,
 } from "./run/executor-api.js";
+export type { GraphStreamMode, GraphStreamRequest } from "./run/graph-chunks.js";
 export type { RunLimits } from "./run/limits.js";
 export type { PendingInterrupt, RunError, RunPhase, RunResult, TokenUsage } from "./run/result.js";
 export type { SizeLimits } from "./run/size-limits.js";

@@ -16,6 +16,10 @@ export type RunEvent =
   | { type: "tool_result"; node: string; tool: string; output: unknown }
   | { type: "interrupt"; node: string; id: string; value: unknown }
   | { type: "usage"; usage: TokenUsage }
+  /** A chunk of one of LangGraph's stream modes, when asked for (`StreamOptions.graphStream`). */
+  | { type: "graph_chunk"; mode: string; namespace: string[]; data: unknown }
+  /** A raw LangGraph `streamEvents` event, when asked for (`graphStream.events`). */
+  | { type: "graph_event"; event: Record<string, unknown> }
   | { type: "completed" | "interrupted" | "failed"; result: RunResult };
 
 /** The node of this graph (not of a subgraph or agent inside it) an event belongs to. */

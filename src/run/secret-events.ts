@@ -37,6 +37,10 @@ function scrubEvent(event: RunEvent, scrub: Scrub): RunEvent {
       return { ...event, output: scrub(event.output) };
     case "interrupt":
       return { ...event, value: scrub(event.value) };
+    case "graph_chunk":
+      return { ...event, data: scrub(event.data) };
+    case "graph_event":
+      return { ...event, event: scrub(event.event) };
     default:
       // The final events' result is masked already (the executor's).
       return event;
