@@ -1,0 +1,180 @@
+/**
+ * Runs: stream (server-sent events), wait, create in the background, list, get, join, follow,
+ * cancel — on a thread, or stateless (`/runs/…`: a thread of its own, deleted after unless
+ * `on_completion: "keep"`). `multitask_strategy` is `reject`: a second run on a busy thread is a 409.
+ */
+import { randomUUID } from "node:crypto";
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { toPlain } from "../run/serialize.js";
+import { ApiError, notFound } from "./api-error.js";
+import { jsonBody, parsed, RunCreate } from "./request-body.js";
+import type { LiveRun } from "./run-registry.js";
+import type { ServerEnv, ServerParts } from "./server-parts.js";
+import { streamModes } from "./stream-modes.js";
+import type { Allow } from "./thread-routes.js";
+import { threadView } from "./thread-views.js";
+
+type C = Context<ServerEnv>;
+
+export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
+  const api = new Hono<ServerEnv>();
+
+  /** Starts the run a request describes, on `clientThreadId` (undefined: a stateless run). */
+  async function start(c: C, clientThreadId: string | undefined) {
+    const body = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
+    const modes = streamModes(body.stream_mode);
+    const graph = await p.graphs.find(body.assistant_id);
+    if (!graph)
+      throw new ApiError(
+        404,
+        "assistant-not-found",
+        `there is no assistant \`${body.assistant_id}\``,
+        {
+          field: "assistant_id",
+          hint: "an assistant is a graph's name or its assistant_id; list them with `assistants.search()`",
+        },
+      );
+    if (body.multitask_strategy && body.multitask_strategy !== "reject")
+      throw new ApiError(
+        422,
+        "unsupported",
+        `multitask_strategy \`${body.multitask_strategy}\` is not supported`,
+        {
+          field: "multitask_strategy",
+          hint: "use `reject` (the default): wait for the thread's run, or cancel it, then start the next",
+        },
+      );
+    if (body.command?.update !== undefined || body.command?.goto !== undefined)
+      throw new ApiError(422, "unsupported", "command.update and command.goto are not supported", {
+        field: "command",
+        hint: "answer an interrupt with command.resume; change state with threads.updateState",
+      });
+    const tenancy = c.get("tenancy");
+    const stateless = clientThreadId === undefined;
+    const client = clientThreadId ?? randomUUID();
+    const stored = tenancy.stored(client);
+    await allow(c, "threads", "create_run", { thread_id: client, assistant_id: graph.name });
+    if (!stateless && !(await threadView(p, stored, client))) {
+      if (body.if_not_exists !== "create")
+        throw notFound(
+          "thread",
+          client,
+          'create it with `threads.create()`, or pass if_not_exists: "create"',
+        );
+    }
+    p.threads.ensure(stored, { graph_id: graph.name });
+    const started = !stateless && (await p.exec.state(stored)) !== undefined;
+    const resume =
+      body.command && "resume" in body.command ? { resume: body.command.resume } : undefined;
+    const input = body.input ?? undefined;
+    // No input on a thread that has run: go on from its last checkpoint (LangGraph's `input: null`).
+    const how =
+      resume ?? (input === undefined && started ? { continue: true } : { input: input ?? {} });
+    // TODO(issue 11): pass config.configurable.model / toolIds once the executor's RunOptions take them.
+    const run = await p.runs.start({
+      exec: p.exec,
+      graphPath: graph.path,
+      assistantId: graph.assistantId,
+      storedThreadId: stored,
+      clientThreadId: client,
+      tenant: tenancy.tenant,
+      options: { ...how, ...(body.context ? { context: body.context } : {}) },
+      modes,
+      subgraphs: body.stream_subgraphs ?? false,
+      metadata: body.metadata ?? {},
+    });
+    if (stateless && body.on_completion !== "keep") {
+      run.done.then(async () => {
+        await p.exec.deleteThread(stored).catch(() => false);
+        p.threads.delete(stored);
+      });
+    }
+    c.header(
+      "Content-Location",
+      `/threads/${encodeURIComponent(client)}/runs/${run.record.run_id}`,
+    );
+    return run;
+  }
+
+  /** The thread's values once the run has ended, as `runs.wait` and `runs.join` answer. */
+  async function finalValues(run: LiveRun): Promise<unknown> {
+    await run.done;
+    const error = run.result?.error;
+    if (!run.result || (error && error.code !== "cancelled"))
+      return {
+        __error__: { error: error?.code ?? "error", message: error?.message ?? "the run failed" },
+      };
+    const s = await p.exec.state(run.storedThreadId);
+    const values = toPlain(s?.values ?? {}) as Record<string, unknown>;
+    const interrupts = s?.tasks.flatMap((t) => t.interrupts) ?? [];
+    return interrupts.length ? { ...values, __interrupt__: interrupts } : values;
+  }
+
+  const sse = (c: C, run: LiveRun, from: number) =>
+    streamSSE(c, async (stream) => {
+      const gone = new AbortController();
+      // The client left: stop following; the run goes on and can be joined.
+      stream.onAbort(() => gone.abort());
+      for await (const [i, e] of p.runs.follow(run, from, gone.signal)) {
+        await stream.writeSSE({
+          id: String(i),
+          event: e.event,
+          data: JSON.stringify(e.data ?? null),
+        });
+      }
+    });
+
+  /** A run of this caller's thread, or 404 (another tenant's run is not found). */
+  const runOf = (c: C) => {
+    const stored = c.get("tenancy").stored(c.req.param("thread_id")!);
+    const run = p.runs.get(c.req.param("run_id")!);
+    if (!run || run.storedThreadId !== stored) throw notFound("run", c.req.param("run_id")!);
+    return run;
+  };
+
+  for (const prefix of ["/threads/:thread_id", ""]) {
+    const threadOf = (c: C) => (prefix ? c.req.param("thread_id") : undefined);
+    api.post(`${prefix}/runs/stream`, async (c) => sse(c, await start(c, threadOf(c)), 0));
+    api.post(`${prefix}/runs/wait`, async (c) =>
+      c.json(await finalValues(await start(c, threadOf(c)))),
+    );
+    api.post(`${prefix}/runs`, async (c) => c.json((await start(c, threadOf(c))).record));
+  }
+
+  api.get("/threads/:thread_id/runs", async (c) => {
+    const client = c.req.param("thread_id");
+    const stored = c.get("tenancy").stored(client);
+    await allow(c, "threads", "read", { thread_id: client });
+    if (!(await threadView(p, stored, client))) throw notFound("thread", client);
+    const limit = Number(c.req.query("limit") ?? 10);
+    const offset = Number(c.req.query("offset") ?? 0);
+    const runs = p.runs.ofThread(stored).map((r) => r.record);
+    return c.json(runs.slice(offset, offset + limit));
+  });
+  api.get("/threads/:thread_id/runs/:run_id", async (c) => c.json(runOf(c).record));
+  api.get("/threads/:thread_id/runs/:run_id/join", async (c) =>
+    c.json(await finalValues(runOf(c))),
+  );
+  api.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
+    const run = runOf(c);
+    const last = Number(c.req.header("last-event-id"));
+    return sse(c, run, Number.isInteger(last) && last >= 0 ? last + 1 : 0);
+  });
+  api.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
+    const run = runOf(c);
+    run.abort.abort();
+    if (c.req.query("wait") === "1" || c.req.query("wait") === "true") await run.done;
+    return c.body(null, 202);
+  });
+  api.delete("/threads/:thread_id/runs/:run_id", async (c) => {
+    const run = runOf(c);
+    if (!run.finished)
+      throw new ApiError(409, "run-in-progress", "the run is still in progress", {
+        hint: "cancel it first",
+      });
+    return c.body(null, 204);
+  });
+  return api;
+}
