@@ -68,7 +68,7 @@ describe("tenants", () => {
   });
 
   it("refuses requests without a valid key, whatever else they carry", async () => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       {},
       { "x-auth-scheme": "langsmith" },
       { "x-api-key": "wrong-key-0123456789" },
@@ -150,17 +150,15 @@ describe("bad requests", () => {
         fc.oneof(
           fc.json(),
           fc.string(),
-          fc
-            .jsonValue()
-            .map((v) =>
-              JSON.stringify({
-                assistant_id: "approval",
-                input: v,
-                stream_mode: v,
-                command: v,
-                metadata: v,
-              }),
-            ),
+          fc.jsonValue().map((v) =>
+            JSON.stringify({
+              assistant_id: "approval",
+              input: v,
+              stream_mode: v,
+              command: v,
+              metadata: v,
+            }),
+          ),
         ),
         async (path, body) => {
           const res = await raw(path, { method: "POST", key: KEY_A, body });
