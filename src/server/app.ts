@@ -61,7 +61,7 @@ export function serverApp(p: ServerParts, version: string): Hono<ServerEnv> {
   });
   const allow: Allow = async (c, resource, action, value) => {
     const caller = c.get("caller");
-    if (p.auth && caller) await p.auth.authorize(caller, resource, action, value);
+    return p.auth && caller ? p.auth.authorize(caller, resource, action, value) : undefined;
   };
   app.route("/", assistantRoutes(p));
   app.route("/", threadRoutes(p, allow));

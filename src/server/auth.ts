@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ApiError } from "./api-error.js";
+import type { AuthFilters } from "./auth-filters.js";
 
 export interface Caller {
   tenant: string;
@@ -20,8 +21,17 @@ export interface Caller {
 
 export interface Authenticator {
   authenticate(request: Request): Promise<Caller>;
-  /** Asks the handler's `on` callbacks whether this action is allowed (false or a throw refuses it). */
-  authorize(caller: Caller, resource: string, action: string, value: unknown): Promise<void>;
+  /**
+   * Asks the handler's `on` callbacks whether this action is allowed (false or a throw refuses
+   * it), and answers the metadata filters it returned. The callback may change `value` (as
+   * LangGraph's handlers add `metadata.owner`): the caller reads it back.
+   */
+  authorize(
+    caller: Caller,
+    resource: string,
+    action: string,
+    value: unknown,
+  ): Promise<AuthFilters | undefined>;
 }
 
 const unauthorized = (message: string, hint: string) =>
@@ -65,7 +75,9 @@ export async function apiKeyAuth(file: string): Promise<Authenticator> {
         throw unauthorized("the API key is not valid", "check the key, or ask for one");
       return { tenant, user: { identity: tenant }, permissions: [] };
     },
-    async authorize() {},
+    async authorize() {
+      return undefined;
+    },
   };
 }
 
@@ -128,7 +140,7 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
       const cb = handlers.callbacks;
       const handler =
         cb?.[`${resource}:${action}`] ?? cb?.[resource] ?? cb?.[`*:${action}`] ?? cb?.["*"];
-      if (!handler) return;
+      if (!handler) return undefined;
       let verdict: unknown;
       try {
         verdict = await handler({
@@ -144,6 +156,15 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
       }
       if (verdict === false)
         throw new ApiError(403, "forbidden", `the Auth handler refused ${resource}:${action}`);
+      if (verdict === undefined || verdict === null || verdict === true) return undefined;
+      if (typeof verdict !== "object" || Array.isArray(verdict))
+        throw new ApiError(
+          500,
+          "auth-handler-invalid",
+          `the Auth handler's ${resource}:${action} callback returned ${Array.isArray(verdict) ? "an array" : typeof verdict}`,
+          { hint: "return a filter object, a boolean, or nothing" },
+        );
+      return verdict as AuthFilters;
     },
   };
 }

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { toPlain } from "../run/serialize.js";
 import { ApiError, notFound } from "./api-error.js";
+import { matchesFilters } from "./auth-filters.js";
 import { jsonBody, parsed, RunCreate } from "./request-body.js";
 import type { LiveRun } from "./run-registry.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
@@ -55,16 +56,25 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const stateless = clientThreadId === undefined;
     const client = clientThreadId ?? randomUUID();
     const stored = tenancy.stored(client);
-    await allow(c, "threads", "create_run", { thread_id: client, assistant_id: graph.name });
-    if (!stateless && !(await threadView(p, stored, client))) {
-      if (body.if_not_exists !== "create")
-        throw notFound(
-          "thread",
-          client,
-          'create it with `threads.create()`, or pass if_not_exists: "create"',
-        );
-    }
-    p.threads.ensure(stored, { graph_id: graph.name });
+    // The handler may add to the run's metadata (LangGraph's docs stamp `owner`); a thread this
+    // run creates carries it, as on LangGraph's server.
+    const asked = {
+      thread_id: client,
+      assistant_id: graph.name,
+      metadata: { ...(body.metadata ?? {}) },
+      multitask_strategy: "reject",
+      if_not_exists: body.if_not_exists ?? "reject",
+    };
+    const filters = await allow(c, "threads", "create_run", asked);
+    const existing = stateless ? undefined : await threadView(p, stored, client);
+    if (existing && !matchesFilters(existing.metadata, filters)) throw notFound("thread", client);
+    if (!stateless && !existing && body.if_not_exists !== "create")
+      throw notFound(
+        "thread",
+        client,
+        'create it with `threads.create()`, or pass if_not_exists: "create"',
+      );
+    if (!existing) p.threads.ensure(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
     const started = !stateless && (await p.exec.state(stored)) !== undefined;
     const resume =
       body.command && "resume" in body.command ? { resume: body.command.resume } : undefined;
@@ -83,7 +93,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       options: { ...how, ...(body.context ? { context: body.context } : {}) },
       modes,
       subgraphs: body.stream_subgraphs ?? false,
-      metadata: body.metadata ?? {},
+      metadata: asked.metadata ?? {},
     });
     if (stateless && body.on_completion !== "keep") {
       run.done.then(async () => {
@@ -126,11 +136,19 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       }
     });
 
-  /** A run of this caller's thread, or 404 (another tenant's run is not found). */
-  const runOf = (c: C) => {
-    const stored = c.get("tenancy").stored(c.req.param("thread_id")!);
-    const run = p.runs.get(c.req.param("run_id")!);
-    if (!run || run.storedThreadId !== stored) throw notFound("run", c.req.param("run_id")!);
+  /**
+   * A run of this caller's thread, or 404: another tenant's run, or one on a thread whose
+   * metadata the Auth handler's filters for `action` do not match, is not found.
+   */
+  const runOf = async (c: C, action: "read" | "update" | "delete" = "read") => {
+    const client = c.req.param("thread_id")!;
+    const stored = c.get("tenancy").stored(client);
+    const runId = c.req.param("run_id")!;
+    const filters = await allow(c, "threads", action, { thread_id: client, run_id: runId });
+    const run = p.runs.get(runId);
+    if (!run || run.storedThreadId !== stored) throw notFound("run", runId);
+    if (filters && !matchesFilters(p.threads.get(stored)?.metadata ?? {}, filters))
+      throw notFound("run", runId);
     return run;
   };
 
@@ -146,30 +164,31 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   api.get("/threads/:thread_id/runs", async (c) => {
     const client = c.req.param("thread_id");
     const stored = c.get("tenancy").stored(client);
-    await allow(c, "threads", "read", { thread_id: client });
-    if (!(await threadView(p, stored, client))) throw notFound("thread", client);
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    const thread = await threadView(p, stored, client);
+    if (!thread || !matchesFilters(thread.metadata, filters)) throw notFound("thread", client);
     const limit = Number(c.req.query("limit") ?? 10);
     const offset = Number(c.req.query("offset") ?? 0);
     const runs = p.runs.ofThread(stored).map((r) => r.record);
     return c.json(runs.slice(offset, offset + limit));
   });
-  api.get("/threads/:thread_id/runs/:run_id", async (c) => c.json(runOf(c).record));
+  api.get("/threads/:thread_id/runs/:run_id", async (c) => c.json((await runOf(c)).record));
   api.get("/threads/:thread_id/runs/:run_id/join", async (c) =>
-    c.json(await finalValues(runOf(c))),
+    c.json(await finalValues(await runOf(c))),
   );
   api.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
-    const run = runOf(c);
+    const run = await runOf(c);
     const last = Number(c.req.header("last-event-id"));
     return sse(c, run, Number.isInteger(last) && last >= 0 ? last + 1 : 0);
   });
   api.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
-    const run = runOf(c);
+    const run = await runOf(c, "update");
     run.abort.abort();
     if (c.req.query("wait") === "1" || c.req.query("wait") === "true") await run.done;
     return c.body(null, 202);
   });
   api.delete("/threads/:thread_id/runs/:run_id", async (c) => {
-    const run = runOf(c);
+    const run = await runOf(c, "delete");
     if (!run.finished)
       throw new ApiError(409, "run-in-progress", "the run is still in progress", {
         hint: "cancel it first",

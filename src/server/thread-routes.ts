@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { ApiError, notFound, refusalError } from "./api-error.js";
+import { type AuthFilters, matchesFilters } from "./auth-filters.js";
 import {
   HistoryQuery,
   jsonBody,
@@ -24,20 +25,24 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const client = c.req.param("thread_id");
     return { client, stored: c.get("tenancy").stored(client) };
   };
-  const existing = async (stored: string, client: string) => {
+  /** The thread, or 404 — also when the Auth handler's filters do not match its metadata. */
+  const existing = async (stored: string, client: string, filters?: AuthFilters) => {
     const t = await threadView(p, stored, client);
-    if (!t) throw notFound("thread", client, "create it with `threads.create()`, or check the id");
+    if (!t || !matchesFilters(t.metadata, filters))
+      throw notFound("thread", client, "create it with `threads.create()`, or check the id");
     return t;
   };
 
   api.post("/threads", async (c) => {
     const body = parsed(ThreadCreate, await jsonBody(c, p.maxBodyBytes));
-    await allow(c, "threads", "create", body);
+    // The handler may add metadata (LangGraph's docs stamp `owner`): it changes `body` in place.
+    const filters = await allow(c, "threads", "create", body);
     const client = body.thread_id ?? randomUUID();
     const stored = c.get("tenancy").stored(client);
     const found = await threadView(p, stored, client);
     if (found) {
-      if (body.if_exists === "do_nothing") return c.json(found);
+      if (body.if_exists === "do_nothing" && matchesFilters(found.metadata, filters))
+        return c.json(found);
       throw new ApiError(409, "thread-exists", `thread \`${client}\` exists already`, {
         field: "thread_id",
         hint: 'pass if_exists: "do_nothing" to get it back, or choose another id',
@@ -52,7 +57,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   api.post("/threads/search", async (c) => {
     const q = parsed(ThreadSearch, await jsonBody(c, p.maxBodyBytes));
-    await allow(c, "threads", "search", q);
+    const filters = await allow(c, "threads", "search", q);
     const tenancy = c.get("tenancy");
     const stored = new Set([
       ...p.threads.ids(),
@@ -66,6 +71,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       (t) => t !== undefined,
     );
     const matching = views
+      .filter((t) => matchesFilters(t.metadata, filters))
       .filter((t) => !q.status || t.status === q.status)
       .filter((t) =>
         Object.entries(q.metadata ?? {}).every(
@@ -81,10 +87,20 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   // Deleting by prefix (a data deletion request): only the caller's threads, never everyone's.
   api.post("/threads/prune", async (c) => {
     const { prefix } = parsed(ThreadPrune, await jsonBody(c, p.maxBodyBytes));
-    await allow(c, "threads", "delete", { prefix });
+    const filters = await allow(c, "threads", "delete", { prefix });
     const tenancy = c.get("tenancy");
     const storedPrefix = tenancy.stored(prefix);
-    const busy = p.threads.ids(storedPrefix).find((id) => p.runs.running(id));
+    const candidates = new Set([
+      ...p.threads.ids(storedPrefix),
+      ...(await p.exec.threads())
+        .map((t) => t.threadId)
+        .filter((id) => id.startsWith(storedPrefix)),
+    ]);
+    // The Auth handler's filters narrow it further: only threads whose metadata match.
+    const doomed = [...candidates].filter((id) =>
+      matchesFilters(p.threads.get(id)?.metadata ?? {}, filters),
+    );
+    const busy = doomed.find((id) => p.runs.running(id));
     if (busy)
       throw new ApiError(
         409,
@@ -92,12 +108,14 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         `thread \`${tenancy.client(busy)}\` has a run in progress`,
         { hint: "cancel it first" },
       );
-    const gone = new Set(await p.exec.deleteThreads(storedPrefix));
-    for (const id of p.threads.ids(storedPrefix)) {
-      p.threads.delete(id);
-      gone.add(id);
+    const gone = new Set<string>();
+    if (filters) {
+      for (const id of doomed) if (await p.exec.deleteThread(id)) gone.add(id);
+    } else for (const id of await p.exec.deleteThreads(storedPrefix)) gone.add(id);
+    for (const id of doomed) {
+      if (p.threads.delete(id)) gone.add(id);
+      p.runs.forgetThread(id);
     }
-    for (const id of gone) p.runs.forgetThread(id);
     return c.json({
       deleted: [...gone].map((id) => tenancy.client(id)).filter((id) => id !== undefined),
     });
@@ -105,23 +123,24 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   api.get("/threads/:thread_id", async (c) => {
     const { client, stored } = ids(c);
-    await allow(c, "threads", "read", { thread_id: client });
-    return c.json(await existing(stored, client));
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    return c.json(await existing(stored, client, filters));
   });
 
   api.patch("/threads/:thread_id", async (c) => {
     const { client, stored } = ids(c);
     const body = parsed(ThreadPatch, await jsonBody(c, p.maxBodyBytes));
-    await allow(c, "threads", "update", { thread_id: client, ...body });
-    await existing(stored, client);
-    p.threads.patch(stored, body.metadata ?? {});
+    const asked = { thread_id: client, ...body };
+    const filters = await allow(c, "threads", "update", asked);
+    await existing(stored, client, filters);
+    p.threads.patch(stored, asked.metadata ?? {});
     return c.json(await existing(stored, client));
   });
 
   api.delete("/threads/:thread_id", async (c) => {
     const { client, stored } = ids(c);
-    await allow(c, "threads", "delete", { thread_id: client });
-    await existing(stored, client);
+    const filters = await allow(c, "threads", "delete", { thread_id: client });
+    await existing(stored, client, filters);
     if (p.runs.running(stored))
       throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
         hint: "cancel the run first, then delete the thread",
@@ -134,16 +153,16 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   api.get("/threads/:thread_id/state", async (c) => {
     const { client, stored } = ids(c);
-    await allow(c, "threads", "read", { thread_id: client });
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
     const s = await p.exec.state(stored);
-    if (s) return c.json(stateView(client, s));
-    await existing(stored, client);
-    return c.json(emptyState(client));
+    return c.json(s ? stateView(client, s) : emptyState(client));
   });
 
   api.get("/threads/:thread_id/state/:checkpoint_id", async (c) => {
     const { client, stored } = ids(c);
-    await allow(c, "threads", "read", { thread_id: client });
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
     const history = (await p.exec.history(stored)) ?? [];
     const entry = history.find((h) => h.checkpointId === c.req.param("checkpoint_id"));
     if (!entry) throw notFound("checkpoint", c.req.param("checkpoint_id"));
@@ -153,8 +172,8 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   api.post("/threads/:thread_id/state", async (c) => {
     const { client, stored } = ids(c);
     const body = parsed(StateUpdate, await jsonBody(c, p.maxBodyBytes));
-    await allow(c, "threads", "update", { thread_id: client, ...body });
-    await existing(stored, client);
+    const filters = await allow(c, "threads", "update", { thread_id: client, ...body });
+    await existing(stored, client, filters);
     if (p.runs.running(stored))
       throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
         hint: "wait for it to finish",
@@ -180,8 +199,8 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   api.post("/threads/:thread_id/history", async (c) => {
     const { client, stored } = ids(c);
     const q = parsed(HistoryQuery, await jsonBody(c, p.maxBodyBytes));
-    await allow(c, "threads", "read", { thread_id: client });
-    await existing(stored, client);
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
     let history = (await p.exec.history(stored)) ?? [];
     const before = typeof q.before === "string" ? q.before : q.before?.checkpoint_id;
     if (before) history = history.slice(history.findIndex((h) => h.checkpointId === before) + 1);
@@ -197,10 +216,13 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   return api;
 }
 
-/** Asks the Auth handler's `on` callbacks (when there are) whether the caller may do this. */
+/**
+ * Asks the Auth handler's `on` callbacks (when there are) whether the caller may do this, and
+ * answers the metadata filters they returned (matchesFilters), to apply to the thread concerned.
+ */
 export type Allow = (
   c: { get(k: "caller"): ServerEnv["Variables"]["caller"] },
   resource: string,
   action: string,
   value: unknown,
-) => Promise<void>;
+) => Promise<AuthFilters | undefined>;
