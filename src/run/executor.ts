@@ -408,8 +408,12 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
       // onThread answers with a RunResult (a refusal); the update's own answer is its checkpoint id.
       let written: { checkpointId: string } | undefined;
       const outcome = await onThread(claims, owners, threadId, found.path, async () => {
-        const { graph: compiled } = await load(found.path);
-        const config = { configurable: { thread_id: threadId, [GRAPH_KEY]: found.path } };
+        const { graph: compiled, secrets: specified } = await load(found.path);
+        // What is written is masked as a run's writes are (secret-guard.ts, through `configurable`).
+        const secrets = runSecrets(specified, envSecrets, undefined);
+        const config = {
+          configurable: { thread_id: threadId, [GRAPH_KEY]: found.path, ...secrets.configurable },
+        };
         try {
           const next = await compiled.updateState(config, values, opts.asNode);
           written = { checkpointId: String(next.configurable?.checkpoint_id) };
