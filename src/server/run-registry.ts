@@ -1,8 +1,11 @@
 /**
- * The runs this server process started: each run's record as the LangGraph API shows it, its
- * server-sent events kept from the first (so a client that disconnected, or a second client, can
- * `join` or follow it from the start), and its end. A run is driven here, not by the request that
- * started it: a client that goes away mid-stream does not stop it. Finished runs are forgotten
+ * Runs: those this server process drives — each run's server-sent events kept from the first (so
+ * a client that disconnected, or a second client, can `join` or follow it from the start) — and
+ * their records in the server store (server-store.ts), where other replicas see them. A run is
+ * driven here, not by the request that started it: a client that goes away mid-stream does not
+ * stop it. With a shared store, background runs are queued there and a worker takes them one at
+ * a time per free slot (run-queue.ts); a run another replica drives is followed by polling its
+ * record and its thread's checkpoints (follow-remote.ts). Finished runs' events are forgotten
  * past a bound, oldest first; their threads stay in the checkpointer.
  */
 import { randomUUID } from "node:crypto";
@@ -10,21 +13,11 @@ import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
 import { ApiError, refusalError } from "./api-error.js";
+import type { QueuedRequest, RunRecord, RunStatus, ServerStore } from "./server-store.js";
+
+export type { RunRecord, RunStatus };
+
 import { type ApiStreamMode, graphStreamFor, type SseEvent, sseMapper } from "./stream-modes.js";
-
-export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
-
-/** A run as the API shows it. */
-export interface RunRecord {
-  run_id: string;
-  thread_id: string;
-  assistant_id: string;
-  created_at: string;
-  updated_at: string;
-  status: RunStatus;
-  metadata: Record<string, unknown>;
-  multitask_strategy: "reject";
-}
 
 export interface LiveRun {
   record: RunRecord;
@@ -39,6 +32,10 @@ export interface LiveRun {
   listeners: Set<() => void>;
   abort: AbortController;
   done: Promise<void>;
+  /** A background run: what to queue again if this replica stops before it ends. */
+  request: QueuedRequest | undefined;
+  /** Set when this replica stops: a cancelled background run goes back to the queue. */
+  handBack: boolean;
 }
 
 export interface StartRun {
@@ -52,6 +49,8 @@ export interface StartRun {
   modes: ApiStreamMode[];
   subgraphs: boolean;
   metadata: Record<string, unknown>;
+  /** A run taken from the queue: its id and record exist already. */
+  queued?: { runId: string; createdAt: string; request: QueuedRequest };
 }
 
 /** How many finished runs are kept (with their events) for `get`, `list` and `join`. */
@@ -79,6 +78,12 @@ function unscoped(value: unknown, stored: string, client: string, depth = 0): un
 export class RunRegistry {
   private readonly runs = new Map<string, LiveRun>();
 
+  constructor(
+    readonly store: ServerStore,
+    /** This replica's name in the store (the `owner` of the runs it drives). */
+    readonly replica: string = randomUUID(),
+  ) {}
+
   /** The run on a thread still running, if any (in this process). */
   running(storedThreadId: string): LiveRun | undefined {
     for (const r of this.runs.values())
@@ -86,13 +91,18 @@ export class RunRegistry {
     return undefined;
   }
 
-  get(runId: string): LiveRun | undefined {
-    return this.runs.get(runId);
+  /** Whether a run is queued or running on the thread, here or (with a shared store) anywhere. */
+  async active(storedThreadId: string): Promise<boolean> {
+    if (this.running(storedThreadId)) return true;
+    if (!this.store.shared) return false;
+    return (await this.store.runsOfThread(storedThreadId)).some(
+      (r) => r.record.status === "pending" || r.record.status === "running",
+    );
   }
 
-  /** A thread's runs, newest first. */
-  ofThread(storedThreadId: string): LiveRun[] {
-    return [...this.runs.values()].filter((r) => r.storedThreadId === storedThreadId).reverse();
+  /** A run driven here (with its events). */
+  get(runId: string): LiveRun | undefined {
+    return this.runs.get(runId);
   }
 
   /** Every run not finished (for a graceful shutdown). */
@@ -100,8 +110,9 @@ export class RunRegistry {
     return [...this.runs.values()].filter((r) => !r.finished);
   }
 
-  forgetThread(storedThreadId: string): void {
+  async forgetThread(storedThreadId: string): Promise<void> {
     for (const [id, r] of this.runs) if (r.storedThreadId === storedThreadId) this.runs.delete(id);
+    await this.store.deleteRunsOfThread(storedThreadId);
   }
 
   /**
@@ -109,7 +120,13 @@ export class RunRegistry {
    * executor refused before anything ran (busy thread, input that does not fit, …).
    */
   async start(s: StartRun): Promise<LiveRun> {
-    if (this.running(s.storedThreadId)) {
+    const queuedHere =
+      !s.queued && this.store.shared
+        ? (await this.store.runsOfThread(s.storedThreadId)).some(
+            (r) => r.record.status === "pending",
+          )
+        : false;
+    if (this.running(s.storedThreadId) || queuedHere) {
       throw new ApiError(
         409,
         "thread-busy",
@@ -123,10 +140,10 @@ export class RunRegistry {
     const abort = new AbortController();
     const run: LiveRun = {
       record: {
-        run_id: randomUUID(),
+        run_id: s.queued?.runId ?? randomUUID(),
         thread_id: s.clientThreadId,
         assistant_id: s.assistantId,
-        created_at: now,
+        created_at: s.queued?.createdAt ?? now,
         updated_at: now,
         status: "running",
         metadata: s.metadata,
@@ -140,6 +157,8 @@ export class RunRegistry {
       listeners: new Set(),
       abort,
       done: Promise.resolve(),
+      request: s.queued?.request,
+      handBack: false,
     };
     run.events[0]!.data = { run_id: run.record.run_id, attempt: 1 };
     const map = sseMapper(s.modes, s.subgraphs);
@@ -172,9 +191,21 @@ export class RunRegistry {
             ran = true;
             const refusal =
               e.type === "failed" && e.result.error?.phase === "input" ? e.result : undefined;
+            // Recorded before the client hears of it, so any replica finds it at once. A run
+            // refused before it started was never one (the client gets the refusal); a queued
+            // run refused when taken (its thread busy, …) ends as an error.
+            if (!refusal && !s.queued)
+              await this.store.putRun({
+                record: { ...run.record },
+                storedThreadId: s.storedThreadId,
+                owner: this.replica,
+                request: undefined,
+                cancelRequested: false,
+                error: undefined,
+              });
             markStarted(refusal?.error);
             if (refusal) {
-              this.runs.delete(run.record.run_id);
+              if (!s.queued) this.runs.delete(run.record.run_id);
               run.result = refusal;
               break;
             }
@@ -202,6 +233,27 @@ export class RunRegistry {
             : STATUS_OF[run.result.status]
           : "error";
         run.record.updated_at = new Date().toISOString();
+        const error = run.result?.error;
+        if (run.handBack && run.request && error?.code === "cancelled") {
+          // This replica stops: the run goes back to the queue, to go on from its checkpoint.
+          run.record.status = "pending";
+          const { input: _i, resume: _r, ...rest } = run.request.options;
+          await this.store
+            .requeue(run.record.run_id, {
+              ...run.request,
+              options: { ...rest, continue: true },
+            })
+            .catch(() => {});
+        } else
+          await this.store
+            .setRunStatus(run.record.run_id, run.record.status, {
+              owner: null,
+              error:
+                error && error.code !== "cancelled"
+                  ? { error: error.code, message: error.message }
+                  : null,
+            })
+            .catch((e) => console.error("graphspec server: cannot record a run's end:", e));
         run.finished = true;
         if (!ran) markStarted(undefined);
         for (const wake of run.listeners) wake();

@@ -10,20 +10,36 @@ import { streamSSE } from "hono/streaming";
 import { toPlain } from "../run/serialize.js";
 import { ApiError, notFound } from "./api-error.js";
 import { matchesFilters } from "./auth-filters.js";
+import { followRemote, remoteEnd } from "./follow-remote.js";
 import { jsonBody, parsed, RunCreate } from "./request-body.js";
-import type { LiveRun } from "./run-registry.js";
+import type { LiveRun, RunRecord } from "./run-registry.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
+import type { QueuedRequest } from "./server-store.js";
 import { streamModes } from "./stream-modes.js";
 import type { Allow } from "./thread-routes.js";
 import { threadView } from "./thread-views.js";
 
 type C = Context<ServerEnv>;
 
+/** A run as the routes see it: driven here (`live`, with its events) or by another replica. */
+interface RunView {
+  record: RunRecord;
+  storedThreadId: string;
+  live: LiveRun | undefined;
+}
+
 export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const api = new Hono<ServerEnv>();
 
-  /** Starts the run a request describes, on `clientThreadId` (undefined: a stateless run). */
-  async function start(c: C, clientThreadId: string | undefined) {
+  /**
+   * Starts the run a request describes, on `clientThreadId` (undefined: a stateless run). With
+   * `background` and a shared store, queues it instead (run-queue.ts) and answers its record.
+   */
+  async function start(
+    c: C,
+    clientThreadId: string | undefined,
+    background = false,
+  ): Promise<RunView> {
     const body = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
     const modes = streamModes(body.stream_mode);
     const graph = await p.graphs.find(body.assistant_id);
@@ -74,7 +90,8 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         client,
         'create it with `threads.create()`, or pass if_not_exists: "create"',
       );
-    if (!existing) p.threads.ensure(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
+    if (!existing)
+      await p.store.ensureThread(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
     const started = !stateless && (await p.exec.state(stored)) !== undefined;
     const resume =
       body.command && "resume" in body.command ? { resume: body.command.resume } : undefined;
@@ -83,6 +100,27 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const how =
       resume ?? (input === undefined && started ? { continue: true } : { input: input ?? {} });
     // TODO(issue 11): pass config.configurable.model / toolIds once the executor's RunOptions take them.
+    const options = { ...how, ...(body.context ? { context: body.context } : {}) };
+    const keep = body.on_completion === "keep";
+    c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
+    if (background && p.store.shared) {
+      const record = await queue(
+        stored,
+        client,
+        graph,
+        {
+          graph: graph.name,
+          clientThreadId: client,
+          tenant: tenancy.tenant,
+          options,
+          stateless,
+          keep,
+        },
+        asked.metadata,
+      );
+      c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/${record.run_id}`);
+      return { record, storedThreadId: stored, live: undefined };
+    }
     const run = await p.runs.start({
       exec: p.exec,
       graphPath: graph.path,
@@ -90,29 +128,80 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       storedThreadId: stored,
       clientThreadId: client,
       tenant: tenancy.tenant,
-      options: { ...how, ...(body.context ? { context: body.context } : {}) },
+      options,
       modes,
       subgraphs: body.stream_subgraphs ?? false,
       metadata: asked.metadata ?? {},
     });
-    if (stateless && body.on_completion !== "keep") {
+    if (stateless && !keep) {
       run.done.then(async () => {
         await p.exec.deleteThread(stored).catch(() => false);
-        p.threads.delete(stored);
+        await p.store.deleteThread(stored).catch(() => false);
       });
     }
     c.header(
       "Content-Location",
       `/threads/${encodeURIComponent(client)}/runs/${run.record.run_id}`,
     );
-    return run;
+    return { record: run.record, storedThreadId: stored, live: run };
+  }
+
+  /** A background run into the shared queue: refused at once if the thread is busy. */
+  async function queue(
+    stored: string,
+    client: string,
+    graph: { assistantId: string },
+    request: QueuedRequest,
+    metadata: Record<string, unknown>,
+  ): Promise<RunRecord> {
+    if (await p.runs.active(stored))
+      throw new ApiError(
+        409,
+        "thread-busy",
+        `thread \`${client}\` is busy: a run is in progress on it`,
+        {
+          hint: "wait for it (`runs.join`), cancel it, or start this run on another thread; multitask_strategy `reject` is the default",
+        },
+      );
+    const now = new Date().toISOString();
+    const record: RunRecord = {
+      run_id: randomUUID(),
+      thread_id: client,
+      assistant_id: graph.assistantId,
+      created_at: now,
+      updated_at: now,
+      status: "pending",
+      metadata,
+      multitask_strategy: "reject",
+    };
+    await p.store.putRun({
+      record,
+      storedThreadId: stored,
+      owner: undefined,
+      request,
+      cancelRequested: false,
+      error: undefined,
+    });
+    p.queue?.kick();
+    return record;
   }
 
   /** The thread's values once the run has ended, as `runs.wait` and `runs.join` answer. */
-  async function finalValues(run: LiveRun): Promise<unknown> {
-    await run.done;
-    const error = run.result?.error;
-    if (!run.result || (error && error.code !== "cancelled"))
+  async function finalValues(run: RunView, signal?: AbortSignal): Promise<unknown> {
+    let error: { code: string; message: string } | undefined;
+    let failed = false;
+    if (run.live) {
+      await run.live.done;
+      const e = run.live.result?.error;
+      failed = !run.live.result || (e !== undefined && e.code !== "cancelled");
+      if (e) error = { code: e.code, message: e.message };
+    } else {
+      // Driven by another replica: its record in the store tells when it has ended.
+      const end = await remoteEnd(p, run.record.run_id, signal);
+      failed = end?.record.status === "error";
+      if (end?.error) error = { code: end.error.error, message: end.error.message };
+    }
+    if (failed)
       return {
         __error__: { error: error?.code ?? "error", message: error?.message ?? "the run failed" },
       };
@@ -122,12 +211,24 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return interrupts.length ? { ...values, __interrupt__: interrupts } : values;
   }
 
-  const sse = (c: C, run: LiveRun, from: number) =>
+  const sse = (c: C, run: RunView, from: number) =>
     streamSSE(c, async (stream) => {
       const gone = new AbortController();
       // The client left: stop following; the run goes on and can be joined.
       stream.onAbort(() => gone.abort());
-      for await (const [i, e] of p.runs.follow(run, from, gone.signal)) {
+      if (!run.live) {
+        const stored = await p.store.getRun(run.record.run_id);
+        let i = 0;
+        if (stored)
+          for await (const e of followRemote(p, stored, gone.signal))
+            await stream.writeSSE({
+              id: String(i++),
+              event: e.event,
+              data: JSON.stringify(e.data ?? null),
+            });
+        return;
+      }
+      for await (const [i, e] of p.runs.follow(run.live, from, gone.signal)) {
         await stream.writeSSE({
           id: String(i),
           event: e.event,
@@ -145,9 +246,16 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const stored = c.get("tenancy").stored(client);
     const runId = c.req.param("run_id")!;
     const filters = await allow(c, "threads", action, { thread_id: client, run_id: runId });
-    const run = p.runs.get(runId);
+    const live = p.runs.get(runId);
+    const run: RunView | undefined = live
+      ? { record: live.record, storedThreadId: live.storedThreadId, live }
+      : await p.store
+          .getRun(runId)
+          .then(
+            (r) => r && { record: r.record, storedThreadId: r.storedThreadId, live: undefined },
+          );
     if (!run || run.storedThreadId !== stored) throw notFound("run", runId);
-    if (filters && !matchesFilters(p.threads.get(stored)?.metadata ?? {}, filters))
+    if (filters && !matchesFilters((await p.store.getThread(stored))?.metadata ?? {}, filters))
       throw notFound("run", runId);
     return run;
   };
@@ -158,7 +266,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     api.post(`${prefix}/runs/wait`, async (c) =>
       c.json(await finalValues(await start(c, threadOf(c)))),
     );
-    api.post(`${prefix}/runs`, async (c) => c.json((await start(c, threadOf(c))).record));
+    api.post(`${prefix}/runs`, async (c) => c.json((await start(c, threadOf(c), true)).record));
   }
 
   api.get("/threads/:thread_id/runs", async (c) => {
@@ -169,12 +277,14 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     if (!thread || !matchesFilters(thread.metadata, filters)) throw notFound("thread", client);
     const limit = Number(c.req.query("limit") ?? 10);
     const offset = Number(c.req.query("offset") ?? 0);
-    const runs = p.runs.ofThread(stored).map((r) => r.record);
+    const runs = (await p.store.runsOfThread(stored)).map(
+      (r) => p.runs.get(r.record.run_id)?.record ?? r.record,
+    );
     return c.json(runs.slice(offset, offset + limit));
   });
   api.get("/threads/:thread_id/runs/:run_id", async (c) => c.json((await runOf(c)).record));
   api.get("/threads/:thread_id/runs/:run_id/join", async (c) =>
-    c.json(await finalValues(await runOf(c))),
+    c.json(await finalValues(await runOf(c), c.req.raw.signal)),
   );
   api.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
     const run = await runOf(c);
@@ -183,13 +293,16 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   });
   api.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
     const run = await runOf(c, "update");
-    run.abort.abort();
-    if (c.req.query("wait") === "1" || c.req.query("wait") === "true") await run.done;
+    // Driven by another replica: its worker sees the request and stops it (run-queue.ts).
+    if (run.live) run.live.abort.abort();
+    else await p.store.requestCancel(run.record.run_id);
+    if (c.req.query("wait") === "1" || c.req.query("wait") === "true")
+      await finalValues(run, c.req.raw.signal);
     return c.body(null, 202);
   });
   api.delete("/threads/:thread_id/runs/:run_id", async (c) => {
     const run = await runOf(c, "delete");
-    if (!run.finished)
+    if (run.live ? !run.live.finished : ["pending", "running"].includes(run.record.status))
       throw new ApiError(409, "run-in-progress", "the run is still in progress", {
         hint: "cancel it first",
       });

@@ -51,7 +51,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const metadata = Object.fromEntries(
       Object.entries(body.metadata ?? {}).filter(([, v]) => v !== undefined),
     );
-    p.threads.ensure(stored, metadata);
+    await p.store.ensureThread(stored, metadata);
     return c.json(await existing(stored, client));
   });
 
@@ -60,7 +60,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const filters = await allow(c, "threads", "search", q);
     const tenancy = c.get("tenancy");
     const stored = new Set([
-      ...p.threads.ids(),
+      ...(await p.store.threadIds(tenancy.stored(""))),
       ...(await p.exec.threads()).map((t) => t.threadId),
     ]);
     const mine = [...stored]
@@ -91,16 +91,17 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const tenancy = c.get("tenancy");
     const storedPrefix = tenancy.stored(prefix);
     const candidates = new Set([
-      ...p.threads.ids(storedPrefix),
+      ...(await p.store.threadIds(storedPrefix)),
       ...(await p.exec.threads())
         .map((t) => t.threadId)
         .filter((id) => id.startsWith(storedPrefix)),
     ]);
     // The Auth handler's filters narrow it further: only threads whose metadata match.
-    const doomed = [...candidates].filter((id) =>
-      matchesFilters(p.threads.get(id)?.metadata ?? {}, filters),
-    );
-    const busy = doomed.find((id) => p.runs.running(id));
+    const doomed: string[] = [];
+    for (const id of candidates)
+      if (matchesFilters((await p.store.getThread(id))?.metadata ?? {}, filters)) doomed.push(id);
+    let busy: string | undefined;
+    for (const id of doomed) if (!busy && (await p.runs.active(id))) busy = id;
     if (busy)
       throw new ApiError(
         409,
@@ -113,8 +114,8 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       for (const id of doomed) if (await p.exec.deleteThread(id)) gone.add(id);
     } else for (const id of await p.exec.deleteThreads(storedPrefix)) gone.add(id);
     for (const id of doomed) {
-      if (p.threads.delete(id)) gone.add(id);
-      p.runs.forgetThread(id);
+      if (await p.store.deleteThread(id)) gone.add(id);
+      await p.runs.forgetThread(id);
     }
     return c.json({
       deleted: [...gone].map((id) => tenancy.client(id)).filter((id) => id !== undefined),
@@ -133,7 +134,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const asked = { thread_id: client, ...body };
     const filters = await allow(c, "threads", "update", asked);
     await existing(stored, client, filters);
-    p.threads.patch(stored, asked.metadata ?? {});
+    await p.store.patchThread(stored, asked.metadata ?? {});
     return c.json(await existing(stored, client));
   });
 
@@ -141,13 +142,13 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const { client, stored } = ids(c);
     const filters = await allow(c, "threads", "delete", { thread_id: client });
     await existing(stored, client, filters);
-    if (p.runs.running(stored))
+    if (await p.runs.active(stored))
       throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
         hint: "cancel the run first, then delete the thread",
       });
     await p.exec.deleteThread(stored);
-    p.threads.delete(stored);
-    p.runs.forgetThread(stored);
+    await p.store.deleteThread(stored);
+    await p.runs.forgetThread(stored);
     return c.body(null, 204);
   });
 
@@ -174,7 +175,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const body = parsed(StateUpdate, await jsonBody(c, p.maxBodyBytes));
     const filters = await allow(c, "threads", "update", { thread_id: client, ...body });
     await existing(stored, client, filters);
-    if (p.runs.running(stored))
+    if (await p.runs.active(stored))
       throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
         hint: "wait for it to finish",
       });
@@ -191,7 +192,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         });
       throw refusalError(out.error!);
     }
-    p.threads.touch(stored);
+    await p.store.touchThread(stored);
     const position = { thread_id: client, checkpoint_ns: "", checkpoint_id: out.checkpointId };
     return c.json({ configurable: position, checkpoint: position });
   });

@@ -54,11 +54,11 @@ export const emptyState = (clientId: string) => ({
 
 /** The thread as the API shows it, or undefined when neither the records nor the checkpointer know it. */
 export async function threadView(p: ServerParts, storedId: string, clientId: string) {
-  const record = p.threads.get(storedId);
+  const record = await p.store.getThread(storedId);
   const state = await p.exec.state(storedId).catch(() => undefined);
   if (!record && !state) return undefined;
-  const live = p.runs.running(storedId);
-  const last = p.runs.ofThread(storedId)[0];
+  const live = await p.runs.active(storedId);
+  const last = (await p.store.runsOfThread(storedId))[0];
   const pending = state ? state.tasks.filter((t) => t.interrupts.length) : [];
   const status = live
     ? "busy"

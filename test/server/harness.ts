@@ -26,11 +26,8 @@ export async function startHarness(
   opts: { apiKeys?: Record<string, string>; authHandler?: string; maxBodyBytes?: number } = {},
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "graphspec-server-"));
-  const exec = createExecutor({
-    dir: GRAPHS,
-    checkpointer: "sqlite",
-    sqlitePath: join(dir, "state.db"),
-  });
+  const sqlitePath = join(dir, "state.db");
+  const exec = createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath });
   let auth: Authenticator | undefined;
   if (opts.apiKeys) {
     const file = join(dir, "keys.json");
@@ -42,6 +39,8 @@ export async function startHarness(
     graphs: await folderCatalog(GRAPHS),
     auth,
     port: 0,
+    // Records in the SQLite file, as `graphspec serve` keeps them: background runs go through its queue.
+    records: { sqlite: sqlitePath },
     ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
   });
   return {

@@ -22,6 +22,7 @@ Options:
       --auth <path[:export]>      a LangGraph Auth handler module (as langgraph.json's auth.path)
 ${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  default sqlite (.graphspec/state.db); postgres: DATABASE_URL
       --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
+      --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
   -h, --help                      show this help`;
 
 const OPTIONS = {
@@ -32,6 +33,7 @@ const OPTIONS = {
   "no-auth": { type: "boolean", default: false },
   checkpointer: { type: "string" },
   "max-body-bytes": { type: "string" },
+  grace: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -73,12 +75,23 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     : values.auth
       ? await handlerAuth(values.auth, io.cwd)
       : undefined;
+  const sqlitePath = resolve(io.cwd, ".graphspec/state.db");
   const exec = createExecutor({
     dir,
     checkpointer: choice as "memory" | "sqlite" | "postgres",
-    sqlitePath: resolve(io.cwd, ".graphspec/state.db"),
+    sqlitePath,
   });
   const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
+  const grace = values.grace === undefined ? 10_000 : Number(values.grace);
+  if (!Number.isInteger(grace) || grace < 0)
+    throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
+  // Thread and run records beside the checkpoints: replicas on one PostgreSQL share them.
+  const records =
+    choice === "postgres" && process.env.DATABASE_URL
+      ? { postgres: process.env.DATABASE_URL }
+      : choice === "sqlite"
+        ? { sqlite: sqlitePath }
+        : ("memory" as const);
   const server = await startServer({
     exec,
     graphs: folderCatalog(dir),
@@ -86,6 +99,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     host,
     port,
     version: VERSION,
+    records,
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
   });
   io.out(server.url);
@@ -93,11 +107,14 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     const stop = () => {
       process.off("SIGTERM", stop);
       process.off("SIGINT", stop);
-      server.close().then(done, done);
+      server.close(grace).then(done, done);
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  // A node that ignores its cancellation (a loop, a timer) would keep the process up after its
+  // run was handed back: once the server is closed, the process goes, whatever still waits.
+  setTimeout(() => process.exit(), 1000).unref();
   return EXIT.ok;
 }
 
