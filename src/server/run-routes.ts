@@ -26,6 +26,8 @@ interface RunView {
   record: RunRecord;
   storedThreadId: string;
   live: LiveRun | undefined;
+  /** Deletes a stateless run's thread (called once its values are read). */
+  forget?: (() => Promise<void>) | undefined;
 }
 
 export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
@@ -39,6 +41,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     c: C,
     clientThreadId: string | undefined,
     background = false,
+    readsValues = false,
   ): Promise<RunView> {
     const body = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
     const modes = streamModes(body.stream_mode);
@@ -133,17 +136,21 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       subgraphs: body.stream_subgraphs ?? false,
       metadata: asked.metadata ?? {},
     });
-    if (stateless && !keep) {
-      run.done.then(async () => {
-        await p.exec.deleteThread(stored).catch(() => false);
-        await p.store.deleteThread(stored).catch(() => false);
-      });
-    }
+    // A stateless run's thread goes once the run has ended — for `runs.wait`, once its values
+    // are read (the route calls it then).
+    const forget =
+      stateless && !keep
+        ? async () => {
+            await p.exec.deleteThread(stored).catch(() => false);
+            await p.store.deleteThread(stored).catch(() => false);
+          }
+        : undefined;
+    if (forget && !readsValues) run.done.then(forget);
     c.header(
       "Content-Location",
       `/threads/${encodeURIComponent(client)}/runs/${run.record.run_id}`,
     );
-    return { record: run.record, storedThreadId: stored, live: run };
+    return { record: run.record, storedThreadId: stored, live: run, forget };
   }
 
   /** A background run into the shared queue: refused at once if the thread is busy. */
@@ -263,9 +270,14 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   for (const prefix of ["/threads/:thread_id", ""]) {
     const threadOf = (c: C) => (prefix ? c.req.param("thread_id") : undefined);
     api.post(`${prefix}/runs/stream`, async (c) => sse(c, await start(c, threadOf(c)), 0));
-    api.post(`${prefix}/runs/wait`, async (c) =>
-      c.json(await finalValues(await start(c, threadOf(c)))),
-    );
+    api.post(`${prefix}/runs/wait`, async (c) => {
+      const run = await start(c, threadOf(c), false, true);
+      try {
+        return c.json(await finalValues(run));
+      } finally {
+        await run.forget?.();
+      }
+    });
     api.post(`${prefix}/runs`, async (c) => c.json((await start(c, threadOf(c), true)).record));
   }
 

@@ -71,6 +71,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     port,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((r) => server.close(() => r()));
+      // Idle keep-alive connections would go on taking requests: closed now, busy ones when done.
+      (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       // No more queued runs taken here; those still queued wait for another replica.
       await parts.queue?.stop();
       const inFlight = runs.unfinished();
