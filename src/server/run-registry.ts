@@ -254,6 +254,8 @@ export class RunRegistry {
                   : null,
             })
             .catch((e) => console.error("graphspec server: cannot record a run's end:", e));
+        // The thread's record moves up in search (newest update first).
+        if (ran) await this.store.touchThread(s.storedThreadId).catch(() => {});
         run.finished = true;
         if (!ran) markStarted(undefined);
         for (const wake of run.listeners) wake();

@@ -204,7 +204,7 @@ export function sqlStore(sql: Sql): ServerStore {
         where.push(
           pg
             ? `(metadata::jsonb -> ${key}::text) = ${val}::jsonb`
-            : `json(json_extract(metadata, '$.' || json_quote(${key}))) IS json(${val})`,
+            : `json_extract(metadata, '$.' || json_quote(${key})) IS json_extract(${val}, '$')`,
         );
       }
       params.push(page.limit, page.offset);

@@ -16,6 +16,9 @@ import {
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { emptyState, stateView, threadView } from "./thread-views.js";
 
+/** Threads read from the store at a time when a search filters on what only a view shows. */
+const SEARCH_CHUNK = 100;
+
 export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const api = new Hono<ServerEnv>();
   const ids = (c: {
@@ -55,33 +58,42 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return c.json(await existing(stored, client));
   });
 
+  // Paged in the store (newest update first): only the threads of the page are read from the
+  // checkpointer. Status and the Auth handler's filters need a thread's view: then the store is
+  // read a page at a time until enough threads match.
   api.post("/threads/search", async (c) => {
     const q = parsed(ThreadSearch, await jsonBody(c, p.maxBodyBytes));
     const filters = await allow(c, "threads", "search", q);
     const tenancy = c.get("tenancy");
-    const stored = new Set([
-      ...(await p.store.threadIds(tenancy.stored(""))),
-      ...(await p.exec.threads()).map((t) => t.threadId),
-    ]);
-    const mine = [...stored]
-      .map((s) => ({ stored: s, client: tenancy.client(s) }))
-      .filter((t): t is { stored: string; client: string } => t.client !== undefined)
-      .filter((t) => !q.ids || q.ids.includes(t.client));
-    const views = (await Promise.all(mine.map((t) => threadView(p, t.stored, t.client)))).filter(
-      (t) => t !== undefined,
-    );
-    const matching = views
-      .filter((t) => matchesFilters(t.metadata, filters))
-      .filter((t) => !q.status || t.status === q.status)
-      .filter((t) =>
-        Object.entries(q.metadata ?? {}).every(
-          ([k, v]) =>
-            JSON.stringify((t.metadata as Record<string, unknown>)[k]) === JSON.stringify(v),
-        ),
-      )
-      .sort((a, b) => (a.updated_at < b.updated_at ? 1 : -1));
     const offset = q.offset ?? 0;
-    return c.json(matching.slice(offset, offset + (q.limit ?? 10)));
+    const limit = q.limit ?? 10;
+    const query = {
+      prefix: tenancy.stored(""),
+      ids: q.ids?.map((id) => tenancy.stored(id)),
+      metadata: q.metadata,
+    };
+    const view = (id: string) => {
+      const client = tenancy.client(id);
+      return client === undefined ? undefined : threadView(p, id, client);
+    };
+    if (q.status === undefined && filters === undefined) {
+      const page = await p.store.searchThreads(query, { limit, offset });
+      const views = await Promise.all(page.map((t) => view(t.id)));
+      return c.json(views.filter((v) => v !== undefined));
+    }
+    const found: NonNullable<Awaited<ReturnType<typeof threadView>>>[] = [];
+    let skipped = 0;
+    for (let at = 0; ; at += SEARCH_CHUNK) {
+      const page = await p.store.searchThreads(query, { limit: SEARCH_CHUNK, offset: at });
+      for (const t of page) {
+        if (!matchesFilters(t.record.metadata, filters)) continue;
+        const v = await view(t.id);
+        if (!v || (q.status !== undefined && v.status !== q.status)) continue;
+        if (skipped < offset) skipped++;
+        else if (found.push(v) === limit) return c.json(found);
+      }
+      if (page.length < SEARCH_CHUNK) return c.json(found);
+    }
   });
 
   // Deleting by prefix (a data deletion request): only the caller's threads, never everyone's.

@@ -44,4 +44,37 @@ describe("records in the SQLite file", () => {
       await second.server.close(1000);
     }
   });
+
+  it("search pages in the store: newest update first, by ids, by metadata, by status", async () => {
+    const { server, client } = await serve();
+    try {
+      const made: string[] = [];
+      for (let i = 0; i < 25; i++)
+        made.push((await client.threads.create({ metadata: { batch: "paging", i } })).thread_id);
+      const newestFirst = [...made].reverse();
+      const pages = [];
+      for (const offset of [0, 10, 20])
+        pages.push(
+          (await client.threads.search({ metadata: { batch: "paging" }, limit: 10, offset })).map(
+            (t) => t.thread_id,
+          ),
+        );
+      expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
+      expect(pages.flat()).toEqual(newestFirst);
+      const two = [made[3]!, made[7]!];
+      const byIds = await client.threads.search({ ids: two, limit: 100 });
+      expect(byIds.map((t) => t.thread_id).sort()).toEqual([...two].sort());
+      // A run moves its thread to the front; status is read from the thread itself.
+      await client.runs.wait(made[0]!, "three-steps", { input: {} });
+      const first = await client.threads.search({ metadata: { batch: "paging" }, limit: 1 });
+      expect(first.map((t) => t.thread_id)).toEqual([made[0]]);
+      await client.runs.stream(made[1]!, "approval", { input: { draft: "x" } }).next();
+      for (;;) if ((await client.threads.get(made[1]!)).status === "interrupted") break;
+      const interrupted = await client.threads.search({ status: "interrupted", limit: 100 });
+      expect(interrupted.map((t) => t.thread_id)).toContain(made[1]);
+      expect(interrupted.every((t) => t.status === "interrupted")).toBe(true);
+    } finally {
+      await server.close(1000);
+    }
+  });
 });
