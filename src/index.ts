@@ -44,7 +44,9 @@ export type {
   RunOptions,
   StreamOptions,
   ThreadInfo,
+  ThreadState,
 } from "./run/executor-api.js";
+export type { GraphStreamMode, GraphStreamRequest } from "./run/graph-chunks.js";
 export type { RunLimits } from "./run/limits.js";
 export type {
   PendingInterrupt,
@@ -82,4 +84,35 @@ export async function createDevExecutor(options: DevExecutorOptions = {}): Promi
   const dev = stage.createDevExecutor(options);
   await dev.ready;
   return dev;
+}
+
+export type { Authenticator, Caller } from "./server/auth.js";
+export type { GraphCatalog, GraphEntry } from "./server/graph-catalog.js";
+export type { RunningServer, ServeOptions } from "./server/serve.js";
+
+/**
+ * The HTTP API the official `@langchain/langgraph-sdk` Client talks to (docs/server.md), on a
+ * port. Loaded on first use, like the executor.
+ */
+export async function startServer(
+  options: import("./server/serve.js").ServeOptions,
+): Promise<import("./server/serve.js").RunningServer> {
+  return (await import("./server/serve.js")).startServer(options);
+}
+
+/** The graphs of a folder as the server's assistants, one per spec. */
+export async function folderCatalog(
+  dir: string,
+): Promise<import("./server/graph-catalog.js").GraphCatalog> {
+  return (await import("./server/graph-catalog.js")).folderCatalog(dir);
+}
+
+/** Tenants from an API-key file (`{ "key": "tenant" }`), or from a LangGraph `Auth` module (`path:export`). */
+export async function serverAuth(
+  how: { apiKeys: string } | { handler: string; cwd?: string },
+): Promise<import("./server/auth.js").Authenticator> {
+  const auth = await import("./server/auth.js");
+  return "apiKeys" in how
+    ? auth.apiKeyAuth(how.apiKeys)
+    : auth.handlerAuth(how.handler, how.cwd ?? process.cwd());
 }

@@ -25,9 +25,13 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "run *.test.yaml fixtures offline (scripted models), with a diff on failure",
     load: async () => (await import("./commands/test.js")).testCommand,
   },
+  serve: {
+    summary: "serve graphs over the LangGraph Platform API (the official SDK's Client)",
+    load: async () => (await import("./commands/serve.js")).serveCommand,
+  },
   dev: {
-    summary: "serve graphs/ and reload a graph in-process when its files change",
-    load: async () => (await import("./commands/dev.js")).devCommand,
+    summary: "serve graphs on 127.0.0.1 for development (no keys needed)",
+    load: async () => (await import("./commands/serve.js")).devCommand,
   },
   schema: {
     summary: "print the spec JSON Schema",

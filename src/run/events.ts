@@ -21,6 +21,10 @@ export type RunEvent =
   /** What a node or tool wrote with `runtime.writer` (`name` absent), or a LangChain custom event. */
   | { type: "custom"; node: string; name?: string; data: unknown }
   | { type: "usage"; usage: TokenUsage }
+  /** A chunk of one of LangGraph's stream modes, when asked for (`StreamOptions.graphStream`). */
+  | { type: "graph_chunk"; mode: string; namespace: string[]; data: unknown }
+  /** A raw LangGraph `streamEvents` event, when asked for (`graphStream.events`). */
+  | { type: "graph_event"; event: Record<string, unknown> }
   | { type: "completed" | "interrupted" | "failed"; result: RunResult };
 
 /** The custom event the executor's `runtime.writer` dispatches (reported as a `custom` event). */

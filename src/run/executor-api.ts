@@ -6,6 +6,7 @@
 import type { CompileOptions } from "../compile/options.js";
 import type { CheckpointerChoice, CheckpointerOptions } from "./checkpointer.js";
 import type { RunEvent } from "./events.js";
+import type { GraphStreamRequest } from "./graph-chunks.js";
 import type { RunLimits } from "./limits.js";
 import type { RunResult } from "./result.js";
 import type { SizeLimits } from "./size-limits.js";
@@ -88,6 +89,13 @@ export interface StreamOptions extends RunOptions {
   resume?: unknown;
   /** With `threadId` and no `resume`: go on from the last checkpoint (a stopped run). */
   continue?: boolean;
+  /**
+   * LangGraph's own stream output to report besides the run events, as plain data (messages as
+   * `{ type, content }`, no configurable keys but the thread's position): chunks of these stream
+   * modes as `graph_chunk` events, raw `streamEvents` as `graph_event` events. The server's
+   * `streamMode` is built on it.
+   */
+  graphStream?: GraphStreamRequest;
 }
 
 /** One checkpoint of a thread, as `history` lists them (newest first). */
@@ -101,6 +109,12 @@ export interface HistoryEntry {
   /** The nodes that ran (or were to run) after this checkpoint. */
   next: string[];
   values: Record<string, unknown>;
+}
+
+/** Where a thread stands: its latest checkpoint, with the tasks still to run and their interrupts. */
+export interface ThreadState extends HistoryEntry {
+  parentCheckpointId: string | undefined;
+  tasks: { id: string; name: string; interrupts: { id: string; value: unknown }[] }[];
 }
 
 export interface ThreadInfo {
@@ -135,6 +149,22 @@ export interface Executor {
   inspect(threadId: string, graph?: string): Promise<RunResult | undefined>;
   /** A thread's checkpoints, newest first; undefined for an unknown thread (or, without `graph`, one whose spec is not inside the project). */
   history(threadId: string, graph?: string): Promise<HistoryEntry[] | undefined>;
+  /**
+   * Where a thread stands — all its values, its next nodes and their interrupts — read from its
+   * latest checkpoint; undefined for an unknown thread (or, without `graph`, one whose spec is not
+   * inside the project).
+   */
+  state(threadId: string, graph?: string): Promise<ThreadState | undefined>;
+  /**
+   * Writes values to a thread as if node `asNode` had (LangGraph's `updateState`), with the thread
+   * claimed like a run; the new checkpoint's id, or a failed RunResult when the thread is busy,
+   * belongs to another graph, or does not exist.
+   */
+  updateState(
+    threadId: string,
+    values: Record<string, unknown>,
+    options?: { graph?: string; asNode?: string },
+  ): Promise<{ checkpointId: string } | RunResult>;
   /** Every thread, newest checkpoint first, with the graph it ran (one query per store; no checkpoint is loaded). */
   threads(): Promise<ThreadInfo[]>;
   /** The graph a thread ran (a spec path), when it was run by graphspec and the spec is inside the project. */

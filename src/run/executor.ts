@@ -30,8 +30,10 @@ import type {
   RunChoiceOptions,
   RunOptions,
   StreamOptions,
+  ThreadState,
 } from "./executor-api.js";
 import { graphChanged } from "./graph-changed.js";
+import { type GraphStreamRequest, plainChunk, plainEvent } from "./graph-chunks.js";
 import { type GraphRegistry, type GraphRegistryOptions, graphRegistry } from "./graph-registry.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
@@ -42,7 +44,7 @@ import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { failureOf, keepFailure } from "./step-failure.js";
 import { type OpenStore, openStore } from "./store.js";
 import { threadGraphs } from "./thread-graph.js";
-import { graphForThread, onThread } from "./thread-guard.js";
+import { graphForThread, onThread, refused } from "./thread-guard.js";
 import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
 
@@ -61,6 +63,8 @@ interface Execution extends RunLimits {
   /** The graph's version the run took when it started (else the newest). */
   loaded?: Loaded;
   onEvent?: (event: RunEvent) => void;
+  /** With `onEvent`: LangGraph's own stream output to report too. */
+  graphStream?: GraphStreamRequest;
 }
 
 /** A graph as one version of its spec compiled it. */
@@ -209,6 +213,7 @@ export function createReloadableExecutor(
       inspectOnly = false,
       onEvent,
       choices = {},
+      graphStream,
     } = run;
     const {
       graph: compiled,
@@ -267,15 +272,35 @@ export function createReloadableExecutor(
           // `runtime.writer` output becomes a custom event the mapper reports with its node
           // (LangGraph's writer option is not in streamEvents' type, but it is read).
           const withWriter = { writer: customWriter } as object;
+          // The root run's id: its `on_chain_stream` events carry the stream modes' chunks.
+          const runId = randomUUID();
+          const modes = graphStream?.modes ?? [];
+          const subgraphs = Boolean(graphStream?.subgraphs && modes.length);
           const events = compiled.streamEvents(input as never, {
             ...config,
             ...withWriter,
             callbacks: [usage],
             version: "v2",
+            runId,
+            ...(modes.length ? { streamMode: [...modes], subgraphs } : {}),
           });
           const map = eventMapper(() => usage.usage);
           const emit = scrubbedEvents(onEvent, secrets.scrub);
-          for await (const e of events) for (const ev of map(e)) emit(ev);
+          for await (const e of events) {
+            if (graphStream?.events) emit({ type: "graph_event", event: plainEvent(e) });
+            if (modes.length && e.event === "on_chain_stream" && e.run_id === runId) {
+              // [namespace, mode, chunk] with subgraphs, [mode, chunk] without.
+              const raw = e.data?.chunk as unknown[];
+              const [ns, mode, chunk] = subgraphs ? raw : [[], ...raw];
+              emit({
+                type: "graph_chunk",
+                mode: String(mode),
+                namespace: Array.isArray(ns) ? ns.map(String) : [],
+                data: plainChunk(String(mode), chunk),
+              });
+            }
+            for (const ev of map(e)) emit(ev);
+          }
           emit.flush();
         }
       }
@@ -413,6 +438,7 @@ export function createReloadableExecutor(
     graph: string,
     opts: (RunOptions & { resume?: undefined }) | (ResumeOptions & { resume: true }),
     onEvent?: (event: RunEvent) => void,
+    graphStream?: GraphStreamRequest,
   ): Promise<RunResult> {
     const threadId = opts.threadId ?? randomUUID();
     const { claims } = await saver();
@@ -424,7 +450,7 @@ export function createReloadableExecutor(
         : (opts.input ?? {});
       if (isResult(input)) return input;
       const run = { ...(await executionOf(graph, opts, input, threadId)), loaded };
-      return execute(onEvent ? { ...run, onEvent } : run);
+      return execute(onEvent ? { ...run, onEvent, ...(graphStream ? { graphStream } : {}) } : run);
     });
   }
 
@@ -472,6 +498,68 @@ export function createReloadableExecutor(
       }
       return entries;
     },
+    /** Where a thread stands: its latest checkpoint, all values, next nodes and their interrupts. */
+    async state(threadId: string, graph?: string): Promise<ThreadState | undefined> {
+      const found = await graphForThread(owners, threadId, graph && pathOf(graph));
+      if (found === undefined || "refusal" in found) return undefined;
+      const { graph: compiled } = await load(found.path);
+      const s = await compiled.getState({ configurable: { thread_id: threadId } });
+      const checkpointId = s.config?.configurable?.checkpoint_id as string | undefined;
+      if (!checkpointId) return undefined;
+      const meta = (s.metadata ?? {}) as { step?: number; source?: string };
+      return {
+        checkpointId,
+        parentCheckpointId: s.parentConfig?.configurable?.checkpoint_id as string | undefined,
+        step: meta.step ?? 0,
+        source: meta.source ?? "loop",
+        createdAt: s.createdAt,
+        next: [...s.next],
+        values: s.values as Record<string, unknown>,
+        tasks: s.tasks.map((t) => ({
+          id: t.id,
+          name: t.name,
+          interrupts: (t.interrupts ?? []).map((i) => ({ id: String(i.id), value: i.value })),
+        })),
+      };
+    },
+    /** Writes values to a thread as node `asNode` would have, with the thread claimed. */
+    async updateState(
+      threadId: string,
+      values: Record<string, unknown>,
+      opts: { graph?: string; asNode?: string } = {},
+    ): Promise<{ checkpointId: string } | RunResult> {
+      const found = await graphForThread(owners, threadId, opts.graph && pathOf(opts.graph));
+      if (found === undefined) {
+        return refused(threadId, {
+          code: "nothing-to-resume",
+          phase: "input",
+          message: `there is no thread \`${threadId}\` to update`,
+          hint: "run the graph on the thread first, or check the thread id",
+        });
+      }
+      if ("refusal" in found) return found.refusal;
+      const refusal = givenRefusal(values, undefined, limits);
+      if (refusal) return refused(threadId, refusal);
+      const { claims } = await saver();
+      // onThread answers with a RunResult (a refusal); the update's own answer is its checkpoint id.
+      let written: { checkpointId: string } | undefined;
+      const outcome = await onThread(claims, owners, threadId, found.path, async () => {
+        const { graph: compiled, secrets: specified } = await load(found.path);
+        // What is written is masked as a run's writes are (secret-guard.ts, through `configurable`).
+        const secrets = runSecrets(specified, envSecrets, undefined);
+        const config = {
+          configurable: { thread_id: threadId, [GRAPH_KEY]: found.path, ...secrets.configurable },
+        };
+        try {
+          const next = await compiled.updateState(config, values, opts.asNode);
+          written = { checkpointId: String(next.configurable?.checkpoint_id) };
+        } catch (e) {
+          return refused(threadId, toRunError(e, opts.asNode));
+        }
+        return refused(threadId, { code: "cancelled", phase: "run", message: "not reached" });
+      });
+      return written ?? outcome;
+    },
     /**
      * A run as its events, in order, ending with exactly one final event (`completed`,
      * `interrupted` or `failed`) carrying the RunResult. With `resume` (the answer, `null`
@@ -488,15 +576,16 @@ export function createReloadableExecutor(
       };
       let finished = false;
       let failure: unknown;
-      const { resume, continue: goOn, ...rest } = opts;
+      const { resume, continue: goOn, graphStream, ...rest } = opts;
       const resuming = opts.threadId !== undefined && (resume !== undefined || goOn === true);
       const run = resuming
         ? runOnThread(
             graph,
             { ...rest, threadId, resume: true, ...(resume !== undefined ? { value: resume } : {}) },
             push,
+            graphStream,
           )
-        : runOnThread(graph, { ...rest, threadId }, push);
+        : runOnThread(graph, { ...rest, threadId }, push, graphStream);
       // The run goes on (and keeps its thread claimed) until it ends, even if the caller stops reading.
       run
         .then((result) => {

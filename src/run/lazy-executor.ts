@@ -19,6 +19,9 @@ export function lazyExecutor(options: ExecutorOptions = {}): Executor {
     },
     inspect: async (threadId, graph) => (await real()).inspect(threadId, graph),
     history: async (threadId, graph) => (await real()).history(threadId, graph),
+    state: async (threadId, graph) => (await real()).state(threadId, graph),
+    updateState: async (threadId, values, opts) =>
+      (await real()).updateState(threadId, values, opts),
     threads: async () => (await real()).threads(),
     graphOf: async (threadId) => (await real()).graphOf(threadId),
     contextOf: async (threadId) => (await real()).contextOf(threadId),

@@ -31,7 +31,7 @@ describe("graphspec dev", () => {
     await until(() => /http:\/\/127\.0\.0\.1:\d+/.test(out));
     expect(out.trim().split("\n")).toHaveLength(1);
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)![0];
-    expect(out).toBe(`graphspec dev: serving graphs at ${url}\n`);
+    expect(out).toBe(`${url}\n`);
     expect(await (await fetch(`${url}/ok`)).json()).toEqual({ ok: true });
 
     p.write("graphs/marking.yaml", markingSpec("v2", "lats"));

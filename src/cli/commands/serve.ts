@@ -1,0 +1,151 @@
+/**
+ * `graphspec serve` and `graphspec dev`: the HTTP API (docs/server.md) over the graphs of a
+ * folder. `serve` refuses to start without authentication unless told `--no-auth`; `dev` listens
+ * on 127.0.0.1, may run without keys, and reloads a graph in the process when its files change
+ * (docs/dev.md). SIGTERM / SIGINT stop taking requests and let runs in
+ * flight finish (cancelled past the grace period, at a checkpoint they can be resumed from).
+ */
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { bytesArg, jsonArg } from "../args.js";
+import { EXIT, type Io, UsageError } from "../io.js";
+import { VERSION } from "../version.js";
+
+const help = (name: string) => `Usage: graphspec ${name} [dir] [options]
+
+Serves the graphs in dir (default graphs/) over the LangGraph Platform API that
+@langchain/langgraph-sdk's Client uses (docs/server.md).${
+  name === "dev"
+    ? `
+A graph is reloaded in this process when its spec or a file it references (modules, subgraph
+specs, its catalog) changes: runs in flight finish on the version they started with, new runs get
+the new one; a change with errors is refused, its diagnostics printed, and the last good version
+keeps serving.`
+    : ""
+}
+Prints one line, the URL it serves, when ready.
+
+Options:
+      --port <n>                  default 2024 (0: any free port)
+      --host <address>            default ${name === "dev" ? "127.0.0.1" : "0.0.0.0"}
+      --api-keys <file>           JSON object from API key to tenant id (sent as x-api-key)
+      --auth <path[:export]>      a LangGraph Auth handler module (as langgraph.json's auth.path)
+${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  default sqlite (.graphspec/state.db); postgres: DATABASE_URL
+      --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
+      --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
+${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "api-keys": { type: "string" },
+  auth: { type: "string" },
+  "no-auth": { type: "boolean", default: false },
+  checkpointer: { type: "string" },
+  "max-body-bytes": { type: "string" },
+  grace: { type: "string" },
+  scripts: { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: OPTIONS,
+    allowPositionals: true,
+  });
+  if (values.help) {
+    io.out(help(name));
+    return EXIT.ok;
+  }
+  const port = values.port === undefined ? 2024 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be a port number, not "${values.port}"`);
+  if (values["api-keys"] && values.auth)
+    throw new UsageError("give --api-keys or --auth, not both");
+  const host = values.host ?? (name === "dev" ? "127.0.0.1" : "0.0.0.0");
+  const authless = !values["api-keys"] && !values.auth;
+  if (authless && name === "serve" && !values["no-auth"])
+    throw new UsageError(
+      "serve needs --api-keys FILE or --auth PATH (or --no-auth, to serve without authentication)",
+    );
+  if (authless && name === "dev" && host !== "127.0.0.1" && host !== "localhost" && host !== "::1")
+    throw new UsageError(
+      `dev without keys listens on 127.0.0.1 only; give --api-keys or --auth to listen on ${host}`,
+    );
+  const dir = resolve(io.cwd, positionals[0] ?? "graphs");
+  const choice = values.checkpointer ?? process.env.GRAPHSPEC_CHECKPOINTER ?? "sqlite";
+  if (!["memory", "sqlite", "postgres"].includes(choice))
+    throw new UsageError(`--checkpointer must be memory, sqlite or postgres, not "${choice}"`);
+  const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never> | undefined;
+  if (scripts && name === "serve")
+    throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
+  const { startServer } = await import("../../server/serve.js");
+  const { folderCatalog } = await import("../../server/graph-catalog.js");
+  const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
+  const auth = values["api-keys"]
+    ? await apiKeyAuth(resolve(io.cwd, values["api-keys"]))
+    : values.auth
+      ? await handlerAuth(values.auth, io.cwd)
+      : undefined;
+  const sqlitePath = resolve(io.cwd, ".graphspec/state.db");
+  const executorOptions = {
+    dir,
+    checkpointer: choice as "memory" | "sqlite" | "postgres",
+    sqlitePath,
+    ...(scripts ? { scripts } : {}),
+  };
+  // dev: graphs reloaded in this process when their files change; serve: loaded once.
+  const dev =
+    name === "dev"
+      ? await import("../../dev/dev-executor.js").then(async ({ createDevExecutor }) => {
+          const { reloadReporter } = await import("./reload-report.js");
+          const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
+          await d.ready;
+          return d;
+        })
+      : undefined;
+  const exec =
+    dev?.executor ?? (await import("../../run/executor.js")).createExecutor(executorOptions);
+  const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
+  const grace = values.grace === undefined ? 10_000 : Number(values.grace);
+  if (!Number.isInteger(grace) || grace < 0)
+    throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
+  // Thread and run records beside the checkpoints: replicas on one PostgreSQL share them.
+  const records =
+    choice === "postgres" && process.env.DATABASE_URL
+      ? { postgres: process.env.DATABASE_URL }
+      : choice === "sqlite"
+        ? { sqlite: sqlitePath }
+        : ("memory" as const);
+  const server = await startServer({
+    exec,
+    graphs: folderCatalog(dir),
+    auth,
+    host,
+    port,
+    version: VERSION,
+    records,
+    ...(maxBodyBytes ? { maxBodyBytes } : {}),
+  });
+  io.out(server.url);
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      server
+        .close(grace)
+        .then(() => dev?.close())
+        .then(done, done);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  // A node that ignores its cancellation (a loop, a timer) would keep the process up after its
+  // run was handed back: once the server is closed, the process goes, whatever still waits.
+  setTimeout(() => process.exit(), 1000).unref();
+  return EXIT.ok;
+}
+
+export const serveCommand = (argv: string[], io: Io) => serveWith("serve", argv, io);
+export const devCommand = (argv: string[], io: Io) => serveWith("dev", argv, io);

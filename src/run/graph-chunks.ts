@@ -1,0 +1,89 @@
+/**
+ * LangGraph's own stream output — the chunks of its stream modes (`values`, `updates`,
+ * `messages`, `custom`, `debug`, …) and, on request, its raw `streamEvents` — as plain data a
+ * caller outside the process may see: messages as `{ type, content, … }`, and a run's
+ * `configurable` (which carries graphspec's own keys and the secret masker) cut down to where
+ * the thread stands. The server's `streamMode` is built on these (src/server/).
+ */
+import type { StreamEvent } from "@langchain/core/tracers/log_stream";
+import { isObject } from "../spec/data.js";
+import { toPlain } from "./serialize.js";
+
+/** LangGraph's stream modes, as `graph.stream({ streamMode })` names them. */
+export const GRAPH_STREAM_MODES = [
+  "values",
+  "updates",
+  "messages",
+  "custom",
+  "debug",
+  "tasks",
+  "checkpoints",
+] as const;
+export type GraphStreamMode = (typeof GRAPH_STREAM_MODES)[number];
+
+/** What of a run's LangGraph stream to report besides the run events. */
+export interface GraphStreamRequest {
+  /** Stream modes whose chunks are reported as `graph_chunk` events. */
+  modes?: GraphStreamMode[];
+  /** Chunks of subgraphs too, with their namespace. */
+  subgraphs?: boolean;
+  /** Every raw `streamEvents` (v2) event, as `graph_event` events. */
+  events?: boolean;
+}
+
+/** The configurable keys a caller may see: where the thread stands, nothing of graphspec's. */
+const SHOWN_CONFIGURABLE = new Set(["thread_id", "checkpoint_ns", "checkpoint_id"]);
+
+/** A `config` (or `parentConfig`) cut down to the thread's position. */
+function plainConfig(config: unknown): unknown {
+  if (!isObject(config) || !isObject(config.configurable)) return undefined;
+  const shown = Object.entries(config.configurable).filter(([k]) => SHOWN_CONFIGURABLE.has(k));
+  return { configurable: Object.fromEntries(shown) };
+}
+
+/** Metadata LangGraph attaches to events: its own `langgraph_*` keys and tags, never `configurable`'s. */
+function plainMetadata(meta: unknown): Record<string, unknown> {
+  if (!isObject(meta)) return {};
+  return Object.fromEntries(
+    Object.entries(meta)
+      .filter(([k]) => k.startsWith("langgraph_") || k.startsWith("ls_") || k === "tags")
+      .map(([k, v]) => [k, toPlain(v)]),
+  );
+}
+
+/** Plain data, with every `config` / `parentConfig` / `metadata` object at any depth cut down. */
+function clean(value: unknown, depth = 0): unknown {
+  if (depth > 64) return null;
+  const plain = depth === 0 ? toPlain(value) : value;
+  if (Array.isArray(plain)) return plain.map((v) => clean(v, depth + 1));
+  if (!isObject(plain)) return plain;
+  return Object.fromEntries(
+    Object.entries(plain).map(([k, v]) => {
+      if (k === "config" || k === "parentConfig" || k === "parent_config")
+        return [k, plainConfig(v)];
+      if (k === "metadata" && isObject(v) && ("langgraph_node" in v || "configurable" in v))
+        return [k, plainMetadata(v)];
+      return [k, clean(v, depth + 1)];
+    }),
+  );
+}
+
+/** One chunk of a stream mode as plain data; `messages` chunks are `[message, metadata]`. */
+export function plainChunk(mode: string, chunk: unknown): unknown {
+  if (mode === "messages" && Array.isArray(chunk)) {
+    return [toPlain(chunk[0]), plainMetadata(chunk[1])];
+  }
+  return clean(chunk);
+}
+
+/** A raw `streamEvents` event as plain data: its metadata cut down, its data made plain. */
+export function plainEvent(e: StreamEvent): Record<string, unknown> {
+  return {
+    event: e.event,
+    name: e.name,
+    run_id: e.run_id,
+    tags: e.tags ?? [],
+    metadata: plainMetadata(e.metadata),
+    data: clean(e.data),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The HTTP API: the part of the LangGraph Platform API that `@langchain/langgraph-sdk`'s `Client`
+ * uses, on Hono, over the public Executor. Every failure is a JSON body with a 4xx (api-error.ts)
+ * or a 500 that names no internals; the server stays up.
+ *
+ * Not `@langchain/langgraph-api`'s `experimental/embed` app: it has no assistants, `runs/wait`,
+ * background runs or auth, does not follow semver, and would run the graphs itself — around the
+ * executor's thread claims, limits and secret masking.
+ */
+import { Hono } from "hono";
+import { ApiError } from "./api-error.js";
+import { assistantRoutes } from "./assistant-routes.js";
+import type { Caller } from "./auth.js";
+import { runRoutes } from "./run-routes.js";
+import type { ServerEnv, ServerParts } from "./server-parts.js";
+import { tenancy } from "./tenancy.js";
+import { type Allow, threadRoutes } from "./thread-routes.js";
+
+/** Paths anyone may call: liveness and readiness, and what this server is. */
+const PUBLIC = new Set(["/ok", "/health", "/info"]);
+
+export function serverApp(p: ServerParts, version: string): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>();
+  app.onError((e, c) => {
+    if (e instanceof ApiError) return c.json(e.body(), e.status);
+    // A bug of ours: logged here, not shown to the client.
+    console.error(`graphspec server: ${c.req.method} ${c.req.path}:`, e);
+    return c.json(
+      {
+        error: "internal-error",
+        message: "the server failed to answer this request",
+        detail: "internal error",
+      },
+      500,
+    );
+  });
+  app.notFound((c) =>
+    c.json(
+      {
+        error: "not-found",
+        message: `no endpoint ${c.req.method} ${c.req.path}`,
+        hint: "see docs/server.md for the API",
+        detail: "not found",
+      },
+      404,
+    ),
+  );
+  app.get("/ok", (c) => c.json({ ok: true }));
+  app.get("/health", (c) => c.json({ ok: true }));
+  app.get("/info", (c) =>
+    c.json({ version, graphspec: true, flags: { assistants: true, crons: false } }),
+  );
+
+  app.use("*", async (c, next) => {
+    if (PUBLIC.has(c.req.path)) return next();
+    let caller: Caller | undefined;
+    if (p.auth) caller = await p.auth.authenticate(c.req.raw);
+    c.set("caller", caller);
+    c.set("tenancy", tenancy(caller?.tenant));
+    return next();
+  });
+  const allow: Allow = async (c, resource, action, value) => {
+    const caller = c.get("caller");
+    return p.auth && caller ? p.auth.authorize(caller, resource, action, value) : undefined;
+  };
+  app.route("/", assistantRoutes(p));
+  app.route("/", threadRoutes(p, allow));
+  app.route("/", runRoutes(p, allow));
+  return app;
+}

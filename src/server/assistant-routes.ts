@@ -1,0 +1,56 @@
+/** Assistants: one per graph, read-only — search, get, graph, schemas. */
+import { Hono } from "hono";
+import { notFound } from "./api-error.js";
+import { type GraphEntry, graphDrawing, graphSchemas } from "./graph-catalog.js";
+import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
+import type { ServerEnv, ServerParts } from "./server-parts.js";
+
+const EPOCH = new Date(0).toISOString();
+
+export const assistantOf = (g: GraphEntry) => ({
+  assistant_id: g.assistantId,
+  graph_id: g.name,
+  name: g.name,
+  description: g.description ?? null,
+  config: {},
+  context: {},
+  metadata: { created_by: "system" },
+  version: 1,
+  created_at: EPOCH,
+  updated_at: EPOCH,
+});
+
+export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
+  const api = new Hono<ServerEnv>();
+  const find = async (id: string) => {
+    const g = await p.graphs.find(id);
+    if (!g)
+      throw notFound(
+        "assistant",
+        id,
+        "list them with `assistants.search()`; an assistant is a graph's name or id",
+      );
+    return g;
+  };
+  api.post("/assistants/search", async (c) => {
+    const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
+    const all = (await p.graphs.list()).filter(
+      (g) => (!q.graph_id || g.name === q.graph_id) && (!q.name || g.name === q.name),
+    );
+    const offset = q.offset ?? 0;
+    return c.json(all.slice(offset, offset + (q.limit ?? 10)).map(assistantOf));
+  });
+  api.post("/assistants/count", async (c) => c.json((await p.graphs.list()).length));
+  api.get("/assistants/:id", async (c) => c.json(assistantOf(await find(c.req.param("id")))));
+  api.get("/assistants/:id/graph", async (c) =>
+    c.json(graphDrawing(await find(c.req.param("id")))),
+  );
+  api.get("/assistants/:id/schemas", async (c) =>
+    c.json(graphSchemas(await find(c.req.param("id")))),
+  );
+  api.get("/assistants/:id/subgraphs", async (c) => {
+    await find(c.req.param("id"));
+    return c.json({});
+  });
+  return api;
+}

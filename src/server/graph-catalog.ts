@@ -1,0 +1,147 @@
+/**
+ * The graphs a server offers, one assistant per spec in its graphs folder: id, name, description
+ * and the JSON Schemas of input, output, state and context, read from the spec. The server looks
+ * graphs up only through this interface, so where specs come from (a folder read on demand here,
+ * the development loop's reloading registry in `graphspec dev`) is not its concern.
+ */
+import { createHash } from "node:crypto";
+import { readdir, stat } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
+import { fieldJsonSchema } from "../compile/value-check.js";
+import { GRAPH_EXTENSIONS } from "../modules/files.js";
+import { loadSpec } from "../spec/load.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
+
+export interface GraphEntry {
+  /** A UUID derived from the graph's name, as the LangGraph server derives its assistants' ids. */
+  assistantId: string;
+  /** The spec's `name`: the graph id. */
+  name: string;
+  description: string | undefined;
+  /** The spec file, as the executor runs it. */
+  path: string;
+  spec: GraphSpec;
+}
+
+export interface GraphCatalog {
+  list(): Promise<GraphEntry[]>;
+  /** A graph by assistant id or by name. */
+  find(idOrName: string): Promise<GraphEntry | undefined>;
+}
+
+/** The LangGraph server's namespace for graph ids (its assistants are uuid5(graph_id, this)). */
+const GRAPH_NAMESPACE = "6ba7b821-9dad-11d1-80b4-00c04fd430c8";
+
+/** RFC 4122 version 5 UUID: SHA-1 of namespace and name. */
+export function uuid5(name: string, namespace = GRAPH_NAMESPACE): string {
+  const ns = Buffer.from(namespace.replaceAll("-", ""), "hex");
+  const hash = createHash("sha1").update(ns).update(name, "utf8").digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The specs directly in `dir` (fixtures, `*.test.yaml`, are not graphs), re-read when a file changes. */
+export function folderCatalog(dir: string): GraphCatalog {
+  const root = resolve(dir);
+  const cache = new Map<string, { mtimeMs: number; entry: GraphEntry | undefined }>();
+  const entryOf = async (path: string): Promise<GraphEntry | undefined> => {
+    const { mtimeMs } = await stat(path);
+    const known = cache.get(path);
+    if (known && known.mtimeMs === mtimeMs) return known.entry;
+    // A spec that does not load is no assistant (running it would say why); it is tried again when it changes.
+    const spec = await loadSpec(path).then(
+      (doc) => doc.data as GraphSpec,
+      () => undefined,
+    );
+    const entry =
+      spec && typeof spec.name === "string"
+        ? {
+            assistantId: uuid5(spec.name),
+            name: spec.name,
+            description: spec.description,
+            path,
+            spec,
+          }
+        : undefined;
+    cache.set(path, { mtimeMs, entry });
+    return entry;
+  };
+  const list = async (): Promise<GraphEntry[]> => {
+    const names = await readdir(root).catch(() => [] as string[]);
+    const specs = names
+      .filter((n) => GRAPH_EXTENSIONS.includes(extname(n).toLowerCase() as never))
+      .filter((n) => !/\.test\.(ya?ml|json)$/i.test(n))
+      .sort();
+    const entries = await Promise.all(
+      specs.map((n) => entryOf(join(root, n)).catch(() => undefined)),
+    );
+    return entries.filter((e): e is GraphEntry => e !== undefined);
+  };
+  return {
+    list,
+    async find(idOrName) {
+      return (await list()).find((g) => g.assistantId === idOrName || g.name === idOrName);
+    },
+  };
+}
+
+const objectSchema = (
+  title: string,
+  fields: [string, Parameters<typeof fieldJsonSchema>[0]][],
+  required: string[] = [],
+) => ({
+  title,
+  type: "object",
+  properties: Object.fromEntries(fields.map(([k, f]) => [k, fieldSchema(f)])),
+  ...(required.length ? { required } : {}),
+});
+
+/** A state or context field as JSON Schema; `messages` channels hold lists of messages. */
+function fieldSchema(field: Parameters<typeof fieldJsonSchema>[0]): Record<string, unknown> {
+  const schema = fieldJsonSchema(field);
+  if (field.type === "messages") return { ...schema, type: "array", items: { type: "object" } };
+  return field.description ? { ...schema, description: field.description } : schema;
+}
+
+/** The JSON Schemas of a graph's input, output, state and context, as the spec declares them. */
+export function graphSchemas(g: GraphEntry): Record<string, unknown> {
+  const state = Object.entries(g.spec.state ?? {});
+  const pick = (keys: string[] | undefined) =>
+    keys ? state.filter(([k]) => keys.includes(k)) : state;
+  const context = Object.entries(g.spec.context ?? {});
+  const required = context.filter(([, f]) => f.required === true).map(([k]) => k);
+  return {
+    graph_id: g.name,
+    input_schema: objectSchema(`${g.name} input`, pick(g.spec.input)),
+    output_schema: objectSchema(`${g.name} output`, pick(g.spec.output)),
+    state_schema: objectSchema(`${g.name} state`, state),
+    context_schema: objectSchema(`${g.name} context`, context, required),
+    config_schema: null,
+  };
+}
+
+/** The graph's nodes and edges as the LangGraph server draws them (`__start__` … `__end__`). */
+export function graphDrawing(g: GraphEntry): Record<string, unknown> {
+  const id = (n: string) => (n === "START" ? "__start__" : n === "END" ? "__end__" : n);
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : [v].flat());
+  const edges: { source: string; target: string; conditional: boolean }[] = [];
+  for (const e of g.spec.edges ?? []) {
+    const routed = [
+      ...(e.route ?? []).map((c) => (c as { to?: string | string[] }).to),
+      ...(e.router?.to ?? []),
+    ].flatMap((t) => list(t as string | string[] | undefined));
+    for (const from of list(e.from)) {
+      for (const to of list(e.to))
+        edges.push({ source: id(from), target: id(to), conditional: false });
+      for (const to of routed) edges.push({ source: id(from), target: id(to), conditional: true });
+    }
+  }
+  const nodes = ["__start__", ...Object.keys(g.spec.nodes ?? {}), "__end__"].map((n) => ({
+    id: n,
+    type: n.startsWith("__") ? "schema" : "runnable",
+    data: n.startsWith("__") ? n : { id: n, name: n },
+  }));
+  return { nodes, edges };
+}

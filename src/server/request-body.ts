@@ -1,0 +1,113 @@
+/**
+ * Request bodies: read within a size limit, parsed as JSON, checked against the endpoint's shape.
+ * Each failure is a 4xx naming the field and what is wrong (api-error.ts). Shapes allow keys they
+ * do not name: the SDK sends many options this server has no use for.
+ */
+import type { Context } from "hono";
+import { z } from "zod";
+import { ApiError } from "./api-error.js";
+
+/** The body as JSON (`{}` when empty), or the 4xx saying why not. */
+export async function jsonBody(c: Context, maxBytes: number): Promise<unknown> {
+  const declared = Number(c.req.header("content-length"));
+  if (declared > maxBytes) throw tooLarge(maxBytes);
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(400, "invalid-json", "the body is not UTF-8 text", {
+      hint: "send JSON, encoded as UTF-8",
+    });
+  }
+  if (!text.trim()) return {};
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ApiError(400, "invalid-json", `the body is not valid JSON: ${(e as Error).message}`, {
+      hint: "send a JSON object with `content-type: application/json`",
+    });
+  }
+}
+
+const tooLarge = (max: number) =>
+  new ApiError(413, "body-too-large", `the body is larger than ${max} bytes`, {
+    hint: "send a smaller input, or start the server with a larger --max-body-bytes",
+  });
+
+/** The value checked against `schema`, or a 422 naming the first field that does not fit. */
+export function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const field = issue.path.map(String).join(".") || undefined;
+  throw new ApiError(
+    422,
+    "invalid-request",
+    `${field ? `\`${field}\`: ` : "the body: "}${issue.message}`,
+    {
+      ...(field ? { field } : {}),
+      hint: "see docs/server.md for the fields each endpoint takes",
+    },
+  );
+}
+
+const record = z.record(z.string(), z.unknown());
+
+export const ThreadCreate = z.looseObject({
+  thread_id: z.string().min(1).max(512).optional(),
+  metadata: record.optional(),
+  if_exists: z.enum(["raise", "do_nothing"]).optional(),
+});
+
+export const ThreadPatch = z.looseObject({ metadata: record.optional() });
+
+export const ThreadSearch = z.looseObject({
+  metadata: record.optional(),
+  ids: z.array(z.string()).optional(),
+  status: z.enum(["idle", "busy", "interrupted", "error"]).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
+export const ThreadPrune = z.looseObject({ prefix: z.string().min(1) });
+
+export const StateUpdate = z.looseObject({
+  values: z.union([record, z.null()]).optional(),
+  as_node: z.string().optional(),
+});
+
+export const HistoryQuery = z.looseObject({
+  limit: z.number().int().min(1).max(1000).optional(),
+  before: z.union([z.string(), z.looseObject({ checkpoint_id: z.string().optional() })]).optional(),
+});
+
+export const AssistantSearch = z.looseObject({
+  graph_id: z.string().optional(),
+  name: z.string().optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
+export const RunCreate = z.looseObject({
+  assistant_id: z.string().min(1),
+  input: z.union([record, z.null()]).optional(),
+  command: z
+    .looseObject({
+      resume: z.unknown().optional(),
+      update: z.unknown().optional(),
+      goto: z.unknown().optional(),
+    })
+    .nullable()
+    .optional(),
+  config: z.looseObject({ configurable: record.optional() }).nullable().optional(),
+  context: z.union([record, z.null()]).optional(),
+  metadata: z.union([record, z.null()]).optional(),
+  stream_mode: z.unknown().optional(),
+  stream_subgraphs: z.boolean().nullable().optional(),
+  multitask_strategy: z.enum(["reject", "interrupt", "rollback", "enqueue"]).nullable().optional(),
+  if_not_exists: z.enum(["create", "reject"]).nullable().optional(),
+  on_completion: z.enum(["delete", "keep"]).nullable().optional(),
+});
+export type RunCreate = z.infer<typeof RunCreate>;

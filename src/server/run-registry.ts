@@ -1,0 +1,296 @@
+/**
+ * Runs: those this server process drives — each run's server-sent events kept from the first (so
+ * a client that disconnected, or a second client, can `join` or follow it from the start) — and
+ * their records in the server store (server-store.ts), where other replicas see them. A run is
+ * driven here, not by the request that started it: a client that goes away mid-stream does not
+ * stop it. With a shared store, background runs are queued there and a worker takes them one at
+ * a time per free slot (run-queue.ts); a run another replica drives is followed by polling its
+ * record and its thread's checkpoints (follow-remote.ts). Finished runs' events are forgotten
+ * past a bound, oldest first; their threads stay in the checkpointer.
+ */
+import { randomUUID } from "node:crypto";
+import type { RunEvent } from "../run/events.js";
+import type { Executor, StreamOptions } from "../run/executor-api.js";
+import type { RunError, RunResult } from "../run/result.js";
+import { ApiError, refusalError } from "./api-error.js";
+import type { QueuedRequest, RunRecord, RunStatus, ServerStore } from "./server-store.js";
+
+export type { RunRecord, RunStatus };
+
+import { type ApiStreamMode, graphStreamFor, type SseEvent, sseMapper } from "./stream-modes.js";
+
+export interface LiveRun {
+  record: RunRecord;
+  /** The thread id in the checkpointer (the tenant's scope in front of the client's id). */
+  storedThreadId: string;
+  /** The tenant that started it (undefined without authentication). */
+  tenant: string | undefined;
+  events: SseEvent[];
+  finished: boolean;
+  result: RunResult | undefined;
+  /** Wakes those following the run (a new event, or its end). */
+  listeners: Set<() => void>;
+  abort: AbortController;
+  done: Promise<void>;
+  /** A background run: what to queue again if this replica stops before it ends. */
+  request: QueuedRequest | undefined;
+  /** Set when this replica stops: a cancelled background run goes back to the queue. */
+  handBack: boolean;
+}
+
+export interface StartRun {
+  exec: Executor;
+  graphPath: string;
+  assistantId: string;
+  storedThreadId: string;
+  clientThreadId: string;
+  tenant: string | undefined;
+  options: Omit<StreamOptions, "threadId" | "graphStream" | "signal">;
+  modes: ApiStreamMode[];
+  subgraphs: boolean;
+  metadata: Record<string, unknown>;
+  /** A run taken from the queue: its id and record exist already. */
+  queued?: { runId: string; createdAt: string; request: QueuedRequest };
+}
+
+/** How many finished runs are kept (with their events) for `get`, `list` and `join`. */
+const KEPT_FINISHED = 1000;
+
+const STATUS_OF: Record<RunResult["status"], RunStatus> = {
+  completed: "success",
+  interrupted: "interrupted",
+  failed: "error",
+};
+
+/** Replaces the stored thread id by the client's wherever LangGraph's data names it. */
+function unscoped(value: unknown, stored: string, client: string, depth = 0): unknown {
+  if (stored === client || depth > 64) return value;
+  if (Array.isArray(value)) return value.map((v) => unscoped(v, stored, client, depth + 1));
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      k === "thread_id" && v === stored ? client : unscoped(v, stored, client, depth + 1),
+    ]),
+  );
+}
+
+export class RunRegistry {
+  private readonly runs = new Map<string, LiveRun>();
+
+  constructor(
+    readonly store: ServerStore,
+    /** This replica's name in the store (the `owner` of the runs it drives). */
+    readonly replica: string = randomUUID(),
+  ) {}
+
+  /** The run on a thread still running, if any (in this process). */
+  running(storedThreadId: string): LiveRun | undefined {
+    for (const r of this.runs.values())
+      if (r.storedThreadId === storedThreadId && !r.finished) return r;
+    return undefined;
+  }
+
+  /** Whether a run is queued or running on the thread, here or (with a shared store) anywhere. */
+  async active(storedThreadId: string): Promise<boolean> {
+    if (this.running(storedThreadId)) return true;
+    if (!this.store.shared) return false;
+    return (await this.store.runsOfThread(storedThreadId)).some(
+      (r) => r.record.status === "pending" || r.record.status === "running",
+    );
+  }
+
+  /** A run driven here (with its events). */
+  get(runId: string): LiveRun | undefined {
+    return this.runs.get(runId);
+  }
+
+  /** Every run not finished (for a graceful shutdown). */
+  unfinished(): LiveRun[] {
+    return [...this.runs.values()].filter((r) => !r.finished);
+  }
+
+  async forgetThread(storedThreadId: string): Promise<void> {
+    for (const [id, r] of this.runs) if (r.storedThreadId === storedThreadId) this.runs.delete(id);
+    await this.store.deleteRunsOfThread(storedThreadId);
+  }
+
+  /**
+   * Starts a run and answers once it has started — or throws the HTTP error of a run the
+   * executor refused before anything ran (busy thread, input that does not fit, …).
+   */
+  async start(s: StartRun): Promise<LiveRun> {
+    const queuedHere =
+      !s.queued && this.store.shared
+        ? (await this.store.runsOfThread(s.storedThreadId)).some(
+            (r) => r.record.status === "pending",
+          )
+        : false;
+    if (this.running(s.storedThreadId) || queuedHere) {
+      throw new ApiError(
+        409,
+        "thread-busy",
+        `thread \`${s.clientThreadId}\` is busy: a run is in progress on it`,
+        {
+          hint: "wait for it (`runs.join`), cancel it, or start this run on another thread; multitask_strategy `reject` is the default",
+        },
+      );
+    }
+    const now = new Date().toISOString();
+    const abort = new AbortController();
+    const run: LiveRun = {
+      record: {
+        run_id: s.queued?.runId ?? randomUUID(),
+        thread_id: s.clientThreadId,
+        assistant_id: s.assistantId,
+        created_at: s.queued?.createdAt ?? now,
+        updated_at: now,
+        status: "running",
+        metadata: s.metadata,
+        multitask_strategy: "reject",
+      },
+      storedThreadId: s.storedThreadId,
+      tenant: s.tenant,
+      events: [{ event: "metadata", data: { run_id: "", attempt: 1 } }],
+      finished: false,
+      result: undefined,
+      listeners: new Set(),
+      abort,
+      done: Promise.resolve(),
+      request: s.queued?.request,
+      handBack: false,
+    };
+    run.events[0]!.data = { run_id: run.record.run_id, attempt: 1 };
+    const map = sseMapper(s.modes, s.subgraphs);
+    const push = (events: SseEvent[]) => {
+      if (!events.length) return;
+      for (const e of events)
+        run.events.push({
+          event: e.event,
+          data: unscoped(e.data, s.storedThreadId, s.clientThreadId),
+        });
+      for (const wake of run.listeners) wake();
+    };
+    let markStarted!: (refusal: RunError | undefined) => void;
+    const started = new Promise<RunError | undefined>((r) => {
+      markStarted = r;
+    });
+    const stream = s.exec.stream(s.graphPath, {
+      ...s.options,
+      threadId: s.storedThreadId,
+      graphStream: graphStreamFor(s.modes, s.subgraphs),
+      signal: abort.signal,
+    });
+    this.runs.set(run.record.run_id, run);
+    run.done = (async () => {
+      let ran = false;
+      try {
+        for await (const e of stream as AsyncGenerator<RunEvent>) {
+          if (e.type === "run_start") continue;
+          if (!ran) {
+            ran = true;
+            const refusal =
+              e.type === "failed" && e.result.error?.phase === "input" ? e.result : undefined;
+            // Recorded before the client hears of it, so any replica finds it at once. A run
+            // refused before it started was never one (the client gets the refusal); a queued
+            // run refused when taken (its thread busy, …) ends as an error.
+            if (!refusal && !s.queued)
+              await this.store.putRun({
+                record: { ...run.record },
+                storedThreadId: s.storedThreadId,
+                owner: this.replica,
+                request: undefined,
+                cancelRequested: false,
+                error: undefined,
+              });
+            markStarted(refusal?.error);
+            if (refusal) {
+              if (!s.queued) this.runs.delete(run.record.run_id);
+              run.result = refusal;
+              break;
+            }
+          }
+          if (e.type === "completed" || e.type === "interrupted" || e.type === "failed") {
+            run.result = e.result;
+            if (e.type === "failed" && e.result.error) {
+              const { code, message } = e.result.error;
+              push([{ event: "error", data: { error: code, message } }]);
+            }
+          } else push(map(e));
+        }
+      } catch (e) {
+        // A spec that cannot be loaded or compiled: the run fails, the server stays up.
+        const message = (e as Error)?.message ?? String(e);
+        run.result = undefined;
+        push([{ event: "error", data: { error: (e as Error)?.name ?? "Error", message } }]);
+        if (!ran) markStarted({ code: "invalid-input", phase: "input", message });
+        ran = true;
+      } finally {
+        const cancelled = run.result?.error?.code === "cancelled";
+        run.record.status = run.result
+          ? cancelled
+            ? "interrupted"
+            : STATUS_OF[run.result.status]
+          : "error";
+        run.record.updated_at = new Date().toISOString();
+        const error = run.result?.error;
+        if (run.handBack && run.request && error?.code === "cancelled") {
+          // This replica stops: the run goes back to the queue, to go on from its checkpoint.
+          run.record.status = "pending";
+          const { input: _i, resume: _r, ...rest } = run.request.options;
+          await this.store
+            .requeue(run.record.run_id, {
+              ...run.request,
+              options: { ...rest, continue: true },
+            })
+            .catch(() => {});
+        } else
+          await this.store
+            .setRunStatus(run.record.run_id, run.record.status, {
+              owner: null,
+              error:
+                error && error.code !== "cancelled"
+                  ? { error: error.code, message: error.message }
+                  : null,
+            })
+            .catch((e) => console.error("graphspec server: cannot record a run's end:", e));
+        // The thread's record moves up in search (newest update first).
+        if (ran) await this.store.touchThread(s.storedThreadId).catch(() => {});
+        run.finished = true;
+        if (!ran) markStarted(undefined);
+        for (const wake of run.listeners) wake();
+        this.prune();
+      }
+    })();
+    const refusal = await started;
+    if (refusal) throw refusalError(refusal);
+    return run;
+  }
+
+  /** Follows a run's events from `from` until it ends (or `signal` aborts: the run goes on). */
+  async *follow(run: LiveRun, from = 0, signal?: AbortSignal): AsyncGenerator<[number, SseEvent]> {
+    let next = from;
+    for (;;) {
+      while (next < run.events.length) {
+        yield [next, run.events[next]!];
+        next++;
+      }
+      if (run.finished || signal?.aborted) return;
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          run.listeners.delete(wake);
+          signal?.removeEventListener("abort", wake);
+          resolve();
+        };
+        run.listeners.add(wake);
+        signal?.addEventListener("abort", wake, { once: true });
+      });
+    }
+  }
+
+  private prune(): void {
+    const finished = [...this.runs.values()].filter((r) => r.finished);
+    for (const r of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED)))
+      this.runs.delete(r.record.run_id);
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * Runs: stream (server-sent events), wait, create in the background, list, get, join, follow,
+ * cancel — on a thread, or stateless (`/runs/…`: a thread of its own, deleted after unless
+ * `on_completion: "keep"`). `multitask_strategy` is `reject`: a second run on a busy thread is a 409.
+ */
+import { randomUUID } from "node:crypto";
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { toPlain } from "../run/serialize.js";
+import { ApiError, notFound } from "./api-error.js";
+import { matchesFilters } from "./auth-filters.js";
+import { followRemote, remoteEnd } from "./follow-remote.js";
+import { jsonBody, parsed, RunCreate } from "./request-body.js";
+import { runChoices } from "./run-choices.js";
+import type { LiveRun, RunRecord } from "./run-registry.js";
+import type { ServerEnv, ServerParts } from "./server-parts.js";
+import type { QueuedRequest } from "./server-store.js";
+import { streamModes } from "./stream-modes.js";
+import type { Allow } from "./thread-routes.js";
+import { threadView } from "./thread-views.js";
+
+type C = Context<ServerEnv>;
+
+/** A run as the routes see it: driven here (`live`, with its events) or by another replica. */
+interface RunView {
+  record: RunRecord;
+  storedThreadId: string;
+  live: LiveRun | undefined;
+  /** Deletes a stateless run's thread (called once its values are read). */
+  forget?: (() => Promise<void>) | undefined;
+}
+
+export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
+  const api = new Hono<ServerEnv>();
+
+  /**
+   * Starts the run a request describes, on `clientThreadId` (undefined: a stateless run). With
+   * `background` and a shared store, queues it instead (run-queue.ts) and answers its record.
+   */
+  async function start(
+    c: C,
+    clientThreadId: string | undefined,
+    background = false,
+    readsValues = false,
+  ): Promise<RunView> {
+    const body = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
+    const modes = streamModes(body.stream_mode);
+    const graph = await p.graphs.find(body.assistant_id);
+    if (!graph)
+      throw new ApiError(
+        404,
+        "assistant-not-found",
+        `there is no assistant \`${body.assistant_id}\``,
+        {
+          field: "assistant_id",
+          hint: "an assistant is a graph's name or its assistant_id; list them with `assistants.search()`",
+        },
+      );
+    if (body.multitask_strategy && body.multitask_strategy !== "reject")
+      throw new ApiError(
+        422,
+        "unsupported",
+        `multitask_strategy \`${body.multitask_strategy}\` is not supported`,
+        {
+          field: "multitask_strategy",
+          hint: "use `reject` (the default): wait for the thread's run, or cancel it, then start the next",
+        },
+      );
+    if (body.command?.update !== undefined || body.command?.goto !== undefined)
+      throw new ApiError(422, "unsupported", "command.update and command.goto are not supported", {
+        field: "command",
+        hint: "answer an interrupt with command.resume; change state with threads.updateState",
+      });
+    const tenancy = c.get("tenancy");
+    const stateless = clientThreadId === undefined;
+    const client = clientThreadId ?? randomUUID();
+    const stored = tenancy.stored(client);
+    // The handler may add to the run's metadata (LangGraph's docs stamp `owner`); a thread this
+    // run creates carries it, as on LangGraph's server.
+    const asked = {
+      thread_id: client,
+      assistant_id: graph.name,
+      metadata: { ...(body.metadata ?? {}) },
+      multitask_strategy: "reject",
+      if_not_exists: body.if_not_exists ?? "reject",
+    };
+    const filters = await allow(c, "threads", "create_run", asked);
+    const existing = stateless ? undefined : await threadView(p, stored, client);
+    if (existing && !matchesFilters(existing.metadata, filters)) throw notFound("thread", client);
+    if (!stateless && !existing && body.if_not_exists !== "create")
+      throw notFound(
+        "thread",
+        client,
+        'create it with `threads.create()`, or pass if_not_exists: "create"',
+      );
+    if (!existing)
+      await p.store.ensureThread(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
+    const started = !stateless && (await p.exec.state(stored)) !== undefined;
+    const resume =
+      body.command && "resume" in body.command ? { resume: body.command.resume } : undefined;
+    const input = body.input ?? undefined;
+    // No input on a thread that has run: go on from its last checkpoint (LangGraph's `input: null`).
+    const how =
+      resume ?? (input === undefined && started ? { continue: true } : { input: input ?? {} });
+    const options = {
+      ...how,
+      ...runChoices(body),
+      ...(body.context ? { context: body.context } : {}),
+    };
+    const keep = body.on_completion === "keep";
+    c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
+    if (background && p.store.shared) {
+      const record = await queue(
+        stored,
+        client,
+        graph,
+        {
+          graph: graph.name,
+          clientThreadId: client,
+          tenant: tenancy.tenant,
+          options,
+          stateless,
+          keep,
+        },
+        asked.metadata,
+      );
+      c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/${record.run_id}`);
+      return { record, storedThreadId: stored, live: undefined };
+    }
+    const run = await p.runs.start({
+      exec: p.exec,
+      graphPath: graph.path,
+      assistantId: graph.assistantId,
+      storedThreadId: stored,
+      clientThreadId: client,
+      tenant: tenancy.tenant,
+      options,
+      modes,
+      subgraphs: body.stream_subgraphs ?? false,
+      metadata: asked.metadata ?? {},
+    });
+    // A stateless run's thread goes once the run has ended — for `runs.wait`, once its values
+    // are read (the route calls it then).
+    const forget =
+      stateless && !keep
+        ? async () => {
+            await p.exec.deleteThread(stored).catch(() => false);
+            await p.store.deleteThread(stored).catch(() => false);
+          }
+        : undefined;
+    if (forget && !readsValues) run.done.then(forget);
+    c.header(
+      "Content-Location",
+      `/threads/${encodeURIComponent(client)}/runs/${run.record.run_id}`,
+    );
+    return { record: run.record, storedThreadId: stored, live: run, forget };
+  }
+
+  /** A background run into the shared queue: refused at once if the thread is busy. */
+  async function queue(
+    stored: string,
+    client: string,
+    graph: { assistantId: string },
+    request: QueuedRequest,
+    metadata: Record<string, unknown>,
+  ): Promise<RunRecord> {
+    if (await p.runs.active(stored))
+      throw new ApiError(
+        409,
+        "thread-busy",
+        `thread \`${client}\` is busy: a run is in progress on it`,
+        {
+          hint: "wait for it (`runs.join`), cancel it, or start this run on another thread; multitask_strategy `reject` is the default",
+        },
+      );
+    const now = new Date().toISOString();
+    const record: RunRecord = {
+      run_id: randomUUID(),
+      thread_id: client,
+      assistant_id: graph.assistantId,
+      created_at: now,
+      updated_at: now,
+      status: "pending",
+      metadata,
+      multitask_strategy: "reject",
+    };
+    await p.store.putRun({
+      record,
+      storedThreadId: stored,
+      owner: undefined,
+      request,
+      cancelRequested: false,
+      error: undefined,
+    });
+    p.queue?.kick();
+    return record;
+  }
+
+  /** The thread's values once the run has ended, as `runs.wait` and `runs.join` answer. */
+  async function finalValues(run: RunView, signal?: AbortSignal): Promise<unknown> {
+    let error: { code: string; message: string } | undefined;
+    let failed = false;
+    if (run.live) {
+      await run.live.done;
+      const e = run.live.result?.error;
+      failed = !run.live.result || (e !== undefined && e.code !== "cancelled");
+      if (e) error = { code: e.code, message: e.message };
+    } else {
+      // Driven by another replica: its record in the store tells when it has ended.
+      const end = await remoteEnd(p, run.record.run_id, signal);
+      failed = end?.record.status === "error";
+      if (end?.error) error = { code: end.error.error, message: end.error.message };
+    }
+    if (failed)
+      return {
+        __error__: { error: error?.code ?? "error", message: error?.message ?? "the run failed" },
+      };
+    const s = await p.exec.state(run.storedThreadId);
+    const values = toPlain(s?.values ?? {}) as Record<string, unknown>;
+    const interrupts = s?.tasks.flatMap((t) => t.interrupts) ?? [];
+    return interrupts.length ? { ...values, __interrupt__: interrupts } : values;
+  }
+
+  const sse = (c: C, run: RunView, from: number) =>
+    streamSSE(c, async (stream) => {
+      const gone = new AbortController();
+      // The client left: stop following; the run goes on and can be joined.
+      stream.onAbort(() => gone.abort());
+      if (!run.live) {
+        const stored = await p.store.getRun(run.record.run_id);
+        let i = 0;
+        if (stored)
+          for await (const e of followRemote(p, stored, gone.signal))
+            await stream.writeSSE({
+              id: String(i++),
+              event: e.event,
+              data: JSON.stringify(e.data ?? null),
+            });
+        return;
+      }
+      for await (const [i, e] of p.runs.follow(run.live, from, gone.signal)) {
+        await stream.writeSSE({
+          id: String(i),
+          event: e.event,
+          data: JSON.stringify(e.data ?? null),
+        });
+      }
+    });
+
+  /**
+   * A run of this caller's thread, or 404: another tenant's run, or one on a thread whose
+   * metadata the Auth handler's filters for `action` do not match, is not found.
+   */
+  const runOf = async (c: C, action: "read" | "update" | "delete" = "read") => {
+    const client = c.req.param("thread_id")!;
+    const stored = c.get("tenancy").stored(client);
+    const runId = c.req.param("run_id")!;
+    const filters = await allow(c, "threads", action, { thread_id: client, run_id: runId });
+    const live = p.runs.get(runId);
+    const run: RunView | undefined = live
+      ? { record: live.record, storedThreadId: live.storedThreadId, live }
+      : await p.store
+          .getRun(runId)
+          .then(
+            (r) => r && { record: r.record, storedThreadId: r.storedThreadId, live: undefined },
+          );
+    if (!run || run.storedThreadId !== stored) throw notFound("run", runId);
+    if (filters && !matchesFilters((await p.store.getThread(stored))?.metadata ?? {}, filters))
+      throw notFound("run", runId);
+    return run;
+  };
+
+  for (const prefix of ["/threads/:thread_id", ""]) {
+    const threadOf = (c: C) => (prefix ? c.req.param("thread_id") : undefined);
+    api.post(`${prefix}/runs/stream`, async (c) => sse(c, await start(c, threadOf(c)), 0));
+    api.post(`${prefix}/runs/wait`, async (c) => {
+      const run = await start(c, threadOf(c), false, true);
+      try {
+        return c.json(await finalValues(run));
+      } finally {
+        await run.forget?.();
+      }
+    });
+    api.post(`${prefix}/runs`, async (c) => c.json((await start(c, threadOf(c), true)).record));
+  }
+
+  api.get("/threads/:thread_id/runs", async (c) => {
+    const client = c.req.param("thread_id");
+    const stored = c.get("tenancy").stored(client);
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    const thread = await threadView(p, stored, client);
+    if (!thread || !matchesFilters(thread.metadata, filters)) throw notFound("thread", client);
+    const limit = Number(c.req.query("limit") ?? 10);
+    const offset = Number(c.req.query("offset") ?? 0);
+    const runs = (await p.store.runsOfThread(stored)).map(
+      (r) => p.runs.get(r.record.run_id)?.record ?? r.record,
+    );
+    return c.json(runs.slice(offset, offset + limit));
+  });
+  api.get("/threads/:thread_id/runs/:run_id", async (c) => c.json((await runOf(c)).record));
+  api.get("/threads/:thread_id/runs/:run_id/join", async (c) =>
+    c.json(await finalValues(await runOf(c), c.req.raw.signal)),
+  );
+  api.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
+    const run = await runOf(c);
+    const last = Number(c.req.header("last-event-id"));
+    return sse(c, run, Number.isInteger(last) && last >= 0 ? last + 1 : 0);
+  });
+  api.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
+    const run = await runOf(c, "update");
+    // Driven by another replica: its worker sees the request and stops it (run-queue.ts).
+    if (run.live) run.live.abort.abort();
+    else await p.store.requestCancel(run.record.run_id);
+    if (c.req.query("wait") === "1" || c.req.query("wait") === "true")
+      await finalValues(run, c.req.raw.signal);
+    return c.body(null, 202);
+  });
+  api.delete("/threads/:thread_id/runs/:run_id", async (c) => {
+    const run = await runOf(c, "delete");
+    if (run.live ? !run.live.finished : ["pending", "running"].includes(run.record.status))
+      throw new ApiError(409, "run-in-progress", "the run is still in progress", {
+        hint: "cancel it first",
+      });
+    return c.body(null, 204);
+  });
+  return api;
+}

@@ -1,0 +1,95 @@
+/**
+ * Serving the API on a port: the Hono app on Node's HTTP server (@hono/node-server), and a
+ * graceful stop that lets runs in flight finish (or, past a grace period, cancels them so they
+ * stop at a checkpoint and can be resumed).
+ */
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Executor } from "../run/executor-api.js";
+import { serverApp } from "./app.js";
+import type { Authenticator } from "./auth.js";
+import type { GraphCatalog } from "./graph-catalog.js";
+import { runQueue } from "./run-queue.js";
+import { RunRegistry } from "./run-registry.js";
+import type { ServerParts } from "./server-parts.js";
+import { memoryStore, type ServerStore } from "./server-store.js";
+import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
+
+export interface ServeOptions {
+  exec: Executor;
+  graphs: GraphCatalog;
+  auth: Authenticator | undefined;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Default 4 MiB: above the executor's 1 MiB input limit, so that one answers with its own error. */
+  maxBodyBytes?: number;
+  version?: string;
+  /**
+   * Where thread and run records live: in this process (default), the SQLite file a restart
+   * keeps, or PostgreSQL — which replicas share, with its queue of background runs. Give the
+   * checkpointer's own database.
+   */
+  records?: "memory" | { sqlite: string } | { postgres: string };
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  /** Stops taking requests, waits up to `graceMs` for runs in flight, cancels the rest, closes the executor. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const records = o.records ?? "memory";
+  const store: ServerStore =
+    records === "memory"
+      ? memoryStore()
+      : "sqlite" in records
+        ? sqlStore(await sqliteSql(records.sqlite))
+        : sqlStore(await postgresSql(records.postgres));
+  const runs = new RunRegistry(store);
+  const parts: ServerParts = {
+    exec: o.exec,
+    graphs: o.graphs,
+    runs,
+    store,
+    queue: undefined,
+    auth: o.auth,
+    maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+  };
+  if (store.shared) parts.queue = runQueue(parts);
+  const app = serverApp(parts, o.version ?? "0");
+  const host = o.host ?? "127.0.0.1";
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port: o.port ?? 0 }, () => resolve(s));
+    s.once("error", reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      // Idle keep-alive connections would go on taking requests: closed now, busy ones when done.
+      (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      // No more queued runs taken here; those still queued wait for another replica.
+      await parts.queue?.stop();
+      const inFlight = runs.unfinished();
+      const timer = setTimeout(() => {
+        // Past the grace period: stopped at a checkpoint; a background run goes back to the
+        // queue, to go on from there on another replica (run-registry.ts).
+        for (const r of inFlight) {
+          r.handBack = true;
+          r.abort.abort();
+        }
+      }, graceMs);
+      await Promise.all(inFlight.map((r) => r.done));
+      clearTimeout(timer);
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closed;
+      await store.close();
+      await o.exec.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** What every route of the server reaches: the executor, the graphs, runs and thread records, the limits. */
+import type { Executor } from "../run/executor-api.js";
+import type { Authenticator, Caller } from "./auth.js";
+import type { GraphCatalog } from "./graph-catalog.js";
+import type { RunRegistry } from "./run-registry.js";
+import type { ServerStore } from "./server-store.js";
+import type { Tenancy } from "./tenancy.js";
+
+export interface ServerParts {
+  exec: Executor;
+  graphs: GraphCatalog;
+  runs: RunRegistry;
+  /** Thread and run records (server-store.ts); `runs.store` is the same. */
+  store: ServerStore;
+  /** The background-run queue, with a shared store. */
+  queue: RunQueue | undefined;
+  /** Undefined: no authentication (`--no-auth`, or `dev` on 127.0.0.1). */
+  auth: Authenticator | undefined;
+  maxBodyBytes: number;
+}
+
+/** What the auth middleware puts on each request. */
+export interface RequestVars {
+  tenancy: Tenancy;
+  caller: Caller | undefined;
+}
+
+export type ServerEnv = { Variables: RequestVars };
+
+/** The background-run queue of a shared store (run-queue.ts). */
+export interface RunQueue {
+  /** Looks for queued runs now (this replica just queued one). */
+  kick(): void;
+  /** Takes no more runs (the replica stops); waits for the current look to end. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,179 @@
+/**
+ * What the API keeps beside the checkpoints: thread records (created at, metadata — a thread made
+ * by `threads.create` has no checkpoint yet) and run records (status, and for a queued background
+ * run what to start). In this process (`memoryStore`) for the memory checkpointer; in the
+ * checkpointer's database otherwise (sql-server-store.ts), so a restart keeps them and replicas on
+ * one PostgreSQL share them — and take queued runs from one queue.
+ */
+export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
+
+/** A run as the API shows it. */
+export interface RunRecord {
+  run_id: string;
+  thread_id: string;
+  assistant_id: string;
+  created_at: string;
+  updated_at: string;
+  status: RunStatus;
+  metadata: Record<string, unknown>;
+  multitask_strategy: "reject";
+}
+
+export interface ThreadRecord {
+  created_at: string;
+  updated_at: string;
+  metadata: Record<string, unknown>;
+}
+
+/** What a replica needs to start a queued run (graphs by name: replicas may keep specs elsewhere). */
+export interface QueuedRequest {
+  graph: string;
+  clientThreadId: string;
+  tenant: string | undefined;
+  options: { input?: unknown; resume?: unknown; continue?: boolean; context?: unknown };
+  stateless: boolean;
+  keep: boolean;
+}
+
+export interface StoredRun {
+  record: RunRecord;
+  storedThreadId: string;
+  /** The replica running it (undefined: queued, or finished). */
+  owner: string | undefined;
+  /** Set for a background run, until it is taken. */
+  request: QueuedRequest | undefined;
+  cancelRequested: boolean;
+  error: { error: string; message: string } | undefined;
+}
+
+export interface ThreadQuery {
+  /** Stored ids start with this (the tenant's scope). */
+  prefix: string;
+  ids?: string[] | undefined;
+  /** Exact values of top-level metadata keys. */
+  metadata?: Record<string, unknown> | undefined;
+}
+
+export interface ServerStore {
+  /** Whether other processes see the same records (a queue, and joins across replicas). */
+  readonly shared: boolean;
+  getThread(storedId: string): Promise<ThreadRecord | undefined>;
+  /** The record, created when missing (an existing one is left as it is). */
+  ensureThread(storedId: string, metadata: Record<string, unknown>): Promise<ThreadRecord>;
+  patchThread(storedId: string, metadata: Record<string, unknown>): Promise<ThreadRecord>;
+  touchThread(storedId: string): Promise<void>;
+  deleteThread(storedId: string): Promise<boolean>;
+  threadIds(prefix: string): Promise<string[]>;
+  /** Records matching the query, newest update first (`total`: before `limit`/`offset`). */
+  searchThreads(
+    q: ThreadQuery,
+    page: { limit: number; offset: number },
+  ): Promise<{ id: string; record: ThreadRecord }[]>;
+
+  putRun(run: StoredRun): Promise<void>;
+  getRun(runId: string): Promise<StoredRun | undefined>;
+  runsOfThread(storedThreadId: string): Promise<StoredRun[]>;
+  setRunStatus(
+    runId: string,
+    status: RunStatus,
+    extra?: { owner?: string | null; error?: { error: string; message: string } | null },
+  ): Promise<void>;
+  requestCancel(runId: string): Promise<void>;
+  /** Runs of `owner` whose cancellation another replica asked for. */
+  cancelsFor(owner: string): Promise<string[]>;
+  /** The oldest queued run, taken by `owner` (no other replica can take it). */
+  takeQueued(owner: string): Promise<StoredRun | undefined>;
+  /** A run given back (its replica stops): queued again, to go on from its last checkpoint. */
+  requeue(runId: string, request: QueuedRequest): Promise<void>;
+  deleteRunsOfThread(storedThreadId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Records in this process: what the memory checkpointer's threads have (they die with it too). */
+export function memoryStore(): ServerStore {
+  const threads = new Map<string, ThreadRecord>();
+  const runs = new Map<string, StoredRun>();
+  return {
+    shared: false,
+    async getThread(id) {
+      return threads.get(id);
+    },
+    async ensureThread(id, metadata) {
+      let r = threads.get(id);
+      if (!r) {
+        const t = now();
+        r = { created_at: t, updated_at: t, metadata: { ...metadata } };
+        threads.set(id, r);
+      }
+      return r;
+    },
+    async patchThread(id, metadata) {
+      const r = await this.ensureThread(id, {});
+      r.metadata = { ...r.metadata, ...metadata };
+      r.updated_at = now();
+      return r;
+    },
+    async touchThread(id) {
+      const r = threads.get(id);
+      if (r) r.updated_at = now();
+    },
+    async deleteThread(id) {
+      return threads.delete(id);
+    },
+    async threadIds(prefix) {
+      return [...threads.keys()].filter((id) => id.startsWith(prefix));
+    },
+    async searchThreads(q, page) {
+      return [...threads.entries()]
+        .filter(([id]) => id.startsWith(q.prefix))
+        .filter(([id]) => !q.ids || q.ids.includes(id))
+        .filter(([, r]) =>
+          Object.entries(q.metadata ?? {}).every(([k, v]) => equal(r.metadata[k], v)),
+        )
+        .sort((a, b) => (a[1].updated_at < b[1].updated_at ? 1 : -1))
+        .slice(page.offset, page.offset + page.limit)
+        .map(([id, record]) => ({ id, record }));
+    },
+    async putRun(run) {
+      runs.set(run.record.run_id, run);
+      // Bounded: the oldest finished runs go first.
+      if (runs.size > 2000)
+        for (const [id, r] of runs) {
+          if (runs.size <= 1000) break;
+          if (!["pending", "running"].includes(r.record.status)) runs.delete(id);
+        }
+    },
+    async getRun(id) {
+      return runs.get(id);
+    },
+    async runsOfThread(tid) {
+      return [...runs.values()].filter((r) => r.storedThreadId === tid).reverse();
+    },
+    async setRunStatus(id, status, extra = {}) {
+      const r = runs.get(id);
+      if (!r) return;
+      r.record.status = status;
+      r.record.updated_at = now();
+      if (extra.owner !== undefined) r.owner = extra.owner ?? undefined;
+      if (extra.error !== undefined) r.error = extra.error ?? undefined;
+    },
+    async requestCancel(id) {
+      const r = runs.get(id);
+      if (r) r.cancelRequested = true;
+    },
+    async cancelsFor() {
+      return [];
+    },
+    async takeQueued() {
+      return undefined;
+    },
+    async requeue() {},
+    async deleteRunsOfThread(tid) {
+      for (const [id, r] of runs) if (r.storedThreadId === tid) runs.delete(id);
+    },
+    async close() {},
+  };
+}

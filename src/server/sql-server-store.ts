@@ -1,0 +1,301 @@
+/**
+ * The server's records in the checkpointer's database: PostgreSQL (replicas share them) or the
+ * SQLite file (a restart keeps them). Two tables beside LangGraph's — `graphspec_server_threads`
+ * and `graphspec_server_runs` — made on first use. Background runs wait in the runs table
+ * (`status = 'pending'` with a request); a replica takes the oldest with
+ * `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two replicas never take the same run and neither
+ * waits for the other's lock. SQLite has one writer at a time: the same UPDATE is atomic there.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type {
+  QueuedRequest,
+  RunRecord,
+  RunStatus,
+  ServerStore,
+  StoredRun,
+  ThreadRecord,
+} from "./server-store.js";
+
+/** The two databases, behind one `query`: `$n` placeholders, rows as objects. */
+interface Sql {
+  readonly dialect: "postgres" | "sqlite";
+  query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS graphspec_server_threads (
+    thread_id TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    metadata TEXT NOT NULL
+  )`,
+  `CREATE INDEX IF NOT EXISTS graphspec_server_threads_updated
+    ON graphspec_server_threads (updated_at)`,
+  `CREATE TABLE IF NOT EXISTS graphspec_server_runs (
+    run_id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL,
+    record TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    owner TEXT,
+    request TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0,
+    error TEXT
+  )`,
+  `CREATE INDEX IF NOT EXISTS graphspec_server_runs_thread
+    ON graphspec_server_runs (thread_id, created_at)`,
+  `CREATE INDEX IF NOT EXISTS graphspec_server_runs_queue
+    ON graphspec_server_runs (status, created_at)`,
+];
+
+export async function postgresSql(url: string): Promise<Sql> {
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const sql: Sql = {
+    dialect: "postgres",
+    async query(text, params = []) {
+      return (await pool.query(text, params)).rows;
+    },
+    close: () => pool.end(),
+  };
+  // Two replicas starting together: one makes the tables, the other waits for its lock.
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(727274001)");
+    for (const s of SCHEMA) await client.query(s);
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(727274001)").catch(() => {});
+    client.release();
+  }
+  return sql;
+}
+
+export async function sqliteSql(path: string): Promise<Sql> {
+  mkdirSync(dirname(path), { recursive: true });
+  // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
+  const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
+  const Database = SqliteSaver.fromConnString(":memory:").db.constructor as new (
+    file: string,
+    opts?: { timeout?: number },
+  ) => {
+    pragma(s: string): unknown;
+    exec(s: string): unknown;
+    prepare(s: string): {
+      reader: boolean;
+      all(...p: unknown[]): unknown[];
+      run(...p: unknown[]): unknown;
+    };
+    close(): unknown;
+  };
+  const db = new Database(path, { timeout: 5000 });
+  db.pragma("journal_mode = WAL");
+  for (const s of SCHEMA) db.exec(s);
+  return {
+    dialect: "sqlite",
+    async query(text, params = []) {
+      // `$n` to `?`, in the order they appear.
+      const order: number[] = [];
+      const q = text.replace(/\$(\d+)/g, (_, n) => {
+        order.push(Number(n) - 1);
+        return "?";
+      });
+      const stmt = db.prepare(q);
+      const args = order.map((i) => {
+        const v = params[i];
+        return typeof v === "boolean" ? Number(v) : v;
+      });
+      if (stmt.reader) return stmt.all(...args) as Record<string, unknown>[];
+      stmt.run(...args);
+      return [];
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+const parse = <T>(v: unknown): T | undefined =>
+  typeof v === "string" ? (JSON.parse(v) as T) : undefined;
+const now = () => new Date().toISOString();
+
+function threadOf(row: Record<string, unknown>): ThreadRecord {
+  return {
+    created_at: String(row.created_at),
+    updated_at: String(row.updated_at),
+    metadata: parse<Record<string, unknown>>(row.metadata) ?? {},
+  };
+}
+
+function runOf(row: Record<string, unknown>): StoredRun {
+  const record = parse<RunRecord>(row.record)!;
+  record.status = row.status as RunStatus;
+  return {
+    record,
+    storedThreadId: String(row.thread_id),
+    owner: (row.owner as string | null) ?? undefined,
+    request: parse<QueuedRequest>(row.request),
+    cancelRequested: Boolean(Number(row.cancel_requested)),
+    error: parse(row.error),
+  };
+}
+
+export function sqlStore(sql: Sql): ServerStore {
+  const pg = sql.dialect === "postgres";
+  const store: ServerStore = {
+    shared: true,
+    async getThread(id) {
+      const [row] = await sql.query("SELECT * FROM graphspec_server_threads WHERE thread_id = $1", [
+        id,
+      ]);
+      return row && threadOf(row);
+    },
+    async ensureThread(id, metadata) {
+      const t = now();
+      await sql.query(
+        `INSERT INTO graphspec_server_threads (thread_id, created_at, updated_at, metadata)
+         VALUES ($1, $2, $2, $3) ON CONFLICT (thread_id) DO NOTHING`,
+        [id, t, JSON.stringify(metadata)],
+      );
+      return (await store.getThread(id))!;
+    },
+    async patchThread(id, metadata) {
+      const current = await store.ensureThread(id, {});
+      await sql.query(
+        "UPDATE graphspec_server_threads SET metadata = $2, updated_at = $3 WHERE thread_id = $1",
+        [id, JSON.stringify({ ...current.metadata, ...metadata }), now()],
+      );
+      return (await store.getThread(id))!;
+    },
+    async touchThread(id) {
+      await sql.query("UPDATE graphspec_server_threads SET updated_at = $2 WHERE thread_id = $1", [
+        id,
+        now(),
+      ]);
+    },
+    async deleteThread(id) {
+      const found = await store.getThread(id);
+      await sql.query("DELETE FROM graphspec_server_threads WHERE thread_id = $1", [id]);
+      return found !== undefined;
+    },
+    async threadIds(prefix) {
+      const rows = await sql.query(
+        "SELECT thread_id FROM graphspec_server_threads WHERE substr(thread_id, 1, length($1)) = $1",
+        [prefix],
+      );
+      return rows.map((r) => String(r.thread_id));
+    },
+    async searchThreads(q, page) {
+      const where = ["substr(thread_id, 1, length($1)) = $1"];
+      const params: unknown[] = [q.prefix];
+      if (q.ids) {
+        params.push(JSON.stringify(q.ids));
+        where.push(
+          pg
+            ? `thread_id IN (SELECT jsonb_array_elements_text($${params.length}::jsonb))`
+            : `thread_id IN (SELECT value FROM json_each($${params.length}))`,
+        );
+      }
+      for (const [k, v] of Object.entries(q.metadata ?? {})) {
+        params.push(k, JSON.stringify(v));
+        const key = `$${params.length - 1}`;
+        const val = `$${params.length}`;
+        where.push(
+          pg
+            ? `(metadata::jsonb -> ${key}::text) = ${val}::jsonb`
+            : `json_extract(metadata, '$.' || json_quote(${key})) IS json_extract(${val}, '$')`,
+        );
+      }
+      params.push(page.limit, page.offset);
+      const rows = await sql.query(
+        `SELECT * FROM graphspec_server_threads WHERE ${where.join(" AND ")}
+         ORDER BY updated_at DESC, thread_id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      );
+      return rows.map((r) => ({ id: String(r.thread_id), record: threadOf(r) }));
+    },
+    async putRun(run) {
+      await sql.query(
+        `INSERT INTO graphspec_server_runs
+           (run_id, thread_id, record, status, created_at, owner, request, cancel_requested, error)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)`,
+        [
+          run.record.run_id,
+          run.storedThreadId,
+          JSON.stringify(run.record),
+          run.record.status,
+          run.record.created_at,
+          run.owner ?? null,
+          run.request ? JSON.stringify(run.request) : null,
+        ],
+      );
+    },
+    async getRun(id) {
+      const [row] = await sql.query("SELECT * FROM graphspec_server_runs WHERE run_id = $1", [id]);
+      return row && runOf(row);
+    },
+    async runsOfThread(tid) {
+      const rows = await sql.query(
+        "SELECT * FROM graphspec_server_runs WHERE thread_id = $1 ORDER BY created_at DESC, run_id",
+        [tid],
+      );
+      return rows.map(runOf);
+    },
+    async setRunStatus(id, status, extra = {}) {
+      const sets = ["status = $2"];
+      const params: unknown[] = [id, status];
+      if (extra.owner !== undefined) {
+        params.push(extra.owner);
+        sets.push(`owner = $${params.length}`);
+      }
+      if (extra.error !== undefined) {
+        params.push(extra.error && JSON.stringify(extra.error));
+        sets.push(`error = $${params.length}`);
+      }
+      await sql.query(
+        `UPDATE graphspec_server_runs SET ${sets.join(", ")} WHERE run_id = $1`,
+        params,
+      );
+    },
+    async requestCancel(id) {
+      await sql.query("UPDATE graphspec_server_runs SET cancel_requested = 1 WHERE run_id = $1", [
+        id,
+      ]);
+      // A run still queued is cancelled here: no replica will take it.
+      await sql.query(
+        "UPDATE graphspec_server_runs SET status = 'interrupted', request = NULL WHERE run_id = $1 AND status = 'pending'",
+        [id],
+      );
+    },
+    async cancelsFor(owner) {
+      const rows = await sql.query(
+        "SELECT run_id FROM graphspec_server_runs WHERE owner = $1 AND status = 'running' AND cancel_requested = 1",
+        [owner],
+      );
+      return rows.map((r) => String(r.run_id));
+    },
+    async takeQueued(owner) {
+      const pick = `SELECT run_id FROM graphspec_server_runs
+        WHERE status = 'pending' AND request IS NOT NULL
+        ORDER BY created_at, run_id LIMIT 1${pg ? " FOR UPDATE SKIP LOCKED" : ""}`;
+      const rows = await sql.query(
+        `UPDATE graphspec_server_runs SET status = 'running', owner = $1
+         WHERE run_id = (${pick}) RETURNING *`,
+        [owner],
+      );
+      return rows[0] && runOf(rows[0]);
+    },
+    async requeue(id, request) {
+      await sql.query(
+        "UPDATE graphspec_server_runs SET status = 'pending', owner = NULL, request = $2 WHERE run_id = $1",
+        [id, JSON.stringify(request)],
+      );
+    },
+    async deleteRunsOfThread(tid) {
+      await sql.query("DELETE FROM graphspec_server_runs WHERE thread_id = $1", [tid]);
+    },
+    close: () => sql.close(),
+  };
+  return store;
+}

@@ -1,0 +1,241 @@
+/** Threads: create (with `if_exists`), get, patch, search, delete, delete by prefix, state, update state, history. */
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { ApiError, notFound, refusalError } from "./api-error.js";
+import { type AuthFilters, matchesFilters } from "./auth-filters.js";
+import {
+  HistoryQuery,
+  jsonBody,
+  parsed,
+  StateUpdate,
+  ThreadCreate,
+  ThreadPatch,
+  ThreadPrune,
+  ThreadSearch,
+} from "./request-body.js";
+import type { ServerEnv, ServerParts } from "./server-parts.js";
+import { emptyState, stateView, threadView } from "./thread-views.js";
+
+/** Threads read from the store at a time when a search filters on what only a view shows. */
+const SEARCH_CHUNK = 100;
+
+export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
+  const api = new Hono<ServerEnv>();
+  const ids = (c: {
+    get(k: "tenancy"): ServerEnv["Variables"]["tenancy"];
+    req: { param(k: string): string };
+  }) => {
+    const client = c.req.param("thread_id");
+    return { client, stored: c.get("tenancy").stored(client) };
+  };
+  /** The thread, or 404 — also when the Auth handler's filters do not match its metadata. */
+  const existing = async (stored: string, client: string, filters?: AuthFilters) => {
+    const t = await threadView(p, stored, client);
+    if (!t || !matchesFilters(t.metadata, filters))
+      throw notFound("thread", client, "create it with `threads.create()`, or check the id");
+    return t;
+  };
+
+  api.post("/threads", async (c) => {
+    const body = parsed(ThreadCreate, await jsonBody(c, p.maxBodyBytes));
+    // The handler may add metadata (LangGraph's docs stamp `owner`): it changes `body` in place.
+    const filters = await allow(c, "threads", "create", body);
+    const client = body.thread_id ?? randomUUID();
+    const stored = c.get("tenancy").stored(client);
+    const found = await threadView(p, stored, client);
+    if (found) {
+      if (body.if_exists === "do_nothing" && matchesFilters(found.metadata, filters))
+        return c.json(found);
+      throw new ApiError(409, "thread-exists", `thread \`${client}\` exists already`, {
+        field: "thread_id",
+        hint: 'pass if_exists: "do_nothing" to get it back, or choose another id',
+      });
+    }
+    const metadata = Object.fromEntries(
+      Object.entries(body.metadata ?? {}).filter(([, v]) => v !== undefined),
+    );
+    await p.store.ensureThread(stored, metadata);
+    return c.json(await existing(stored, client));
+  });
+
+  // Paged in the store (newest update first): only the threads of the page are read from the
+  // checkpointer. Status and the Auth handler's filters need a thread's view: then the store is
+  // read a page at a time until enough threads match.
+  api.post("/threads/search", async (c) => {
+    const q = parsed(ThreadSearch, await jsonBody(c, p.maxBodyBytes));
+    const filters = await allow(c, "threads", "search", q);
+    const tenancy = c.get("tenancy");
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 10;
+    const query = {
+      prefix: tenancy.stored(""),
+      ids: q.ids?.map((id) => tenancy.stored(id)),
+      metadata: q.metadata,
+    };
+    const view = (id: string) => {
+      const client = tenancy.client(id);
+      return client === undefined ? undefined : threadView(p, id, client);
+    };
+    if (q.status === undefined && filters === undefined) {
+      const page = await p.store.searchThreads(query, { limit, offset });
+      const views = await Promise.all(page.map((t) => view(t.id)));
+      return c.json(views.filter((v) => v !== undefined));
+    }
+    const found: NonNullable<Awaited<ReturnType<typeof threadView>>>[] = [];
+    let skipped = 0;
+    for (let at = 0; ; at += SEARCH_CHUNK) {
+      const page = await p.store.searchThreads(query, { limit: SEARCH_CHUNK, offset: at });
+      for (const t of page) {
+        if (!matchesFilters(t.record.metadata, filters)) continue;
+        const v = await view(t.id);
+        if (!v || (q.status !== undefined && v.status !== q.status)) continue;
+        if (skipped < offset) skipped++;
+        else if (found.push(v) === limit) return c.json(found);
+      }
+      if (page.length < SEARCH_CHUNK) return c.json(found);
+    }
+  });
+
+  // Deleting by prefix (a data deletion request): only the caller's threads, never everyone's.
+  api.post("/threads/prune", async (c) => {
+    const { prefix } = parsed(ThreadPrune, await jsonBody(c, p.maxBodyBytes));
+    const filters = await allow(c, "threads", "delete", { prefix });
+    const tenancy = c.get("tenancy");
+    const storedPrefix = tenancy.stored(prefix);
+    const candidates = new Set([
+      ...(await p.store.threadIds(storedPrefix)),
+      ...(await p.exec.threads())
+        .map((t) => t.threadId)
+        .filter((id) => id.startsWith(storedPrefix)),
+    ]);
+    // The Auth handler's filters narrow it further: only threads whose metadata match.
+    const doomed: string[] = [];
+    for (const id of candidates)
+      if (matchesFilters((await p.store.getThread(id))?.metadata ?? {}, filters)) doomed.push(id);
+    let busy: string | undefined;
+    for (const id of doomed) if (!busy && (await p.runs.active(id))) busy = id;
+    if (busy)
+      throw new ApiError(
+        409,
+        "thread-busy",
+        `thread \`${tenancy.client(busy)}\` has a run in progress`,
+        { hint: "cancel it first" },
+      );
+    const gone = new Set<string>();
+    if (filters) {
+      for (const id of doomed) if (await p.exec.deleteThread(id)) gone.add(id);
+    } else for (const id of await p.exec.deleteThreads(storedPrefix)) gone.add(id);
+    for (const id of doomed) {
+      if (await p.store.deleteThread(id)) gone.add(id);
+      await p.runs.forgetThread(id);
+    }
+    return c.json({
+      deleted: [...gone].map((id) => tenancy.client(id)).filter((id) => id !== undefined),
+    });
+  });
+
+  api.get("/threads/:thread_id", async (c) => {
+    const { client, stored } = ids(c);
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    return c.json(await existing(stored, client, filters));
+  });
+
+  api.patch("/threads/:thread_id", async (c) => {
+    const { client, stored } = ids(c);
+    const body = parsed(ThreadPatch, await jsonBody(c, p.maxBodyBytes));
+    const asked = { thread_id: client, ...body };
+    const filters = await allow(c, "threads", "update", asked);
+    await existing(stored, client, filters);
+    await p.store.patchThread(stored, asked.metadata ?? {});
+    return c.json(await existing(stored, client));
+  });
+
+  api.delete("/threads/:thread_id", async (c) => {
+    const { client, stored } = ids(c);
+    const filters = await allow(c, "threads", "delete", { thread_id: client });
+    await existing(stored, client, filters);
+    if (await p.runs.active(stored))
+      throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
+        hint: "cancel the run first, then delete the thread",
+      });
+    await p.exec.deleteThread(stored);
+    await p.store.deleteThread(stored);
+    await p.runs.forgetThread(stored);
+    return c.body(null, 204);
+  });
+
+  api.get("/threads/:thread_id/state", async (c) => {
+    const { client, stored } = ids(c);
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
+    const s = await p.exec.state(stored);
+    return c.json(s ? stateView(client, s) : emptyState(client));
+  });
+
+  api.get("/threads/:thread_id/state/:checkpoint_id", async (c) => {
+    const { client, stored } = ids(c);
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
+    const history = (await p.exec.history(stored)) ?? [];
+    const entry = history.find((h) => h.checkpointId === c.req.param("checkpoint_id"));
+    if (!entry) throw notFound("checkpoint", c.req.param("checkpoint_id"));
+    return c.json(stateView(client, entry));
+  });
+
+  api.post("/threads/:thread_id/state", async (c) => {
+    const { client, stored } = ids(c);
+    const body = parsed(StateUpdate, await jsonBody(c, p.maxBodyBytes));
+    const filters = await allow(c, "threads", "update", { thread_id: client, ...body });
+    await existing(stored, client, filters);
+    if (await p.runs.active(stored))
+      throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
+        hint: "wait for it to finish",
+      });
+    const out = await p.exec.updateState(
+      stored,
+      body.values ?? {},
+      body.as_node ? { asNode: body.as_node } : {},
+    );
+    if ("status" in out) {
+      // A thread created but never run has no graph yet: nothing to update.
+      if (out.error?.code === "nothing-to-resume")
+        throw new ApiError(409, "thread-not-started", `thread \`${client}\` has no state yet`, {
+          hint: "run a graph on it first",
+        });
+      throw refusalError(out.error!);
+    }
+    await p.store.touchThread(stored);
+    const position = { thread_id: client, checkpoint_ns: "", checkpoint_id: out.checkpointId };
+    return c.json({ configurable: position, checkpoint: position });
+  });
+
+  api.post("/threads/:thread_id/history", async (c) => {
+    const { client, stored } = ids(c);
+    const q = parsed(HistoryQuery, await jsonBody(c, p.maxBodyBytes));
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
+    let history = (await p.exec.history(stored)) ?? [];
+    const before = typeof q.before === "string" ? q.before : q.before?.checkpoint_id;
+    if (before) history = history.slice(history.findIndex((h) => h.checkpointId === before) + 1);
+    const latest = await p.exec.state(stored);
+    return c.json(
+      history
+        .slice(0, q.limit ?? 10)
+        .map((h) =>
+          stateView(client, latest && h.checkpointId === latest.checkpointId ? latest : h),
+        ),
+    );
+  });
+  return api;
+}
+
+/**
+ * Asks the Auth handler's `on` callbacks (when there are) whether the caller may do this, and
+ * answers the metadata filters they returned (matchesFilters), to apply to the thread concerned.
+ */
+export type Allow = (
+  c: { get(k: "caller"): ServerEnv["Variables"]["caller"] },
+  resource: string,
+  action: string,
+  value: unknown,
+) => Promise<AuthFilters | undefined>;

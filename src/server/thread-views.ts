@@ -1,0 +1,86 @@
+/** Threads and their states as the LangGraph API shows them, read through the executor. */
+import type { ThreadState } from "../run/executor-api.js";
+import { toPlain } from "../run/serialize.js";
+import type { ServerParts } from "./server-parts.js";
+
+const checkpoint = (threadId: string, checkpointId: string | undefined) => ({
+  thread_id: threadId,
+  checkpoint_ns: "",
+  checkpoint_id: checkpointId ?? null,
+  checkpoint_map: null,
+});
+
+type Tasks = ThreadState["tasks"];
+
+/** One checkpoint of a thread as the API's ThreadState. */
+export function stateView(
+  clientId: string,
+  s: Omit<ThreadState, "tasks" | "parentCheckpointId"> & {
+    tasks?: Tasks;
+    parentCheckpointId?: string;
+  },
+) {
+  const tasks = (s.tasks ?? []).map((t) => ({
+    id: t.id,
+    name: t.name,
+    interrupts: t.interrupts,
+    error: null,
+    checkpoint: null,
+    state: null,
+  }));
+  return {
+    values: toPlain(s.values),
+    next: s.next,
+    tasks,
+    checkpoint: checkpoint(clientId, s.checkpointId),
+    parent_checkpoint: s.parentCheckpointId ? checkpoint(clientId, s.parentCheckpointId) : null,
+    metadata: { step: s.step, source: s.source },
+    created_at: s.createdAt ?? null,
+    interrupts: tasks.flatMap((t) => t.interrupts),
+  };
+}
+
+/** A state for a thread with no checkpoint yet (created, never run). */
+export const emptyState = (clientId: string) => ({
+  values: {},
+  next: [],
+  tasks: [],
+  checkpoint: checkpoint(clientId, undefined),
+  parent_checkpoint: null,
+  metadata: {},
+  created_at: null,
+  interrupts: [],
+});
+
+/** The thread as the API shows it, or undefined when neither the records nor the checkpointer know it. */
+export async function threadView(p: ServerParts, storedId: string, clientId: string) {
+  const record = await p.store.getThread(storedId);
+  const state = await p.exec.state(storedId).catch(() => undefined);
+  if (!record && !state) return undefined;
+  const live = await p.runs.active(storedId);
+  const last = (await p.store.runsOfThread(storedId))[0];
+  const pending = state ? state.tasks.filter((t) => t.interrupts.length) : [];
+  const status = live
+    ? "busy"
+    : pending.length || state?.next.length
+      ? "interrupted"
+      : last?.record.status === "error"
+        ? "error"
+        : "idle";
+  const created = record?.created_at ?? state?.createdAt ?? new Date(0).toISOString();
+  const updated =
+    state?.createdAt && state.createdAt > (record?.updated_at ?? "")
+      ? state.createdAt
+      : (record?.updated_at ?? created);
+  return {
+    thread_id: clientId,
+    created_at: created,
+    updated_at: updated,
+    state_updated_at: state?.createdAt ?? created,
+    metadata: record?.metadata ?? {},
+    status,
+    values: toPlain(state?.values ?? {}),
+    interrupts: Object.fromEntries(pending.map((t) => [t.id, t.interrupts])),
+    config: {},
+  };
+}
