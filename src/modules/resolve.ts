@@ -23,6 +23,10 @@ export interface InspectedRef {
   facts?: ExportFacts;
 }
 
+/** The file a module reference names: a catalog's tool names its module relative to the catalog file. */
+export const resolveModuleFile = (base: RefBase, ref: ModuleRef) =>
+  resolveFile(ref.from ? { ...base, specPath: ref.from } : base, ref.module, "module", ref.path);
+
 /**
  * Checks one reference for the checker: its file, then — unless `inspector` is undefined (files
  * only) — its export, as far as the inspector can tell.
@@ -33,13 +37,7 @@ export async function inspectRef(
   inspector: ModuleInspector | undefined,
   shared: Shared,
 ): Promise<InspectedRef> {
-  // A catalog's tool names its module relative to the catalog file.
-  const file = await resolveFile(
-    ref.from ? { ...base, specPath: ref.from } : base,
-    ref.module,
-    "module",
-    ref.path,
-  );
+  const file = await resolveModuleFile(base, ref);
   if (!file.ok) return { ref, problem: file.problem };
   const abs = file.abs;
   if (!inspector) return { ref, abs };
@@ -73,13 +71,7 @@ export async function resolveRef(
   ref: ModuleRef,
   options: { shared: Shared },
 ): Promise<ResolvedRef> {
-  // A catalog's tool names its module relative to the catalog file.
-  const file = await resolveFile(
-    ref.from ? { ...base, specPath: ref.from } : base,
-    ref.module,
-    "module",
-    ref.path,
-  );
+  const file = await resolveModuleFile(base, ref);
   if (!file.ok) return { ref, problem: file.problem };
   const abs = file.abs;
   const loaded = await loadModule(abs, options.shared);

@@ -353,32 +353,28 @@ export function createReloadableExecutor(
    */
   async function resumeInput(graph: string, opts: ResumeOptions, loaded: Loaded): Promise<unknown> {
     const { graph: compiled, spec } = loaded;
+    /** Where the thread stands, read only: what a resume that cannot go on answers with. */
+    const inspect = () =>
+      execute({
+        graph,
+        input: undefined,
+        threadId: opts.threadId,
+        context: undefined,
+        inspectOnly: true,
+        loaded,
+      });
     const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
     // A thread paused under an earlier version of the spec, at a node (or with a channel) it lost.
     const changed = before.config?.configurable?.checkpoint_id
       ? await graphChanged((await saver()).saver, opts.threadId, spec)
       : undefined;
     if (changed) {
-      const result = await execute({
-        graph,
-        input: undefined,
-        threadId: opts.threadId,
-        context: undefined,
-        inspectOnly: true,
-        loaded,
-      });
+      const result = await inspect();
       return { ...result, status: "failed", error: changed } satisfies RunResult;
     }
     const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
     if (!before.config?.configurable?.checkpoint_id || !pending) {
-      const result = await execute({
-        graph,
-        input: undefined,
-        threadId: opts.threadId,
-        context: undefined,
-        inspectOnly: true,
-        loaded,
-      });
+      const result = await inspect();
       return {
         ...result,
         status: "failed",

@@ -8,6 +8,7 @@
 import { dirname, resolve } from "node:path";
 import { resolveFile } from "../modules/files.js";
 import { catalogFile, graphRefs, moduleRefs } from "../modules/refs.js";
+import { resolveModuleFile } from "../modules/resolve.js";
 import { isInside } from "../spec/inside-root.js";
 import { readSpec } from "../spec/load.js";
 
@@ -42,13 +43,11 @@ export async function graphFiles(specPath: string, root: string): Promise<GraphF
       if (typeof named === "string") missing(abs, named);
     }
     for (const ref of moduleRefs(doc.data)) {
-      // A catalog's tool names its module relative to the catalog file.
-      const from = ref.from ?? abs;
-      const file = await resolveFile({ specPath: from, root }, ref.module, "module", ref.path);
+      const file = await resolveModuleFile({ specPath: abs, root }, ref);
       if (file.ok) {
         files.add(file.abs);
         modules.add(file.abs);
-      } else missing(from, ref.module);
+      } else missing(ref.from ?? abs, ref.module);
     }
     for (const ref of graphRefs(doc.data)) {
       const file = await resolveFile({ specPath: abs, root }, ref.graph, "graph", ref.path);
