@@ -91,8 +91,13 @@ for (let i = 1; i <= EDITS; i++) {
     waiting = r;
   });
   const t0 = performance.now();
-  if (i % 2) writeFileSync(specPath, spec((specMark = `s${i}`)));
-  else writeFileSync(modulePath, mod((moduleMark = `m${i}`)));
+  if (i % 2) {
+    specMark = `s${i}`;
+    writeFileSync(specPath, spec(specMark));
+  } else {
+    moduleMark = `m${i}`;
+    writeFileSync(modulePath, mod(moduleMark));
+  }
   await reloaded;
   const marks = await run();
   const t1 = performance.now();
