@@ -23,7 +23,12 @@ describe("the SDK Client against graphspec's server", () => {
   it("lists one assistant per graph, with the spec's schemas and its drawing", async () => {
     const client = h.client();
     const assistants = await client.assistants.search({ limit: 10 });
-    expect(assistants.map((a) => a.graph_id).sort()).toEqual(["approval", "chooser", "gated", "three-steps"]);
+    expect(assistants.map((a) => a.graph_id).sort()).toEqual([
+      "approval",
+      "chooser",
+      "gated",
+      "three-steps",
+    ]);
     const approval = assistants.find((a) => a.graph_id === "approval")!;
     expect(await client.assistants.get(approval.assistant_id)).toMatchObject({
       graph_id: "approval",

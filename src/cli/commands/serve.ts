@@ -120,7 +120,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
         : ("memory" as const);
   const server = await startServer({
     exec,
-    graphs: folderCatalog(dir),
+    // dev: an assistant is the version that serves, not a refused change sitting in the file.
+    graphs: folderCatalog(dir, dev ? { served: dev.servedSpec } : {}),
     auth,
     host,
     port,
