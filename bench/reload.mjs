@@ -3,20 +3,22 @@
  * How fast does `graphspec dev` bring a change in? Run with `npm run bench:reload` (after
  * `npm run build`). See bench/README.md.
  *
- * 1. Reload: over N edits (default 50), alternately of a spec and of the module it calls, the time
- *    from the file's save to a run answering with the new version, through createDevExecutor (the
- *    watcher, the debounce, the re-check, the re-compile and one run). Median and p95.
- * 2. Baseline: what a reload by restart costs — spawning our own CLI to answer one run of the same
- *    graph (`graphspec run`), the way a dev server that restarts its process would. Median, and the
- *    ratio restart ÷ reload.
- * 3. Memory: heap after many module edits. Each distinct content of a module is one module record
+ * 1. Over the SDK: `graphspec dev` (the built CLI, a process of its own) and the official
+ *    `@langchain/langgraph-sdk` Client. Over N edits (default 50), alternately of a spec and of the
+ *    module it calls, the time from the file's save to the new version answering a `runs.wait`:
+ *    the watcher, the debounce, the re-check and re-compile (until the server prints its
+ *    `reloaded` line), then one run through HTTP. Median and p95, and where the time goes.
+ * 2. In process: the same through createDevExecutor and `executor.run` (no HTTP, no process).
+ * 3. Baseline: a reload by restart, the way the official dev server reloads — `graphspec dev`
+ *    spawned until it answers one run over the SDK. Median, and the ratio restart ÷ reload.
+ * 4. Memory: heap after many module edits. Each distinct content of a module is one module record
  *    that ESM keeps for the process's life; a content seen before is reused. It prints the heap
  *    growth per new content, and for edits that cycle through contents already loaded.
  *
  * Options: --edits N (default 50), --spawns N (default 7), --heap-edits N (default 200).
  * It never fails on the numbers.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -36,6 +38,8 @@ const SPAWNS = Number(opts.spawns);
 const HEAP_EDITS = Number(opts["heap-edits"]);
 
 const { createDevExecutor } = await import(pathToFileURL(join(ROOT, "dist", "index.js")).href);
+const { Client } = await import("@langchain/langgraph-sdk");
+const BIN = join(ROOT, "bin", "graphspec.js");
 
 const project = mkdtempSync(join(tmpdir(), "graphspec-bench-reload-"));
 writeFileSync(join(project, "package.json"), '{ "type": "module" }\n');
@@ -71,7 +75,83 @@ const p95 = (xs) => {
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
 
-// 1. Reload: save → a run answering with the new version.
+/** `graphspec dev` in the project: its URL, its stderr so far, and `next(word)` to wait for a line. */
+const startDev = () =>
+  new Promise((resolveStart, reject) => {
+    const child = spawn(process.execPath, [BIN, "dev", "--port", "0", "--checkpointer", "memory"], {
+      cwd: project,
+    });
+    let out = "";
+    let err = "";
+    let waiter;
+    child.stderr.on("data", (b) => {
+      err += b;
+      waiter?.();
+    });
+    const count = (word) => err.split(word).length - 1;
+    /** Resolves with stderr once one more `word` than now was printed. */
+    const next = (word) => {
+      const seen = count(word);
+      return new Promise((r) => {
+        waiter = () => {
+          if (count(word) > seen) {
+            waiter = undefined;
+            r(err);
+          }
+        };
+      });
+    };
+    child.stdout.on("data", (b) => {
+      out += b;
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)?.[0];
+      if (url) resolveStart({ child, url, next });
+    });
+    child.once("exit", (code) => reject(new Error(`graphspec dev exited (${code}): ${err}`)));
+  });
+const stopDev = (dev) =>
+  new Promise((r) => {
+    dev.child.removeAllListeners("exit");
+    dev.child.once("exit", r);
+    dev.child.kill("SIGTERM");
+  });
+
+const edit = (i) => {
+  if (i % 2) {
+    specMark = `s${i}`;
+    writeFileSync(specPath, spec(specMark));
+  } else {
+    moduleMark = `m${i}`;
+    writeFileSync(modulePath, mod(moduleMark));
+  }
+};
+const expected = () => [specMark, moduleMark, specMark].join();
+let specMark = "s0";
+let moduleMark = "m0";
+
+// 1. Over the SDK: save → the server's `reloaded` line → a runs.wait answering the new version.
+const server = await startDev();
+const client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
+const sdkRun = async () => (await client.runs.wait(null, "marking", { input: {} })).marks;
+for (let i = 0; i < 5; i++) await sdkRun();
+const sdk = { total: [], toLine: [], built: [], run: [] };
+for (let i = 1; i <= EDITS; i++) {
+  const reloaded = server.next("reloaded graphs/");
+  const t0 = performance.now();
+  edit(i);
+  const err = await reloaded;
+  const t1 = performance.now();
+  const marks = await sdkRun();
+  const t2 = performance.now();
+  if (marks.join() !== expected())
+    throw new Error(`edit ${i}: the server answered ${marks}, not the new version`);
+  sdk.total.push(t2 - t0);
+  sdk.toLine.push(t1 - t0);
+  sdk.run.push(t2 - t1);
+  sdk.built.push(Number(/\(version \d+, (\d+) ms\)\n?$/.exec(err.trimEnd())?.[1] ?? Number.NaN));
+}
+await stopDev(server);
+
+// 2. In process: save → a run answering with the new version, through createDevExecutor.
 let waiting;
 const dev = await createDevExecutor({
   dir: graphs,
@@ -83,25 +163,17 @@ const dev = await createDevExecutor({
 });
 const run = async () => (await dev.executor.run("marking")).output.marks;
 await run();
-let specMark = "s0";
-let moduleMark = "m0";
 const reloads = [];
-for (let i = 1; i <= EDITS; i++) {
+for (let i = EDITS + 1; i <= 2 * EDITS; i++) {
   const reloaded = new Promise((r) => {
     waiting = r;
   });
   const t0 = performance.now();
-  if (i % 2) {
-    specMark = `s${i}`;
-    writeFileSync(specPath, spec(specMark));
-  } else {
-    moduleMark = `m${i}`;
-    writeFileSync(modulePath, mod(moduleMark));
-  }
+  edit(i);
   await reloaded;
   const marks = await run();
   const t1 = performance.now();
-  if (marks.join() !== [specMark, moduleMark, specMark].join())
+  if (marks.join() !== expected())
     throw new Error(`edit ${i}: the run answered ${marks}, not the new version`);
   reloads.push(t1 - t0);
 }
@@ -116,6 +188,7 @@ const editModule = async (mark) => {
   const reloaded = new Promise((r) => {
     waiting = r;
   });
+  moduleMark = mark;
   writeFileSync(modulePath, mod(mark));
   await reloaded;
 };
@@ -129,32 +202,38 @@ const afterCycle = heap();
 const versionsCycle = dev.moduleVersionCount();
 await dev.close();
 
-// 2. Baseline: a restart of our own CLI answering one run.
+// 3. Baseline: a reload by restart — `graphspec dev` started until it answers one run over the SDK.
 const restarts = [];
 for (let i = 0; i < SPAWNS; i++) {
   const t0 = performance.now();
-  const r = spawnSync(
-    process.execPath,
-    [join(ROOT, "bin", "graphspec.js"), "run", "marking", "--checkpointer", "memory", "--json"],
-    { cwd: project, encoding: "utf8" },
-  );
+  const restarted = await startDev();
+  const c = new Client({ apiUrl: restarted.url, callerOptions: { maxRetries: 0 } });
+  const marks = (await c.runs.wait(null, "marking", { input: {} })).marks;
   restarts.push(performance.now() - t0);
-  if (r.status !== 0) throw new Error(`graphspec run failed: ${r.stderr}`);
+  if (marks.join() !== expected()) throw new Error(`restart answered ${marks}`);
+  await stopDev(restarted);
 }
 rmSync(project, { recursive: true, force: true });
 
+const line = (label, xs) =>
+  console.log(
+    `  ${label.padEnd(44)} median ${ms(median(xs)).padStart(9)}   p95 ${ms(p95(xs)).padStart(9)}   max ${ms(Math.max(...xs)).padStart(9)}`,
+  );
 console.log(
-  `reload: ${EDITS} edits (spec and module alternating), save → a run answering the new version`,
+  `reload over the SDK: ${EDITS} edits (spec and module alternating), \`graphspec dev\` + SDK Client`,
 );
+line("save → new version answering runs.wait", sdk.total);
+line("  save → the server's `reloaded` line", sdk.toLine);
+line("    of which first change seen → swap", sdk.built);
+line("  runs.wait after the line", sdk.run);
+console.log(`reload in process: ${EDITS} edits through createDevExecutor and executor.run`);
+line("save → a run answering the new version", reloads);
 console.log(
-  `  median ${ms(median(reloads))}   p95 ${ms(p95(reloads))}   max ${ms(Math.max(...reloads))}`,
+  `restart baseline: \`graphspec dev\` spawned until it answers one runs.wait, ${SPAWNS} spawns`,
 );
+line("spawn → first answer", restarts);
 console.log(
-  `restart baseline: our CLI process answering one run (\`graphspec run\`), ${SPAWNS} spawns`,
-);
-console.log(`  median ${ms(median(restarts))}`);
-console.log(
-  `ratio restart ÷ reload (medians): ${(median(restarts) / median(reloads)).toFixed(1)}x`,
+  `ratio restart ÷ reload over the SDK (medians): ${(median(restarts) / median(sdk.total)).toFixed(1)}x`,
 );
 const kb = (b) => `${(b / 1024).toFixed(0)} KiB`;
 console.log(`memory${globalThis.gc ? "" : " (run with --expose-gc for steadier numbers)"}:`);

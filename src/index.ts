@@ -87,7 +87,11 @@ export async function createDevExecutor(options: DevExecutorOptions = {}): Promi
 }
 
 export type { Authenticator, Caller } from "./server/auth.js";
-export type { GraphCatalog, GraphEntry } from "./server/graph-catalog.js";
+export type {
+  FolderCatalogOptions,
+  GraphCatalog,
+  GraphEntry,
+} from "./server/graph-catalog.js";
 export type { RunningServer, ServeOptions } from "./server/serve.js";
 
 /**
@@ -100,11 +104,15 @@ export async function startServer(
   return (await import("./server/serve.js")).startServer(options);
 }
 
-/** The graphs of a folder as the server's assistants, one per spec. */
+/**
+ * The graphs of a folder as the server's assistants, one per spec. With `served` (a dev
+ * executor's `servedSpec`), each describes the version that serves rather than the file.
+ */
 export async function folderCatalog(
   dir: string,
+  options: import("./server/graph-catalog.js").FolderCatalogOptions = {},
 ): Promise<import("./server/graph-catalog.js").GraphCatalog> {
-  return (await import("./server/graph-catalog.js")).folderCatalog(dir);
+  return (await import("./server/graph-catalog.js")).folderCatalog(dir, options);
 }
 
 /** Tenants from an API-key file (`{ "key": "tenant" }`), or from a LangGraph `Auth` module (`path:export`). */

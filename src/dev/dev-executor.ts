@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { createReloadableExecutor } from "../run/executor.js";
 import type { Executor, ExecutorOptions } from "../run/executor-api.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
 import type { ReloadEvent } from "./reload-event.js";
 import { DEFAULT_DEBOUNCE_MS, watchGraphs } from "./watch-graphs.js";
 
@@ -24,6 +25,11 @@ export interface DevExecutor {
   ready: Promise<void>;
   /** The version new runs of a graph get (1, 2, …), or undefined before its first good build. */
   versionOf(graph: string): number | undefined;
+  /**
+   * The spec of the version new runs of the spec file `path` get, or undefined before its first
+   * good build: what the server's assistants describe (a refused file is not what serves).
+   */
+  servedSpec(path: string): GraphSpec | undefined;
   /** Module versions held: one per distinct content of each referenced module file, ever. */
   moduleVersionCount(): number;
   /** Resolves when no change is waiting or being built. */
@@ -64,6 +70,7 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
       const path = pathOf(graph);
       return path === undefined ? undefined : versions.get(path);
     },
+    servedSpec: (path) => registry.current(resolve(path))?.value.spec,
     moduleVersionCount: () => registry.moduleVersionCount,
     idle: () => watcher.idle(),
     async close() {

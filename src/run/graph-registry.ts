@@ -44,6 +44,8 @@ export interface GraphRegistry<T> {
   get(path: string): Promise<GraphVersion<T>>;
   /** Builds the graph again; a good build becomes the newest version. Never throws. */
   reload(path: string): Promise<ReloadOutcome<T>>;
+  /** The version new runs of `path` get now, if it has had a good build. */
+  current(path: string): GraphVersion<T> | undefined;
   /** Every graph asked for so far (good or not), by spec path. */
   paths(): string[];
   /** The files a graph's newest good version and its latest attempt were built from. */
@@ -133,6 +135,7 @@ export function graphRegistry<T>(options: GraphRegistryOptions<T>): GraphRegistr
       return entry.first;
     },
     reload: (path) => build(path),
+    current: (path) => entries.get(path)?.current,
     paths: () => [...entries.keys()],
     filesOf(path) {
       const entry = entries.get(path);

@@ -42,11 +42,26 @@ export function uuid5(name: string, namespace = GRAPH_NAMESPACE): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+export interface FolderCatalogOptions {
+  /**
+   * The spec a file serves now, when something other than the file decides (graphspec dev: the
+   * newest good version, while a refused change sits in the file). Undefined: read the file.
+   */
+  served?: (path: string) => GraphSpec | undefined;
+}
+
+const entryFrom = (path: string, spec: GraphSpec | undefined): GraphEntry | undefined =>
+  spec && typeof spec.name === "string"
+    ? { assistantId: uuid5(spec.name), name: spec.name, description: spec.description, path, spec }
+    : undefined;
+
 /** The specs directly in `dir` (fixtures, `*.test.yaml`, are not graphs), re-read when a file changes. */
-export function folderCatalog(dir: string): GraphCatalog {
+export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): GraphCatalog {
   const root = resolve(dir);
   const cache = new Map<string, { mtimeMs: number; entry: GraphEntry | undefined }>();
   const entryOf = async (path: string): Promise<GraphEntry | undefined> => {
+    const served = options.served?.(path);
+    if (served) return entryFrom(path, served);
     const { mtimeMs } = await stat(path);
     const known = cache.get(path);
     if (known && known.mtimeMs === mtimeMs) return known.entry;
@@ -55,16 +70,7 @@ export function folderCatalog(dir: string): GraphCatalog {
       (doc) => doc.data as GraphSpec,
       () => undefined,
     );
-    const entry =
-      spec && typeof spec.name === "string"
-        ? {
-            assistantId: uuid5(spec.name),
-            name: spec.name,
-            description: spec.description,
-            path,
-            spec,
-          }
-        : undefined;
+    const entry = entryFrom(path, spec);
     cache.set(path, { mtimeMs, entry });
     return entry;
   };

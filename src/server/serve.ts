@@ -9,6 +9,7 @@ import type { Executor } from "../run/executor-api.js";
 import { serverApp } from "./app.js";
 import type { Authenticator } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
+import { startHeartbeat } from "./replica-heartbeat.js";
 import { runQueue } from "./run-queue.js";
 import { RunRegistry } from "./run-registry.js";
 import type { ServerParts } from "./server-parts.js";
@@ -31,6 +32,11 @@ export interface ServeOptions {
    * checkpointer's own database.
    */
   records?: "memory" | { sqlite: string } | { postgres: string };
+  /**
+   * With records in a database: how often this replica beats (default 2000 ms). A replica silent
+   * for five beats is taken for dead and its runs are released (replica-heartbeat.ts).
+   */
+  heartbeatMs?: number;
 }
 
 export interface RunningServer {
@@ -58,6 +64,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
   };
+  // Beating before any run is recorded: a replica killed later is found by its silence.
+  const heartbeat = store.replicas
+    ? await startHeartbeat(store.replicas, runs.replica, o.exec, o.heartbeatMs)
+    : undefined;
   if (store.shared) parts.queue = runQueue(parts);
   const app = serverApp(parts, o.version ?? "0");
   const host = o.host ?? "127.0.0.1";
@@ -88,6 +98,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       clearTimeout(timer);
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closed;
+      await heartbeat?.stop();
       await store.close();
       await o.exec.close();
     },

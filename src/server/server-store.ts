@@ -86,7 +86,34 @@ export interface ServerStore {
   /** A run given back (its replica stops): queued again, to go on from its last checkpoint. */
   requeue(runId: string, request: QueuedRequest): Promise<void>;
   deleteRunsOfThread(storedThreadId: string): Promise<void>;
+  /** Replicas' heartbeats, with a shared store (replica-heartbeat.ts). */
+  readonly replicas?: ReplicaHeartbeats;
   close(): Promise<void>;
+}
+
+/**
+ * Which replicas are alive: each writes, every beat, until when it promises its next one (by the
+ * database's clock, so replicas' clocks need not agree). A replica past its promise is dead, and
+ * the runs it held are released.
+ */
+export interface ReplicaHeartbeats {
+  /** `replica` is alive for `ttlMs` more. */
+  beat(replica: string, ttlMs: number): Promise<void>;
+  /** `replica` stopped on purpose (its runs were finished or handed back). */
+  gone(replica: string): Promise<void>;
+  /** Runs still `running` under a replica past its promised beat. */
+  orphans(): Promise<StoredRun[]>;
+  /**
+   * Releases an orphan — queued again with `request`, or ended with `error` — if it is still
+   * `running` under `owner` (another replica may have released it first). Whether this did.
+   */
+  release(
+    runId: string,
+    owner: string,
+    to: { request: QueuedRequest } | { error: { error: string; message: string } },
+  ): Promise<boolean>;
+  /** Forgets a dead replica once it holds no run. */
+  forgetDead(replica: string): Promise<void>;
 }
 
 const now = () => new Date().toISOString();

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import type {
   QueuedRequest,
+  ReplicaHeartbeats,
   RunRecord,
   RunStatus,
   ServerStore,
@@ -48,6 +49,11 @@ const SCHEMA = [
     ON graphspec_server_runs (thread_id, created_at)`,
   `CREATE INDEX IF NOT EXISTS graphspec_server_runs_queue
     ON graphspec_server_runs (status, created_at)`,
+  // Each replica's promise of its next heartbeat, in milliseconds since the epoch (replica-heartbeat.ts).
+  `CREATE TABLE IF NOT EXISTS graphspec_server_replicas (
+    replica TEXT PRIMARY KEY,
+    expires_at BIGINT NOT NULL
+  )`,
 ];
 
 export async function postgresSql(url: string): Promise<Sql> {
@@ -295,7 +301,56 @@ export function sqlStore(sql: Sql): ServerStore {
     async deleteRunsOfThread(tid) {
       await sql.query("DELETE FROM graphspec_server_runs WHERE thread_id = $1", [tid]);
     },
+    replicas: heartbeats(sql),
     close: () => sql.close(),
   };
   return store;
+}
+
+function heartbeats(sql: Sql): ReplicaHeartbeats {
+  // The database's clock: replicas on several machines need not agree on the time.
+  const nowMs =
+    sql.dialect === "postgres"
+      ? "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000)::bigint"
+      : "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+  return {
+    async beat(replica, ttlMs) {
+      await sql.query(
+        `INSERT INTO graphspec_server_replicas (replica, expires_at) VALUES ($1, ${nowMs} + $2)
+         ON CONFLICT (replica) DO UPDATE SET expires_at = excluded.expires_at`,
+        [replica, Math.round(ttlMs)],
+      );
+    },
+    async gone(replica) {
+      await sql.query("DELETE FROM graphspec_server_replicas WHERE replica = $1", [replica]);
+    },
+    async orphans() {
+      const rows = await sql.query(
+        `SELECT r.* FROM graphspec_server_runs r
+           JOIN graphspec_server_replicas h ON h.replica = r.owner
+         WHERE r.status = 'running' AND h.expires_at < ${nowMs}`,
+      );
+      return rows.map(runOf);
+    },
+    async release(runId, owner, to) {
+      const [status, request, error] =
+        "request" in to
+          ? ["pending", JSON.stringify(to.request), null]
+          : ["error", null, JSON.stringify(to.error)];
+      const rows = await sql.query(
+        `UPDATE graphspec_server_runs SET status = $3, owner = NULL, request = $4, error = $5
+         WHERE run_id = $1 AND owner = $2 AND status = 'running' RETURNING run_id`,
+        [runId, owner, status, request, error],
+      );
+      return rows.length > 0;
+    },
+    async forgetDead(replica) {
+      await sql.query(
+        `DELETE FROM graphspec_server_replicas WHERE replica = $1 AND expires_at < ${nowMs}
+           AND NOT EXISTS (SELECT 1 FROM graphspec_server_runs
+                           WHERE owner = $1 AND status = 'running')`,
+        [replica],
+      );
+    },
+  };
 }

@@ -2,7 +2,8 @@
  * Two `graphspec serve` processes (the built CLI) on one PostgreSQL, through the official SDK
  * Client: threads and runs started through one are read, joined, resumed and searched through the
  * other; background runs are queued in the database and each is run by one replica only; SIGTERM
- * hands a run in flight back to the queue, and the other replica finishes it from its checkpoint.
+ * hands a run in flight back to the queue, and the other replica finishes it from its checkpoint;
+ * a replica killed with SIGKILL is found dead by its stale heartbeat, and its runs are released.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +30,7 @@ let databaseUrl: string;
 const replicas: Replica[] = [];
 
 /** Starts `graphspec serve` and waits for the URL it prints. */
-async function startReplica(): Promise<Replica> {
+async function startReplica(...extra: string[]): Promise<Replica> {
   const proc = spawn(
     process.execPath,
     [
@@ -46,6 +47,7 @@ async function startReplica(): Promise<Replica> {
       "postgres",
       "--grace",
       "300",
+      ...extra,
     ],
     {
       cwd: dir,
@@ -197,4 +199,51 @@ describe.skipIf(!serverUrl())("two serve replicas on one PostgreSQL", () => {
     });
     expect((await survivor.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
   });
+
+  it("SIGKILL: once the killed replica's heartbeat is stale, its background run goes back to the queue and its streamed run's thread is freed", async () => {
+    // Beats every 200 ms: taken for dead 1 s after its last beat.
+    const doomed = await startReplica("--heartbeat", "200");
+    const survivor = replicas[0]!.client;
+    const queued = await survivor.threads.create();
+    const streamed = await survivor.threads.create();
+    const background = await doomed.client.runs.create(queued.thread_id, "file-gated", {
+      input: { gate: gateFile("killed-queued") },
+    });
+    const stream = collect(
+      doomed.client.runs.stream(streamed.thread_id, "file-gated", {
+        input: { gate: gateFile("killed-streamed") },
+      }),
+    ).catch(() => []);
+    for (const t of [queued, streamed])
+      await until(
+        () => survivor.threads.getState(t.thread_id),
+        (s) => s.next.includes("hold"),
+      );
+    const [streamedRun] = await survivor.runs.list(streamed.thread_id);
+    doomed.proc.kill("SIGKILL");
+    await doomed.exited;
+    await stream; // cut short with its replica
+
+    // The streamed run's record says what happened; its thread takes runs and updates again.
+    await until(
+      () => survivor.runs.get(streamed.thread_id, streamedRun!.run_id),
+      (r) => r.status !== "running",
+    );
+    expect((await survivor.runs.get(streamed.thread_id, streamedRun!.run_id)).status).toBe("error");
+    expect((await survivor.threads.get(streamed.thread_id)).status).not.toBe("busy");
+    await survivor.threads.updateState(streamed.thread_id, { values: { passes: 0 } });
+    open("killed-streamed");
+    expect(
+      await survivor.runs.wait(streamed.thread_id, "file-gated", { input: null }),
+    ).toMatchObject({ done: true, passes: 1, started: 1 });
+
+    // The background run is taken again and goes on from its checkpoint on the survivor.
+    open("killed-queued");
+    expect(await survivor.runs.join(queued.thread_id, background.run_id)).toMatchObject({
+      done: true,
+      passes: 1,
+      started: 1,
+    });
+    expect((await survivor.runs.get(queued.thread_id, background.run_id)).status).toBe("success");
+  }, 60_000);
 });

@@ -33,6 +33,9 @@ Options:
 ${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  default sqlite (.graphspec/state.db); postgres: DATABASE_URL
       --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
       --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
+      --heartbeat <ms>            with records in a database, how often this replica says it is
+                                  alive (default 2000); one silent for 5 beats is taken for dead
+                                  and its runs are released
 ${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help`;
 
 const OPTIONS = {
@@ -44,6 +47,7 @@ const OPTIONS = {
   checkpointer: { type: "string" },
   "max-body-bytes": { type: "string" },
   grace: { type: "string" },
+  heartbeat: { type: "string" },
   scripts: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -111,6 +115,11 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
+  const heartbeat = values.heartbeat === undefined ? undefined : Number(values.heartbeat);
+  if (heartbeat !== undefined && (!Number.isInteger(heartbeat) || heartbeat < 10))
+    throw new UsageError(
+      `--heartbeat must be a number of milliseconds (10 or more), not "${values.heartbeat}"`,
+    );
   // Thread and run records beside the checkpoints: replicas on one PostgreSQL share them.
   const records =
     choice === "postgres" && process.env.DATABASE_URL
@@ -120,12 +129,14 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
         : ("memory" as const);
   const server = await startServer({
     exec,
-    graphs: folderCatalog(dir),
+    // dev: an assistant is the version that serves, not a refused change sitting in the file.
+    graphs: folderCatalog(dir, dev ? { served: dev.servedSpec } : {}),
     auth,
     host,
     port,
     version: VERSION,
     records,
+    ...(heartbeat ? { heartbeatMs: heartbeat } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
   });
   io.out(server.url);
