@@ -35,7 +35,7 @@ export async function inspectRef(
 ): Promise<InspectedRef> {
   // A catalog's tool names its module relative to the catalog file.
   const file = await resolveFile(
-    ref.from ? { ...base, specPath: ref.from } : base,
+    ref.from ? { ...base, specPath: ref.from, fromCatalog: true } : base,
     ref.module,
     "module",
     ref.path,
@@ -75,7 +75,7 @@ export async function resolveRef(
 ): Promise<ResolvedRef> {
   // A catalog's tool names its module relative to the catalog file.
   const file = await resolveFile(
-    ref.from ? { ...base, specPath: ref.from } : base,
+    ref.from ? { ...base, specPath: ref.from, fromCatalog: true } : base,
     ref.module,
     "module",
     ref.path,
