@@ -247,6 +247,33 @@ edges:
     expect(r.stdout).not.toContain("context");
   });
 
+  it("a catalog tool's `bind` is checked against the context of the specs that use the tool only", () => {
+    const spec = (name: string, node: string) =>
+      writeFileSync(
+        join(dir, "lib", `${name}.yaml`),
+        `version: 1
+name: ${name}
+catalog: ./catalog.yaml
+state:
+  messages: { type: messages }
+  out: { type: string, default: "" }
+nodes:
+  ${node}
+edges:
+  - { from: START, to: step }
+  - { from: step, to: END }
+`,
+      );
+    spec("skips", "step: { kind: llm, prompt: Hi. }");
+    spec("calls", "step: { kind: tool, tool: greet, args: {}, write: out }");
+    const rules = (file: string) =>
+      (JSON.parse(cli(file, "--format", "json").stdout) as { file: string; rule: string }[])
+        .filter((d) => d.rule === "unknown-state-key")
+        .map((d) => d.file);
+    expect(rules("lib/skips.yaml")).toEqual([]);
+    expect(rules("lib/calls.yaml")).toEqual(["lib/catalog.yaml"]);
+  });
+
   it("a catalog's suppression comment holds through a spec that names it", () => {
     const r = cli("lib/uses.yaml", "--format", "json");
     const rules = (JSON.parse(r.stdout) as { rule: string }[]).map((d) => d.rule);

@@ -27,22 +27,17 @@ export function validate(doc: SpecDocument, options: ValidateOptions = {}): Prom
 }
 
 /**
- * What a catalog cannot know on its own: the `state` and `context` its tools' `bind` reads are the
- * spec's, so these are checked through each spec that names the catalog.
- */
-const SPEC_DEPENDENT = new Set<string>(["unknown-state-key", "expression-type"]);
-
-/**
  * A catalog (only `tools` and `models`) checked on its own: as the entries of the smallest spec
  * naming it, so with the same rules, messages and positions as through a spec that names it —
- * keeping only what is in the catalog file and does not depend on the spec.
+ * keeping only what is in the catalog file. The host uses no tool, so what a tool's `bind` reads
+ * of `state` and `context` (the spec's) is left to the specs that use the tool.
  */
 async function validateCatalog(
   catalog: SpecDocument,
   options: CheckOptions,
 ): Promise<Diagnostic[]> {
   const found = await checkDocument(catalogHost(catalog), options);
-  return found.filter((d) => d.file === catalog.file && !SPEC_DEPENDENT.has(d.rule));
+  return found.filter((d) => d.file === catalog.file);
 }
 
 /** `validate` with compile's own module inspector (modules it imports itself anyway). */
