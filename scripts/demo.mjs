@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run demo`: the main job, offline. Validates the example graphs, runs
- * graphs/support-triage.yaml on a scripted model until it pauses for a person's approval, then
- * resumes it with the approval — each step a real `graphspec` command, printed as it runs.
+ * `npm run demo`: the main job, offline and with no API key. Validates the example graphs and
+ * the catalog in tools/, runs graphs/support-triage.yaml on a scripted model until it pauses for
+ * a person's approval, then resumes it with the approval — each step a real `graphspec` command, printed as it runs.
  * Checkpoints go to .graphspec/state.db, so the paused run survives between the two commands.
  */
 import { spawnSync } from "node:child_process";
@@ -28,7 +28,8 @@ function graphspec(...args) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-graphspec("validate", "graphs/");
+// tools/ holds the catalog the helpdesk and ticket-summary examples share: checked as a catalog.
+graphspec("validate", "graphs/", "tools/");
 graphspec(
   "run",
   "support-triage",
@@ -42,5 +43,6 @@ graphspec(
   scripts,
 );
 graphspec("resume", "support-triage", "--thread", thread, "--value", "true", "--scripts", scripts);
-// The examples' fixtures: each graph run offline against what it must do.
+// The examples' fixtures: each graph run offline against what it must do — the catalog examples'
+// real models (openai, anthropic) stood in for by scripts, so no request leaves.
 graphspec("test");

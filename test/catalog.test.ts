@@ -181,3 +181,103 @@ describe("compile and run with a catalog", () => {
     expect(r.stdout).toContain('2 |   default: { model: "opnai:gpt-4o", allow: [larg] }');
   });
 });
+
+describe("graphspec validate given a folder that holds a catalog", () => {
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [BIN, "validate", ...args], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+  mkdirSync(join(dir, "lib", "tools"), { recursive: true });
+  writeFileSync(
+    join(dir, "lib", "tools", "greet.mjs"),
+    "export default ({ who }) => `hi ${who}`;\n",
+  );
+  writeFileSync(
+    join(dir, "lib", "catalog.yaml"),
+    `models:
+  default: { model: "opnai:gpt-4o-mini" }  # graphspec-disable-line unknown-provider
+  alt: { model: "openai:gpt-4o", allow: [larg] }
+tools:
+  greet:
+    module: tools/greet.mjs
+    description: Greet someone.
+    schema: { type: object, properties: { who: { type: string } }, required: [who] }
+    bind: { who: "\${{ context.user }}" }
+  gone: { module: gone.mjs, description: Gone., schema: { type: object } }
+`,
+  );
+  writeFileSync(
+    join(dir, "lib", "uses.yaml"),
+    `version: 1
+name: uses
+catalog: ./catalog.yaml
+state:
+  messages: { type: messages }
+context:
+  user: { type: string }
+nodes:
+  ask: { kind: llm, model: alt, prompt: Hi. }
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: END }
+`,
+  );
+
+  it("checks the catalog as a catalog, each finding once, at its line, its suppressions read", () => {
+    const r = cli("lib/", "--format", "json");
+    expect(r.status).toBe(1);
+    const found = (JSON.parse(r.stdout) as { file: string; line: number; rule: string }[]).map(
+      (d) => `${d.file}:${d.line} [${d.rule}]`,
+    );
+    // Not a spec missing `version`, `name`, `state`, …; `larg` and `gone.mjs` once each although
+    // the catalog is checked on its own and through uses.yaml; line 2's suppression holds.
+    expect(found).toEqual([
+      "lib/catalog.yaml:3 [unknown-model]",
+      "lib/catalog.yaml:10 [unknown-module]",
+    ]);
+  });
+
+  it("says a catalog tool's module is relative to the catalog", () => {
+    const r = cli("lib/catalog.yaml");
+    expect(r.stdout).toContain("module `gone.mjs` does not exist");
+    expect(r.stdout).toContain("paths are relative to the catalog file");
+    // The context `bind` reads is the spec's: on its own, the catalog cannot know it.
+    expect(r.stdout).not.toContain("context");
+  });
+
+  it("a catalog tool's `bind` is checked against the context of the specs that use the tool only", () => {
+    const spec = (name: string, node: string) =>
+      writeFileSync(
+        join(dir, "lib", `${name}.yaml`),
+        `version: 1
+name: ${name}
+catalog: ./catalog.yaml
+state:
+  messages: { type: messages }
+  out: { type: string, default: "" }
+nodes:
+  ${node}
+edges:
+  - { from: START, to: step }
+  - { from: step, to: END }
+`,
+      );
+    spec("skips", "step: { kind: llm, prompt: Hi. }");
+    spec("calls", "step: { kind: tool, tool: greet, args: {}, write: out }");
+    const rules = (file: string) =>
+      (JSON.parse(cli(file, "--format", "json").stdout) as { file: string; rule: string }[])
+        .filter((d) => d.rule === "unknown-state-key")
+        .map((d) => d.file);
+    expect(rules("lib/skips.yaml")).toEqual([]);
+    expect(rules("lib/calls.yaml")).toEqual(["lib/catalog.yaml"]);
+  });
+
+  it("a catalog's suppression comment holds through a spec that names it", () => {
+    const r = cli("lib/uses.yaml", "--format", "json");
+    const rules = (JSON.parse(r.stdout) as { rule: string }[]).map((d) => d.rule);
+    expect(rules).not.toContain("unknown-provider");
+    expect(rules).toContain("unknown-module");
+  });
+});

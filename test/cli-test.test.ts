@@ -257,3 +257,155 @@ edges:
     expect(failure.message).toMatch(/scripts: \{ writer: \[…\] \}/);
   });
 });
+
+describe("a fixture takes a run's choices: model, tool allowlist, recursion limit, breakpoints", () => {
+  const chooser = join(dir, "chooser");
+  mkdirSync(join(chooser, "graphs"), { recursive: true });
+  writeFileSync(join(chooser, "package.json"), "{}");
+  writeFileSync(
+    join(chooser, "graphs", "tools.mjs"),
+    "export const lookup = ({ id }) => `ticket ${id} is open`;\nexport const notify = ({ text }) => `sent: ${text}`;\n",
+  );
+  writeFileSync(
+    join(chooser, "graphs", "desk.yaml"),
+    `version: 1
+name: desk
+state:
+  messages: { type: messages }
+models:
+  default: { model: "openai:gpt-4o-mini", allow: [large] }
+  large: { model: "openai:gpt-4o" }
+tools:
+  lookup:
+    module: ./tools.mjs
+    description: Look a ticket up.
+    schema: { type: object, properties: { id: { type: string } }, required: [id] }
+  notify:
+    module: ./tools.mjs
+    description: Tell the customer.
+    schema: { type: object, properties: { text: { type: string } }, required: [text] }
+nodes:
+  desk: { kind: agent, tools: [lookup, notify], system: Help. }
+edges:
+  - { from: START, to: desk }
+  - { from: desk, to: END }
+`,
+  );
+  const run = (text: string) => {
+    writeFileSync(join(chooser, "graphs", "desk.test.yaml"), text);
+    const r = spawnSync(process.execPath, [BIN, "test", "--json"], {
+      cwd: chooser,
+      encoding: "utf8",
+      // No key, no endpoint: a test that reached for the provider would fail.
+      env: { PATH: process.env.PATH, NO_COLOR: "1" },
+    });
+    return { status: r.status, report: JSON.parse(r.stdout) };
+  };
+
+  it("runs with the chosen model, its script standing in for it; a model no allow names fails", () => {
+    const r = run(`tests:
+  - name: the run chooses the large model
+    model: large
+    scripts: { large: [from the large model] }
+    expect:
+      output: { messages: [{ type: ai, content: from the large model }] }
+  - name: a model outside the allow list is refused before any call
+    model: gpt-5
+    expect:
+      status: failed
+      error: { code: model-not-allowed, field: model }
+`);
+    expect(r.report.files[0].results.map((t: { failure?: unknown }) => t.failure)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(r.status).toBe(0);
+  });
+
+  it("a denied call is seen in `expect.denied` and in the transcript; a wrong step key is a fixture error at its line", () => {
+    const r = run(`tests:
+  - name: the allowlist denies notify, the model recovers
+    input: { messages: [{ role: user, content: tell them } ] }
+    allow_tools: [lookup]
+    interrupt_after: [desk]
+    scripts:
+      default:
+        - tool_calls: [{ name: notify, args: { text: hi } }]
+        - tool_calls: [{ name: lookup, args: { id: T-1 } }]
+        - I could only look the ticket up.
+        - tool_calls: [{ name: notify, args: { text: again } }]
+        - Still not allowed.
+    expect:
+      denied: [notify]
+      next: []
+      output:
+        messages:
+          - {}
+          - { type: ai }
+          - { type: tool, status: error, artifact: { errorCode: policy_denied, allowedTools: [lookup] } }
+          - { type: ai }
+          - { type: tool, content: ticket T-1 is open }
+          - { type: ai, content: I could only look the ticket up. }
+    then:
+      - input: null
+        expect: { denied: [notify] }
+`);
+    // \`input\` is not a step key: the fixture error is at its line.
+    expect(r.report.fixtureErrors).toBe(1);
+    expect(r.report.files[0].problems[0]).toMatchObject({ line: 25, column: 9, rule: "fixture" });
+    const ok = run(`tests:
+  - name: the allowlist denies notify, the model recovers
+    input: { messages: [{ role: user, content: tell them } ] }
+    allow_tools: [lookup]
+    scripts:
+      default:
+        - tool_calls: [{ name: notify, args: { text: hi } }]
+        - tool_calls: [{ name: lookup, args: { id: T-1 } }]
+        - I could only look the ticket up.
+    expect:
+      denied: [notify]
+      output:
+        messages:
+          - {}
+          - { type: ai }
+          - { type: tool, status: error, artifact: { errorCode: policy_denied, allowedTools: [lookup] } }
+          - { type: ai }
+          - { type: tool, content: ticket T-1 is open }
+          - { type: ai, content: I could only look the ticket up. }
+  - name: without an allowlist nothing is denied
+    scripts:
+      default: [{ tool_calls: [{ name: notify, args: { text: hi } }] }, done]
+    expect: { denied: [] }
+`);
+    expect(ok.report.files[0].results.map((t: { failure?: unknown }) => t.failure)).toEqual([
+      undefined,
+      undefined,
+    ]);
+    expect(ok.status).toBe(0);
+  });
+
+  it("a step's breakpoints and recursion limit; an unexpected refusal is reported at the choice", () => {
+    const r = run(`tests:
+  - name: paused before the agent, then resumed with a model of its own choosing
+    interrupt_before: [desk]
+    scripts: { large: [large answers] }
+    expect: { next: [desk], path: [] }
+    then:
+      - model: large
+        expect: { output: { messages: [{ content: large answers }] } }
+  - name: one step is not enough
+    recursion_limit: 1
+    scripts: { default: [{ tool_calls: [{ name: lookup, args: { id: T-1 } }] }] }
+    expect: { status: failed, error: { code: recursion-limit } }
+  - name: a breakpoint at a node the graph does not have
+    interrupt_after: [dsk]
+`);
+    const results = r.report.files[0].results;
+    expect(results[0].failure).toBeUndefined();
+    expect(results[1].failure).toBeUndefined();
+    expect(results[2].failure.message).toMatch(/\[invalid-run-option\].*`dsk`/);
+    // Said at the test's `interrupt_after:`, not at an expectation it does not have.
+    expect(results[2].location).toMatchObject({ line: 14, column: 22 });
+    expect(r.status).toBe(1);
+  });
+});

@@ -4,7 +4,9 @@
  */
 import { compareDiagnostics, type Diagnostic } from "../diagnostics/diagnostic.js";
 import type { CATALOG } from "../diagnostics/rule-catalog.js";
+import { isCatalog } from "../spec/catalog.js";
 import type { SpecDocument } from "../spec/document.js";
+import { catalogHost } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { CheckContext, type CheckOptions, type ValidateOptions } from "./check-context.js";
 import { notASpecFindings } from "./not-a-spec-findings.js";
@@ -20,7 +22,22 @@ export type { CheckOptions, LoadModulesOptions, ValidateOptions } from "./check-
  */
 export function validate(doc: SpecDocument, options: ValidateOptions = {}): Promise<Diagnostic[]> {
   const { loadModules, loadSubgraphs, severity, cache } = options;
+  if (isCatalog(doc)) return validateCatalog(doc, { loadModules, loadSubgraphs, severity, cache });
   return checkDocument(doc, { loadModules, loadSubgraphs, severity, cache });
+}
+
+/**
+ * A catalog (only `tools` and `models`) checked on its own: as the entries of the smallest spec
+ * naming it, so with the same rules, messages and positions as through a spec that names it —
+ * keeping only what is in the catalog file. The host uses no tool, so what a tool's `bind` reads
+ * of `state` and `context` (the spec's) is left to the specs that use the tool.
+ */
+async function validateCatalog(
+  catalog: SpecDocument,
+  options: CheckOptions,
+): Promise<Diagnostic[]> {
+  const found = await checkDocument(catalogHost(catalog), options);
+  return found.filter((d) => d.file === catalog.file);
 }
 
 /** `validate` with compile's own module inspector (modules it imports itself anyway). */
@@ -64,7 +81,11 @@ function finish(doc: SpecDocument, found: Diagnostic[], options: ValidateOptions
     const override = options.severity?.[d.rule as keyof typeof CATALOG];
     if (override === "off") continue;
     if (override) d.severity = override;
-    if (doc.suppressions.covers(d.rule, d.line)) continue;
+    // A finding in the spec's catalog is suppressed by the catalog file's comments, not the spec's.
+    const catalog = doc.catalog?.doc;
+    const suppressions =
+      catalog && d.file === catalog.file ? catalog.suppressions : doc.suppressions;
+    if (suppressions.covers(d.rule, d.line)) continue;
     const key = `${d.line}:${d.column}:${d.rule}:${d.message}`;
     if (seen.has(key)) continue;
     seen.add(key);

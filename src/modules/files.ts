@@ -38,7 +38,11 @@ const extensionsOf = (kind: FileKind): readonly string[] =>
 const withBase = (ref: string, name: string): string =>
   ref.slice(0, Math.max(ref.lastIndexOf("/"), ref.lastIndexOf("\\")) + 1) + name;
 
+/** The file a reference is relative to, as the hints name it. */
+const relativeTo = (base: RefBase): string => (base.fromCatalog ? "catalog" : "spec");
+
 async function missingFileHint(
+  base: RefBase,
   abs: string,
   ref: string,
   kind: FileKind,
@@ -57,7 +61,7 @@ async function missingFileHint(
     candidates.find((n) => basename(n, extname(n)) === stem) ?? closest(basename(abs), candidates);
   if (near) return `did you mean \`${withBase(ref, near)}\`?`;
   if (kind === "module" && !/^\.{0,2}[/\\]/.test(ref) && !isAbsolute(ref))
-    return "paths are relative to the spec file (`./tools.ts`); to use a package's export, re-export it from a module of yours";
+    return `paths are relative to the ${relativeTo(base)} file (\`./tools.ts\`); to use a package's export, re-export it from a module of yours`;
   return undefined;
 }
 
@@ -81,7 +85,7 @@ function rootAdvice(base: RefBase, abs: string): { where: string; hint: string }
   if (marked) {
     return {
       where,
-      hint: `the project root is the nearest folder up from the spec with ${MARKERS}: move the file into it and refer to it by a path relative to the spec file`,
+      hint: `the project root is the nearest folder up from the spec with ${MARKERS}: move the file into it and refer to it by a path relative to the ${relativeTo(base)} file`,
     };
   }
   let common = base.root;
@@ -124,7 +128,7 @@ export async function resolveFile(
     return fail(
       "unknown-module",
       `${noun} \`${ref}\` does not exist`,
-      await missingFileHint(abs, ref, kind),
+      await missingFileHint(base, abs, ref, kind),
     );
   }
   if (!isFile) {

@@ -13,6 +13,8 @@ export interface RefBase {
   specPath: string;
   /** The project root no reference may leave. */
   root: string;
+  /** `specPath` is the catalog a tool came from (its module is relative to the catalog): hints say so. */
+  fromCatalog?: boolean;
 }
 
 /** Why a reference does not resolve, as a diagnostic to report at `path`. */

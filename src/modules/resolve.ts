@@ -25,7 +25,12 @@ export interface InspectedRef {
 
 /** The file a module reference names: a catalog's tool names its module relative to the catalog file. */
 export const resolveModuleFile = (base: RefBase, ref: ModuleRef) =>
-  resolveFile(ref.from ? { ...base, specPath: ref.from } : base, ref.module, "module", ref.path);
+  resolveFile(
+    ref.from ? { ...base, specPath: ref.from, fromCatalog: true } : base,
+    ref.module,
+    "module",
+    ref.path,
+  );
 
 /**
  * Checks one reference for the checker: its file, then — unless `inspector` is undefined (files

@@ -33,7 +33,29 @@ export async function attachCatalog(doc: SpecDocument, read: ReadFile): Promise<
   const ref = data.catalog;
   const abs = resolve(dirname(doc.path), ref);
   const file = join(dirname(doc.file), ref).split("\\").join("/");
-  const catalog = await read(abs, file);
+  takeCatalog(doc, await read(abs, file), ref);
+}
+
+/**
+ * Whether the document is a catalog rather than a spec: a mapping whose keys are only `tools`,
+ * `models` (at least one of them) and `$schema`. Such a file cannot be a spec (a spec needs
+ * `version`, `name`, `state`, …), so `graphspec validate` checks it as the catalog it is.
+ */
+export function isCatalog(doc: SpecDocument): boolean {
+  const data = doc.data;
+  if (!isObject(data)) return false;
+  const keys = Object.keys(data);
+  return keys.some((k) => k !== "$schema") && keys.every((k) => CATALOG_KEYS.has(k));
+}
+
+/**
+ * Merges the loaded `catalog` (named `ref` by `doc`) into `doc`: its entries into `doc.data`, its
+ * source map grafted onto the spec's, `doc.catalog` set.
+ */
+export function takeCatalog(doc: SpecDocument, catalog: SpecDocument, ref: string): void {
+  const data = doc.data;
+  if (!isObject(data)) return;
+  const abs = catalog.path;
   if (catalog.data === undefined && catalog.problems.length) {
     // Unreadable, or outside the project: said at the spec's `catalog:`, where the fix is.
     for (const p of catalog.problems) {

@@ -1,9 +1,9 @@
 import { readFile, realpath, stat } from "node:fs/promises";
-import { dirname, extname, resolve } from "node:path";
+import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RuleName } from "../diagnostics/rule-catalog.js";
-import { attachCatalog } from "./catalog.js";
+import { attachCatalog, takeCatalog } from "./catalog.js";
 import { decode } from "./decode.js";
 import {
   type DiagnosticInput,
@@ -87,6 +87,37 @@ export async function readSpec(
   // The catalog's own `catalog:` key is refused as a key a catalog does not hold, not followed.
   await attachCatalog(doc, (abs, file) => readSpecFile(abs, { root: doc.root, file }));
   return doc;
+}
+
+/**
+ * The smallest spec there is, standing beside a catalog checked on its own: it names the catalog,
+ * so the catalog's entries are checked by the very rules, positions and messages a spec naming it
+ * gets. Its own findings (it uses no tool, say) are not the catalog's and are dropped by the caller.
+ */
+const CATALOG_HOST = `version: 1
+name: catalog
+state:
+  messages: { type: messages }
+nodes:
+  start: { kind: set, values: { messages: [] } }
+edges:
+  - { from: START, to: start }
+  - { from: start, to: END }
+`;
+
+/**
+ * A catalog file (`isCatalog`) named by the smallest spec, for validate to check it on its own.
+ * Findings in the catalog file are the catalog's; those in the host (its file name ends in
+ * `(catalog host)`) are not.
+ */
+export function catalogHost(catalog: SpecDocument): SpecDocument {
+  const host = parseSpec(
+    CATALOG_HOST,
+    { file: `${catalog.file} (catalog host)`, root: catalog.root, format: "yaml" },
+    catalog.path,
+  );
+  takeCatalog(host, catalog, basename(catalog.path));
+  return host;
 }
 
 /** One file read and parsed, inside the project root, never throwing on bad input. */

@@ -17,6 +17,7 @@ import {
   typeFromSchema,
   writeType,
 } from "../../expr/index.js";
+import { catalogOf } from "../../spec/catalog.js";
 import { asObject as obj } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
 import type { CheckContext } from "../check-context.js";
@@ -291,7 +292,11 @@ export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteColle
     }
   });
 
+  const used = toolsNodesName(spec.nodes);
   for (const [name, tool] of entries(spec.tools)) {
+    // A catalog's tool this spec does not use: its `bind` reads the context of the specs that do,
+    // and is checked through them.
+    if (tool && typeof tool === "object" && catalogOf(tool) && !used.has(name)) continue;
     const bind = obj(tool)?.bind;
     c.value(
       ["tools", name, "bind"],
@@ -305,6 +310,18 @@ export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteColle
   for (const [name, model] of entries(spec.models))
     c.value(["models", name], model, models, undefined, name);
   return c;
+}
+
+/** The tools the nodes name (`tools`, `approve`, `tool`). */
+function toolsNodesName(nodes: unknown): Set<string> {
+  const names = new Set<string>();
+  for (const [, node] of entries(nodes)) {
+    const n = obj(node);
+    for (const list of [n?.tools, n?.approve])
+      if (Array.isArray(list)) for (const t of list) if (typeof t === "string") names.add(t);
+    if (typeof n?.tool === "string") names.add(n.tool);
+  }
+  return names;
 }
 
 /** The element type of a `map.over` list, for `item`; dyn when it is not known. */

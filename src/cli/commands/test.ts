@@ -13,8 +13,9 @@ import { EXIT, type Io, UsageError } from "../io.js";
 export const testHelp = `Usage: graphspec test [files or directories] [options]
 
 Runs test fixtures (*.test.yaml, *.test.yml, *.test.json): for each test, a run of the graph with
-the test's input, context and scripted model answers, then each resume of \`then\`, compared with
-what the test expects (status, path of nodes, output, interrupts, next nodes, error, usage).
+the test's input, context, scripted model answers and run choices (model, allow_tools,
+recursion_limit, interrupt_before, interrupt_after), then each resume of \`then\`, compared with
+what the test expects (status, path of nodes, output, interrupts, next nodes, error, usage, denied).
 Offline and deterministic: in-memory checkpoints, scripted models only — a script named like one
 of the spec's models stands in for it; a model without one fails rather than call its provider.
 Default: graphs/.

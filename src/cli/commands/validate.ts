@@ -1,8 +1,10 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { type ValidateOptions, validate } from "../../check/validate.js";
 import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
 import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
+import { isCatalog } from "../../spec/catalog.js";
 import { readSpec } from "../../spec/load.js";
 import { notASpec } from "../../spec/not-a-spec.js";
 import { durationArg } from "../args.js";
@@ -84,14 +86,28 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const sources = new Map<string, string>();
   const cache = new Map<string, unknown>();
   let all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
+  const catalogFiles = new Set<string>();
+  const catalogFindings = new Set<string>();
   for (const file of files) {
     const doc = await readSpec(file);
+    if (isCatalog(doc)) catalogFiles.add(doc.path);
+    if (doc.catalog) catalogFiles.add(doc.catalog.doc.path);
     // Source lines are quoted under diagnostics only for specs: never for a file that could not be
     // decoded, nor for one that is not a spec (it may be anything, credentials included).
     if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
     // Its catalog's entries are reported in the catalog file: quote them from there.
     if (doc.catalog?.doc.text) sources.set(doc.catalog.doc.file, doc.catalog.doc.text);
-    all.push(...(await validate(doc, { loadModules, severity, cache })));
+    for (const d of await validate(doc, { loadModules, severity, cache })) {
+      // A catalog is checked on its own and through every spec that names it: say each once.
+      // Named from different folders, one file has several names: compare where it is.
+      const abs = resolve(io.cwd, d.file);
+      if (catalogFiles.has(abs)) {
+        const key = `${abs}:${d.line}:${d.column}:${d.rule}`;
+        if (catalogFindings.has(key)) continue;
+        catalogFindings.add(key);
+      }
+      all.push(d);
+    }
   }
   // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
   const errors = all.filter((d) => d.severity === "error").length;
