@@ -93,6 +93,11 @@ export const RUN_ERRORS = {
     summary:
       "The model provider refused the call: `reason` says whether for its rate limit (`rate-limit`: retry later) or the key's exhausted quota (`quota`: retrying will not help).",
   },
+  unauthorized: {
+    phase: "node",
+    summary:
+      "A provider refused the call's credentials (HTTP 401, or no key was set): the hint says where the key comes from.",
+  },
   "node-error": {
     phase: "node",
     summary: "A node's own code (a function, a tool, a provider) threw; its `hint` is kept.",

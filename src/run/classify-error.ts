@@ -50,6 +50,21 @@ function throttling(c: unknown): ThrottleReason | undefined {
   return undefined;
 }
 
+/**
+ * Whether a provider refused the credentials: HTTP 401, or a client that found no key. Matched by
+ * status and by the clients' own wording, not by any "auth" in a message (a tool's text may say it).
+ */
+function unauthorized(c: unknown): boolean {
+  const { status, name } = (c ?? {}) as { status?: unknown; name?: unknown };
+  return (
+    Number(status) === 401 ||
+    name === "AuthenticationError" ||
+    /^401\b|missing credentials|incorrect api key|invalid (x-)?api[-_ ]key|api key not valid/i.test(
+      firstLine(c),
+    )
+  );
+}
+
 function classify(e: unknown): Omit<RunError, "phase"> {
   if (e instanceof GraphspecRunError) {
     return {
@@ -105,6 +120,14 @@ function classify(e: unknown): Omit<RunError, "phase"> {
             : "the model provider is rate-limiting: retry later, or add `retry` to the node",
       };
     }
+  }
+  const refused = causes(e).find(unauthorized);
+  if (refused) {
+    return {
+      code: "unauthorized",
+      message: `the provider refused the credentials: ${firstLine(refused)}`,
+      hint: "set the provider's key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, …) or as `api_key: \"${{ env.NAME }}\"` on the model in `models:`; to run without a provider, script the model (`graphspec test` fixtures: `scripts:` keyed by the model's name)",
+    };
   }
   const hint = ownHint(e);
   return {

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createExecutor } from "../../src/run/executor.js";
 import { startOpenAIStub } from "../support/openai-stub.js";
 
@@ -37,6 +37,20 @@ graph(
   messages: { type: messages }
 models:
   default: { model: "openai:gpt-4o-mini", base_url: "\${{ env.STUB_URL }}", api_key: test, max_retries: 0 }
+nodes:
+  talk: { kind: llm, prompt: hi }
+edges:
+  - { from: START, to: talk }
+  - { from: talk, to: END }
+`,
+);
+
+graph(
+  "chat-keyless",
+  `state:
+  messages: { type: messages }
+models:
+  default: { model: "openai:gpt-4o-mini", base_url: "\${{ env.STUB_URL }}", max_retries: 0 }
 nodes:
   talk: { kind: llm, prompt: hi }
 edges:
@@ -146,6 +160,41 @@ describe("errors named for what they are", () => {
       expect(r.error!.hint).toMatch(/billing|plan/);
       expect(r.error!.hint).not.toMatch(/retry later/);
     } finally {
+      await stub.close();
+    }
+  });
+
+  it("a 401 is `unauthorized`, and the hint says where the key comes from", async () => {
+    const stub = await startOpenAIStub([
+      {
+        status: 401,
+        errorType: "invalid_request_error",
+        text: "Incorrect API key provided: test.",
+      },
+    ]);
+    stubUrl = stub.url;
+    try {
+      const r = await exec().run("chat", { input: { messages: [] } });
+      expect(r.error).toMatchObject({ code: "unauthorized", node: "talk", phase: "node" });
+      expect(r.error!.message).toMatch(/Incorrect API key/);
+      expect(r.error!.hint).toMatch(/OPENAI_API_KEY/);
+      expect(r.error!.hint).toMatch(/api_key/);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("a model with no key anywhere is `unauthorized` before any request, with the same hint", async () => {
+    const stub = await startOpenAIStub(["never sent"]);
+    stubUrl = stub.url;
+    vi.stubEnv("OPENAI_API_KEY", undefined);
+    try {
+      const r = await exec().run("chat-keyless", { input: { messages: [] } });
+      expect(r.error).toMatchObject({ code: "unauthorized", node: "talk" });
+      expect(r.error!.hint).toMatch(/OPENAI_API_KEY/);
+      expect(stub.requests).toHaveLength(0);
+    } finally {
+      vi.unstubAllEnvs();
       await stub.close();
     }
   });
