@@ -29,7 +29,10 @@ let dir: string;
 let databaseUrl: string;
 const replicas: Replica[] = [];
 
-/** Starts `graphspec serve` and waits for the URL it prints. */
+/**
+ * Starts `graphspec serve` and waits for the URL it prints. No `--checkpointer`: with
+ * DATABASE_URL set, serve keeps checkpoints and records in PostgreSQL by default.
+ */
 async function startReplica(...extra: string[]): Promise<Replica> {
   const proc = spawn(
     process.execPath,
@@ -43,8 +46,6 @@ async function startReplica(...extra: string[]): Promise<Replica> {
       "127.0.0.1",
       "--api-keys",
       join(dir, "keys.json"),
-      "--checkpointer",
-      "postgres",
       "--grace",
       "300",
       ...extra,

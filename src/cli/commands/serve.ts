@@ -30,7 +30,7 @@ Options:
       --host <address>            default ${name === "dev" ? "127.0.0.1" : "0.0.0.0"}
       --api-keys <file>           JSON object from API key to tenant id (sent as x-api-key)
       --auth <path[:export]>      a LangGraph Auth handler module (as langgraph.json's auth.path)
-${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  default sqlite (.graphspec/state.db); postgres: DATABASE_URL
+${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  postgres: DATABASE_URL; default ${name === "serve" ? "postgres when DATABASE_URL is set, else " : ""}sqlite (.graphspec/state.db)
       --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
       --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
       --heartbeat <ms>            with records in a database, how often this replica says it is
@@ -78,7 +78,11 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
       `dev without keys listens on 127.0.0.1 only; give --api-keys or --auth to listen on ${host}`,
     );
   const dir = resolve(io.cwd, positionals[0] ?? "graphs");
-  const choice = values.checkpointer ?? process.env.GRAPHSPEC_CHECKPOINTER ?? "sqlite";
+  // A server given a database serves from it: replicas share threads only there.
+  const choice =
+    values.checkpointer ??
+    process.env.GRAPHSPEC_CHECKPOINTER ??
+    (name === "serve" && process.env.DATABASE_URL ? "postgres" : "sqlite");
   if (!["memory", "sqlite", "postgres"].includes(choice))
     throw new UsageError(`--checkpointer must be memory, sqlite or postgres, not "${choice}"`);
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never> | undefined;
