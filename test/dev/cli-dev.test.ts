@@ -1,18 +1,14 @@
 /** `graphspec dev` as a process (dist/, after `npm run build`): the URL line, reloads, refusals, SIGTERM. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { markingSpec, project } from "./project.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { BIN, markingSpec, project, until } from "./project.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const p = project("cli-dev");
 let child: ChildProcess | undefined;
 afterAll(() => {
   child?.kill("SIGKILL");
   p.remove();
 });
-const until = (check: () => unknown) =>
-  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 10 });
 
 describe("graphspec dev", () => {
   it("prints its URL when ready, reloads a fixed spec, refuses a broken one with validate's diagnostics, stops on SIGTERM", async () => {

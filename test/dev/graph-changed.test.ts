@@ -1,13 +1,11 @@
 /** A paused thread whose node or channel a reload removed says so when resumed (`graph-changed`). */
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createDevExecutor } from "../../src/dev/dev-executor.js";
-import { project } from "./project.js";
+import { project, until } from "./project.js";
 
 const p = project("changed");
 afterAll(() => p.remove());
-const until = (check: () => unknown) =>
-  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 20_000, interval: 5 });
 
 const asking = `version: 1
 name: asking

@@ -2,7 +2,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { expect, vi } from "vitest";
 import type { ReloadEvent } from "../../src/dev/reload-event.js";
+
+/** The built CLI (dist/, after `npm run build`), as users run it. */
+export const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
+
+/** Waits until `check` holds (a reload seen, a version served): a condition, never a time. */
+export const until = (check: () => unknown) =>
+  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 5 });
 
 export interface Project {
   root: string;

@@ -7,20 +7,16 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, expect, it, vi } from "vitest";
-import { project } from "./project.js";
+import { afterAll, expect, it } from "vitest";
+import { BIN, project, until } from "./project.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const p = project("proof-http");
 let child: ChildProcess | undefined;
 afterAll(() => {
   child?.kill("SIGKILL");
   p.remove();
 });
-const until = (check: () => unknown) =>
-  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 5 });
 
 /**
  * Each node of a run appends its version's mark; the state declares a field named for the version,

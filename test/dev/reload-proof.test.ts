@@ -5,15 +5,13 @@
  * versions would show two marks.
  */
 import { join } from "node:path";
-import { afterAll, expect, it, vi } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { createDevExecutor } from "../../src/dev/dev-executor.js";
 import type { RunResult } from "../../src/run/result.js";
-import { markingSpec, project, recorder } from "./project.js";
+import { markingSpec, project, recorder, until } from "./project.js";
 
 const p = project("proof");
 afterAll(() => p.remove());
-const until = (check: () => unknown) =>
-  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 30_000, interval: 5 });
 
 it("50 concurrent runs while the spec is rewritten 20 times (valid and invalid alternating)", async () => {
   // The middle node takes a few milliseconds, so runs are in flight while versions change.

@@ -3,14 +3,12 @@
  * condition (an event reported, a version served), never on time.
  */
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createDevExecutor } from "../../src/dev/dev-executor.js";
-import { markingSpec, project, recorder } from "./project.js";
+import { markingSpec, project, recorder, until } from "./project.js";
 
 const p = project("dev");
 afterAll(() => p.remove());
-const until = (check: () => unknown) =>
-  vi.waitFor(async () => expect(await check()).toBeTruthy(), { timeout: 20_000, interval: 5 });
 
 const slow = `export default async () => {
   await globalThis.graphspecGate;

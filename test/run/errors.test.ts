@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createExecutor } from "../../src/run/executor.js";
-import { startOpenAIStub } from "../support/openai-stub.js";
+import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -16,6 +16,20 @@ writeFileSync(
 );
 const graph = (name: string, text: string) =>
   writeFileSync(join(dir, "graphs", `${name}.yaml`), `version: 1\nname: ${name}\n${text}`);
+/** Runs `check` with an OpenAI-compatible stub answering `turns`, its URL as the specs' STUB_URL. */
+async function withStub(
+  turns: Parameters<typeof startOpenAIStub>[0],
+  check: (stub: OpenAIStub) => Promise<void>,
+): Promise<void> {
+  const stub = await startOpenAIStub(turns);
+  stubUrl = stub.url;
+  try {
+    await check(stub);
+  } finally {
+    await stub.close();
+  }
+}
+
 const exec = () =>
   createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory", env: { STUB_URL: stubUrl } });
 let stubUrl = "";
@@ -100,102 +114,86 @@ describe("errors as results", () => {
   });
 
   it("a provider's rate limit, found through the wrapped causes, is `throttled`", async () => {
-    const stub = await startOpenAIStub([
-      { status: 429, text: "Rate limit reached for gpt-4o-mini" },
-    ]);
-    stubUrl = stub.url;
-    try {
+    await withStub([{ status: 429, text: "Rate limit reached for gpt-4o-mini" }], async () => {
       const r = await exec().run("chat", { input: { messages: [] } });
       expect(r).toMatchObject({ status: "failed", error: { code: "throttled" } });
       expect(r.error!.message).toMatch(/Rate limit reached/);
-    } finally {
-      await stub.close();
-    }
+    });
   });
 });
 
 describe("errors named for what they are", () => {
   it("a provider's request that passes the model's timeout_ms is `timeout`, not `node-error`", async () => {
-    const stub = await startOpenAIStub([{ stall: true }]);
-    stubUrl = stub.url;
-    try {
+    await withStub([{ stall: true }], async (stub) => {
       const r = await exec().run("chat-timeout", { input: { messages: [] } });
       expect(r).toMatchObject({ status: "failed", error: { code: "timeout", node: "talk" } });
       expect(r.error!.message).toMatch(/timed out/i);
       expect(r.error!.hint).toMatch(/timeout_ms/);
       expect(stub.requests).toHaveLength(1);
-    } finally {
-      await stub.close();
-    }
+    });
   });
 
   it("a 429 rate limit is `throttled` with reason `rate-limit`, and says to retry", async () => {
-    const stub = await startOpenAIStub([
-      { status: 429, text: "Rate limit reached for gpt-4o-mini on requests per min (RPM)" },
-    ]);
-    stubUrl = stub.url;
-    try {
-      const r = await exec().run("chat", { input: { messages: [] } });
-      expect(r.error).toMatchObject({ code: "throttled", reason: "rate-limit" });
-      expect(r.error!.message).toMatch(/rate limit/i);
-      expect(r.error!.hint).toMatch(/retry/);
-    } finally {
-      await stub.close();
-    }
+    await withStub(
+      [{ status: 429, text: "Rate limit reached for gpt-4o-mini on requests per min (RPM)" }],
+      async () => {
+        const r = await exec().run("chat", { input: { messages: [] } });
+        expect(r.error).toMatchObject({ code: "throttled", reason: "rate-limit" });
+        expect(r.error!.message).toMatch(/rate limit/i);
+        expect(r.error!.hint).toMatch(/retry/);
+      },
+    );
   });
 
   it("a 429 with `insufficient_quota` is `throttled` with reason `quota`, and says retrying will not help", async () => {
-    const stub = await startOpenAIStub([
-      {
-        status: 429,
-        errorType: "insufficient_quota",
-        text: "You exceeded your current quota, please check your plan and billing details.",
+    await withStub(
+      [
+        {
+          status: 429,
+          errorType: "insufficient_quota",
+          text: "You exceeded your current quota, please check your plan and billing details.",
+        },
+      ],
+      async () => {
+        const r = await exec().run("chat", { input: { messages: [] } });
+        expect(r.error).toMatchObject({ code: "throttled", reason: "quota" });
+        expect(r.error!.message).toMatch(/quota/);
+        expect(r.error!.hint).toMatch(/billing|plan/);
+        expect(r.error!.hint).not.toMatch(/retry later/);
       },
-    ]);
-    stubUrl = stub.url;
-    try {
-      const r = await exec().run("chat", { input: { messages: [] } });
-      expect(r.error).toMatchObject({ code: "throttled", reason: "quota" });
-      expect(r.error!.message).toMatch(/quota/);
-      expect(r.error!.hint).toMatch(/billing|plan/);
-      expect(r.error!.hint).not.toMatch(/retry later/);
-    } finally {
-      await stub.close();
-    }
+    );
   });
 
   it("a 401 is `unauthorized`, and the hint says where the key comes from", async () => {
-    const stub = await startOpenAIStub([
-      {
-        status: 401,
-        errorType: "invalid_request_error",
-        text: "Incorrect API key provided: test.",
+    await withStub(
+      [
+        {
+          status: 401,
+          errorType: "invalid_request_error",
+          text: "Incorrect API key provided: test.",
+        },
+      ],
+      async () => {
+        const r = await exec().run("chat", { input: { messages: [] } });
+        expect(r.error).toMatchObject({ code: "unauthorized", node: "talk", phase: "node" });
+        expect(r.error!.message).toMatch(/Incorrect API key/);
+        expect(r.error!.hint).toMatch(/OPENAI_API_KEY/);
+        expect(r.error!.hint).toMatch(/api_key/);
       },
-    ]);
-    stubUrl = stub.url;
-    try {
-      const r = await exec().run("chat", { input: { messages: [] } });
-      expect(r.error).toMatchObject({ code: "unauthorized", node: "talk", phase: "node" });
-      expect(r.error!.message).toMatch(/Incorrect API key/);
-      expect(r.error!.hint).toMatch(/OPENAI_API_KEY/);
-      expect(r.error!.hint).toMatch(/api_key/);
-    } finally {
-      await stub.close();
-    }
+    );
   });
 
   it("a model with no key anywhere is `unauthorized` before any request, with the same hint", async () => {
-    const stub = await startOpenAIStub(["never sent"]);
-    stubUrl = stub.url;
     vi.stubEnv("OPENAI_API_KEY", undefined);
     try {
-      const r = await exec().run("chat-keyless", { input: { messages: [] } });
-      expect(r.error).toMatchObject({ code: "unauthorized", node: "talk" });
-      expect(r.error!.hint).toMatch(/OPENAI_API_KEY/);
-      expect(stub.requests).toHaveLength(0);
+      await withStub(["never sent"], async (stub) => {
+        const r = await exec().run("chat-keyless", { input: { messages: [] } });
+        expect(r.error).toMatchObject({ code: "unauthorized", node: "talk" });
+        expect(r.error!.hint).toMatch(/OPENAI_API_KEY/);
+        expect(stub.requests).toHaveLength(0);
+      });
     } finally {
       vi.unstubAllEnvs();
-      await stub.close();
     }
   });
 
