@@ -6,10 +6,10 @@ import { RunnableLambda } from "@langchain/core/runnables";
 import { Annotation, Send, StateGraph } from "@langchain/langgraph";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { buildGraph } from "../src/check/graph/model.js";
 import { analyseSteps, type StepAnalysis } from "../src/check/graph/steps.js";
 import { nodeWrites } from "../src/check/node-writes.js";
 import { parseSpec } from "../src/index.js";
+import { buildGraph } from "../src/spec/control-flow.js";
 import type { GraphSpec } from "../src/spec/spec-types.generated.js";
 
 /**

@@ -9,6 +9,7 @@ import { checkDocument } from "../check/validate.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ExprEnvironment } from "../expr/index.js";
 import { inProcessInspector, moduleRefs, resolveRef, sharedIn } from "../modules/index.js";
+import { buildGraph, reachedFromStart } from "../spec/control-flow.js";
 import type { SpecDocument } from "../spec/document.js";
 import { loadSpec } from "../spec/load.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
@@ -90,20 +91,28 @@ export async function compile(
       },
     ),
   );
+  // A node no path from START reaches is dead code (`unreachable-node` warns): left out, with the
+  // edges from it, as LangGraph refuses a node no edge leads to.
+  const reached = reachedFromStart(buildGraph(data));
   for (const [name, node] of Object.entries(data.nodes)) {
+    if (!reached.has(name)) continue;
     const kind = NODE_KINDS[node.kind];
     const lowered = await kind.lower(name, node as never, ctx);
     builder.addNode(name, wrapNode(name, lowered, ctx), nodeOptions(name, node, lowered, ctx));
   }
-  lowerEdges(builder, data.edges, ctx);
+  lowerEdges(builder, data.edges, ctx, reached);
 
   const cached = Object.values(data.nodes).some((n) => n.cache);
   const compiled = builder.compile({
     ...(options.checkpointer !== undefined ? { checkpointer: options.checkpointer } : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(cached ? { cache: options.nodeCache ?? new InMemoryCache() } : {}),
-    ...(data.interrupts?.before ? { interruptBefore: data.interrupts.before } : {}),
-    ...(data.interrupts?.after ? { interruptAfter: data.interrupts.after } : {}),
+    ...(data.interrupts?.before
+      ? { interruptBefore: data.interrupts.before.filter((n) => reached.has(n)) }
+      : {}),
+    ...(data.interrupts?.after
+      ? { interruptAfter: data.interrupts.after.filter((n) => reached.has(n)) }
+      : {}),
     name: data.name,
     ...(data.description ? { description: data.description } : {}),
   });

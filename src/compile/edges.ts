@@ -151,16 +151,19 @@ function sourceVariants(
   return variants;
 }
 
+/** Lowers the edges; an edge from a node not in `reached` (left out of the graph) is left out too. */
 export function lowerEdges(
   builder: GraphBuilder,
   edges: readonly Edge[],
   ctx: CompileContext,
+  reached: ReadonlySet<string>,
 ): void {
   const handlerOf = (node: string): string | undefined => {
     const onError = ctx.spec.nodes[node]?.on_error;
     return onError && onError.goto === undefined ? errorHandlerName(node) : undefined;
   };
   edges.forEach((edge, index) => {
+    if (!list(edge.from).every((s) => reached.has(s))) return;
     const sources = list(edge.from).map((s) => (s === "START" ? START : s));
     const variants = sourceVariants(sources, handlerOf);
     if (edge.to !== undefined) {

@@ -4,7 +4,7 @@
  * the effects algebra (step-effects.ts) to each step's tasks. Gives up (undefined) past its budget,
  * and steps.ts then falls back to the pairwise analysis.
  */
-import { START } from "./model.js";
+import { START } from "../../spec/control-flow.js";
 import {
   BudgetExceeded,
   type Effects,

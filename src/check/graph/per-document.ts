@@ -1,10 +1,11 @@
 /**
  * The graph analyses of the document being checked, each computed once and shared by the graph
  * rules through the CheckContext's memo: the model, what START reaches, and the step analysis.
- * The analyses themselves (model.ts, steps.ts) know nothing of CheckContext.
+ * The analyses themselves (spec/control-flow.ts, steps.ts) know nothing of CheckContext.
  */
+
+import { buildGraph, type GraphModel, reach, START } from "../../spec/control-flow.js";
 import type { CheckContext } from "../check-context.js";
-import { buildGraph, type GraphModel, reach, START } from "./model.js";
 import { analyseSteps, type StepAnalysis } from "./steps.js";
 
 /** The model for the document being checked, built once. */

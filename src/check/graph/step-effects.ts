@@ -4,7 +4,7 @@
  * model's edges, kept out of the exploration of step states that applies them (explore-steps.ts).
  * Every enumeration counts against the caller's budget and gives up with `BudgetExceeded`.
  */
-import { END, type GraphEdge, type NodeRef } from "./model.js";
+import { END, type GraphEdge, type NodeRef } from "../../spec/control-flow.js";
 import type { Trigger } from "./triggers.js";
 
 /** One node's task(s) in a step: `many` when it runs more than once (several `Send`s). */

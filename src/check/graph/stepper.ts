@@ -3,7 +3,7 @@
  * LangGraph lowers joins onto channels), and, computed once per node, what one run of it may
  * cause. Both the exact exploration (explore-steps.ts) and the pairwise fallback (steps.ts) read it.
  */
-import { END, type GraphEdge, type GraphModel } from "./model.js";
+import { END, type GraphEdge, type GraphModel } from "../../spec/control-flow.js";
 import { type Effects, edgeOptions, emptyEffects, product } from "./step-effects.js";
 
 /**

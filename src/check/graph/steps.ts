@@ -24,8 +24,9 @@
  *   edge, then every held deferred node runs (LangGraph's `*AfterFinish` channels). A step that
  *   only `Send`s releases them too, so they may run beside map targets. A `Send` ignores `defer`.
  */
+
+import { END, type GraphModel, reach, START } from "../../spec/control-flow.js";
 import { exploreSteps } from "./explore-steps.js";
-import { END, type GraphModel, reach, START } from "./model.js";
 import { type Stepper, stepper } from "./stepper.js";
 import { type CoRun, pairKey, type Trigger } from "./triggers.js";
 

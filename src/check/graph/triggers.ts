@@ -4,7 +4,7 @@
  * (explore-steps.ts, and the pairwise fallback in steps.ts) and by the wording of findings
  * (wording.ts), which needs nothing else of the engine.
  */
-import type { GraphEdge } from "./model.js";
+import type { GraphEdge } from "../../spec/control-flow.js";
 
 /** Why a node runs in some step. */
 export type Trigger =

@@ -3,7 +3,7 @@
  * from the analysis' witnesses (triggers.ts), and how edges and lists of nodes are named in
  * messages. Kept apart so that the rules' messages can change without touching the analyses.
  */
-import { type GraphEdge, START } from "./model.js";
+import { type GraphEdge, START } from "../../spec/control-flow.js";
 import type { CoRun, Trigger } from "./triggers.js";
 
 export const edgeName = (edge: GraphEdge | number): string =>

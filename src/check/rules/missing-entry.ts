@@ -1,4 +1,4 @@
-import { START } from "../graph/model.js";
+import { START } from "../../spec/control-flow.js";
 import { graphOf } from "../graph/per-document.js";
 import type { Rule } from "../rule.js";
 

@@ -1,4 +1,4 @@
-import { END, reach } from "../graph/model.js";
+import { END, reach } from "../../spec/control-flow.js";
 import { graphOf, reachableOf } from "../graph/per-document.js";
 import { andNames, edgeName } from "../graph/wording.js";
 import type { Rule } from "../rule.js";

@@ -1,5 +1,5 @@
 import { didYouMean, listNames } from "../../diagnostics/suggest.js";
-import { END, type RefRole, START } from "../graph/model.js";
+import { END, type RefRole, START } from "../../spec/control-flow.js";
 import { graphOf } from "../graph/per-document.js";
 import type { Rule } from "../rule.js";
 

@@ -1,5 +1,11 @@
 import { closest } from "../../diagnostics/suggest.js";
-import { type GraphModel, predecessors, reach, START } from "../graph/model.js";
+import {
+  type GraphModel,
+  predecessors,
+  reach,
+  reachedFromStart,
+  START,
+} from "../../spec/control-flow.js";
 import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
 import { andNames, edgeName } from "../graph/wording.js";
 import type { Rule } from "../rule.js";
@@ -32,6 +38,8 @@ export const unreachableNode: Rule = {
     const graph = graphOf(ctx);
     // Without an entry everything is unreachable: missing-entry says it once.
     if (!graph.references.some((r) => r.role === "source" && r.name === START)) return;
+    // Compile leaves out exactly the nodes of the first case (spec/control-flow.ts).
+    const reached = reachedFromStart(graph);
     const reachable = reachableOf(ctx);
     // Nodes a misspelled reference probably meant, and targets of edges from a misspelled
     // node, may be reachable once the name is fixed: unknown-node speaks for them.
@@ -43,6 +51,15 @@ export const unreachableNode: Rule = {
     const pred = predecessors(graph.anyFlow);
     for (const node of graph.nodes) {
       if (unsure.has(node)) continue;
+      if (reachable.has(node) && !reached.has(node)) {
+        // START's edges lead to it only through a join one of whose sources nothing reaches.
+        ctx.report("unreachable-node", ["nodes", node], {
+          message: neverRuns(graph, node, reached, new Set()),
+          hint: "give the node an edge of its own from a node that runs, or remove it",
+          at: "key",
+        });
+        continue;
+      }
       if (!reachable.has(node)) {
         const from = [...(pred.get(node) ?? [])].filter((p) => p !== node);
         ctx.report("unreachable-node", ["nodes", node], {

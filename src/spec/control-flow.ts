@@ -2,10 +2,12 @@
  * The spec's control flow as LangGraph runs it: the graph model (nodes, edges, joins, error
  * handlers, deferred nodes, every node reference) built from spec data of any shape, and the
  * reachability helpers the graph rules share: which nodes START reaches, which can reach END.
- * Which nodes can run in the same super-step is a separate analysis (steps.ts).
+ * Which nodes can run in the same super-step is a separate analysis (check/graph/steps.ts). It
+ * lives in spec/ because compile needs it too: compile leaves out what `unreachable-node` reports
+ * as reached by no path from START (`reachedFromStart`).
  */
-import { isObject } from "../../spec/data.js";
-import type { Path } from "../../spec/source-map.js";
+import { isObject } from "./data.js";
+import type { Path } from "./source-map.js";
 
 export const START = "START";
 export const END = "END";
@@ -200,6 +202,30 @@ export function reach(
         queue.push(m);
       }
     }
+  }
+  return seen;
+}
+
+/**
+ * The nodes some path from START gets to: through edges and `on_error.goto`, a join only once every
+ * one of its sources is reached (a join waiting for a node nothing reaches never fires). What is
+ * not in it is what `unreachable-node` reports as reached by no path, and what compile leaves out.
+ */
+export function reachedFromStart(model: GraphModel): Set<string> {
+  const seen = new Set<string>([START]);
+  const queue = [START];
+  const add = (n: string) => {
+    if (seen.has(n)) return;
+    seen.add(n);
+    queue.push(n);
+  };
+  const from = new Map<string, GraphEdge[]>();
+  for (const e of model.edges) for (const s of e.sources) from.set(s, [...(from.get(s) ?? []), e]);
+  for (let n = queue.pop(); n !== undefined; n = queue.pop()) {
+    for (const e of from.get(n) ?? [])
+      if (e.sources.every((s) => seen.has(s))) for (const t of e.targets) add(t.name);
+    const goto = model.onErrorGoto.get(n);
+    if (goto !== undefined) add(goto);
   }
   return seen;
 }
