@@ -5,8 +5,11 @@
  */
 import { Annotation, type AnnotationRoot, type StateDefinition } from "@langchain/langgraph";
 import { type BaseChannel, LastValue } from "@langchain/langgraph/channels";
+import { reducerMisfit } from "../spec/reducer-fit.js";
 import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
+import { CompileError } from "./compile-error.js";
 import { REDUCERS } from "./reducers.js";
+import { fieldJsonSchema, valueCheck } from "./value-check.js";
 
 /** An `Annotation.Root` of channels whose names and value types the spec gives. */
 export type StateRoot = AnnotationRoot<StateDefinition>;
@@ -26,14 +29,41 @@ const factoryOf = (value: unknown): (() => unknown) => {
   return () => JSON.parse(text);
 };
 
-function channelFor(field: StateField, custom: ReducerFn | undefined): BaseChannel {
+/**
+ * What `default-type` and `reducer-type` report, refused again here for a compile without
+ * validate: a CompileError naming the channel, never the TypeError of a first write.
+ */
+function refuseField(name: string, field: StateField, kind: string | ReducerFn): void {
+  const misfit = reducerMisfit(field);
+  if (misfit) {
+    throw new CompileError(
+      `state channel \`${name}\`: ${misfit.message} (${misfit.hint}) [reducer-type]`,
+    );
+  }
+  if (!Object.hasOwn(field, "default") || kind === "messages") return;
+  const [problem] = valueCheck(fieldJsonSchema(field))(field.default, `state.${name}.default`);
+  if (problem)
+    throw new CompileError(`state channel \`${name}\`: ${problem.message} [default-type]`);
+}
+
+function channelFor(name: string, field: StateField, custom: ReducerFn | undefined): BaseChannel {
   const kind = reducerOf(field);
   const hasDefault = Object.hasOwn(field, "default");
+  refuseField(name, field, kind);
   if (kind === "messages") {
     // A message channel always starts as a list (as LangGraph's MessagesAnnotation does):
     // LangGraph stores a channel's first write without calling the reducer, which would leave
     // plain strings and `{ role, content }` maps unconverted.
     const initial = factoryOf(hasDefault ? field.default : []);
+    // Converted once now, so a default that is no list of messages is a CompileError here.
+    try {
+      if (!Array.isArray(initial())) throw new TypeError("not a list");
+      REDUCERS.messages([], initial());
+    } catch (e) {
+      throw new CompileError(
+        `state channel \`${name}\`: the default of a \`messages\` channel must be a list of messages, not ${JSON.stringify(field.default)} (${(e as Error).message}) [default-type]`,
+      );
+    }
     return Annotation({
       reducer: REDUCERS.messages,
       default: () => REDUCERS.messages([], initial()),
@@ -66,7 +96,7 @@ export function buildStateSchemas(
 ): StateSchemas {
   const channels: Record<string, BaseChannel> = {};
   for (const [name, field] of Object.entries(spec.state)) {
-    channels[name] = channelFor(field, customReducers.get(name));
+    channels[name] = channelFor(name, field, customReducers.get(name));
   }
   // `input` and `output` name declared channels (validate() checks).
   const subset = (keys: readonly string[] | undefined) =>

@@ -95,6 +95,17 @@ export const CATALOG = {
     summary: "A route case comes after its `default`, so it can never be chosen.",
   },
   "subgraph-cycle": { severity: "error", summary: "Subgraphs mount each other in a cycle." },
+  // State channels
+  "default-type": {
+    severity: "error",
+    summary:
+      "A state or context field's `default` is not a value of the field's own type, enum or schema (a `messages` default: not a list of messages).",
+  },
+  "reducer-type": {
+    severity: "error",
+    summary:
+      "A built-in reducer on a channel whose type it cannot combine (`sum` of strings, `merge` of lists, `messages` on a `string`).",
+  },
   // Expressions and schemas
   "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },
   "expression-type": {

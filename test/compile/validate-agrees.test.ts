@@ -128,3 +128,124 @@ edges:
     expect(await graph.invoke({})).toEqual({ log: ["b"] });
   });
 });
+
+describe("defaults are values of their channel's own declaration", () => {
+  const spec = (state: string) => `version: 1
+name: t
+state:
+${state}
+nodes:
+  a: { kind: set, values: { log: a } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`;
+  const LOG_FIELD = "  log: { type: array, items: { type: string }, reducer: append, default: [] }";
+
+  it.each([
+    [
+      "an integer with a string default",
+      '  count: { type: integer, default: "zero" }',
+      'default-type 5:36 the default of `state.count` must be an integer, not the string "zero"',
+    ],
+    [
+      "a default outside the enum",
+      "  level: { type: string, enum: [low, high], default: medium }",
+      'default-type 5:54 the default of `state.level` must be one of "low", "high"',
+    ],
+    [
+      "a list item of the wrong type",
+      "  tags: { type: array, items: { type: string }, default: [ok, 3] }",
+      "default-type 5:63 the default of `state.tags` at `1` must be a string, not 3",
+    ],
+  ])("%s: an error at the default, and compile refuses it", async (_, field, expected) => {
+    const doc = await specFile(spec(`${LOG_FIELD}\n${field}`));
+    expect(errors(await validate(doc))).toEqual([expected]);
+    const e = await compileError(doc, false);
+    expect(e).toBeInstanceOf(CompileError);
+    expect((e as Error).message).toContain("[default-type]");
+  });
+
+  it.each([
+    ["5", "  messages: { type: messages, default: 5 }", "5"],
+    ["null", "  messages: { type: messages, default: null }", "null"],
+  ])(
+    "a messages channel with the default %s: an error, and a CompileError without validate",
+    async (_, field, shown) => {
+      const doc = await specFile(spec(`${LOG_FIELD}\n${field}`));
+      expect(errors(await validate(doc))).toEqual([
+        `default-type 5:40 the default of a \`messages\` channel must be a list of messages, not ${shown}`,
+      ]);
+      const e = await compileError(doc, false);
+      expect(e).toBeInstanceOf(CompileError);
+      expect((e as Error).message).toContain("[default-type]");
+    },
+  );
+
+  it("a messages default of maps with role and content compiles", async () => {
+    const doc = await specFile(
+      spec(
+        `${LOG_FIELD}\n  messages: { type: messages, default: [{ role: system, content: hi }, hello] }`,
+      ),
+    );
+    expect(errors(await validate(doc))).toEqual([]);
+    const graph = await compile(doc);
+    const out = await graph.invoke({});
+    expect(out.messages).toHaveLength(2);
+  });
+});
+
+describe("reducers fit their channel's type", () => {
+  const spec = (field: string) => `version: 1
+name: t
+state:
+${field}
+nodes:
+  a: { kind: set, values: { x: "\${{ state.x }}" } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`;
+  it.each([
+    ["sum", "string", "  x: { type: string, reducer: sum, default: a }"],
+    ["max", "boolean", "  x: { type: boolean, reducer: max, default: true }"],
+    ["min", "array", "  x: { type: array, reducer: min, default: [] }"],
+    ["merge", "array", "  x: { type: array, reducer: merge, default: [] }"],
+    ["append", "string", "  x: { type: string, reducer: append, default: a }"],
+    ["union", "object", "  x: { type: object, reducer: union, default: {} }"],
+    ["messages", "string", "  x: { type: string, reducer: messages }"],
+  ])(
+    "`%s` on a %s channel: an error at the reducer, and compile refuses it",
+    async (reducer, type, field) => {
+      const doc = await specFile(spec(field));
+      const found = errors(await validate(doc));
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(
+        new RegExp(
+          `^reducer-type 4:\\d+ reducer \`${reducer}\` .*, but the channel's type is \`${type}\`$`,
+        ),
+      );
+      const e = await compileError(doc, false);
+      expect(e).toBeInstanceOf(CompileError);
+      expect((e as Error).message).toContain("[reducer-type]");
+    },
+  );
+
+  it("`sum` on an integer, `append` on a list and `merge` on a mapping are fine", async () => {
+    const doc = await specFile(`version: 1
+name: t
+state:
+  n: { type: integer, reducer: sum, default: 0 }
+  l: { type: array, reducer: append, default: [] }
+  m: { type: object, reducer: merge, default: {} }
+  y: { type: any, reducer: sum }
+nodes:
+  a: { kind: set, values: { n: 2, l: [1], m: { k: 1 }, y: 1 } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([]);
+    expect(await (await compile(doc)).invoke({})).toEqual({ n: 2, l: [1], m: { k: 1 }, y: 1 });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Rule } from "../rule.js";
+import { defaultType } from "./default-type.js";
 import { expressionSyntax } from "./expression-syntax.js";
 import { expressionType } from "./expression-type.js";
 import { interruptSchema } from "./interrupt-schema.js";
@@ -9,6 +10,7 @@ import { noPathToEnd } from "./no-path-to-end.js";
 import { outputSchema } from "./output-schema.js";
 import { parallelWrite } from "./parallel-write.js";
 import { pathEscape } from "./path-escape.js";
+import { reducerType } from "./reducer-type.js";
 import { regex } from "./regex.js";
 import { reservedName } from "./reserved-name.js";
 import { routeDefaultLast } from "./route-default-last.js";
@@ -45,6 +47,8 @@ export const RULES: readonly Rule[] = [
   routeNoDefault,
   routeDefaultLast,
   subgraphCycle,
+  defaultType,
+  reducerType,
   expressionSyntax,
   expressionType,
   unsafeKey,
