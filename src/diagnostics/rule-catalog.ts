@@ -123,7 +123,7 @@ export const CATALOG = {
   "output-schema": {
     severity: "error",
     summary:
-      "A structured-output schema is not a valid JSON Schema, or cannot be used for structured output.",
+      "A structured-output schema is not a valid JSON Schema, or cannot be used for structured output (an `llm` with both `output` and `tools`).",
   },
   regex: {
     severity: "error",

@@ -282,7 +282,8 @@ describe("llm with structured output", () => {
       "nodes:\n",
       "tools:\n  lookup_ticket: { module: ../../../../tools/tickets.ts, export: lookupTicket }\nnodes:\n",
     );
-    const e = await rejection(compile(specDoc(spec), { scripts: { triage: [] } }));
+    // validate (output-schema) says it first; without validate, compile refuses it itself.
+    const e = await rejection(compile(specDoc(spec), { scripts: { triage: [] }, validate: false }));
     expect(e.name).toBe("CompileError");
     expect(e.message).toMatch(
       /^test\/fixtures\/compile\/core\/t\.yaml:\d+:\d+: llm node `classify` has both `tools` and `output`; a structured answer cannot also call tools/,

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CompileError, compile, type Diagnostic, loadSpec, validate } from "../../src/index.js";
+import { specDoc } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-agrees-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -247,5 +248,35 @@ edges:
 `);
     expect(errors(await validate(doc))).toEqual([]);
     expect(await (await compile(doc)).invoke({})).toEqual({ n: 2, l: [1], m: { k: 1 }, y: 1 });
+  });
+});
+
+describe("an llm with both `tools` and `output`", () => {
+  it("is an error at its `output` in validate, as compile refuses it", async () => {
+    const doc = specDoc(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  priority: { type: string }
+models:
+  default: { model: "scripted:triage" }
+tools:
+  explode: { module: ./tools.ts, export: explode }
+nodes:
+  classify:
+    kind: llm
+    prompt: Classify.
+    tools: [explode]
+    output: { schema: { type: object, properties: { p: { type: string } } } }
+    write: { priority: "\${{ output.p }}" }
+edges:
+  - { from: START, to: classify }
+  - { from: classify, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([
+      "output-schema 15:5 llm node `classify` has both `tools` and `output`: a model asked for a structured answer cannot also ask for tools",
+    ]);
+    const e = await compileError(doc, false);
+    expect(e).toBeInstanceOf(CompileError);
   });
 });

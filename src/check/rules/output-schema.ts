@@ -36,7 +36,10 @@ function checkRoot(ctx: CheckContext, at: (string | number)[], schema: unknown):
   }
 }
 
-/** An llm or agent node's `output.schema` is a valid JSON Schema that providers accept for structured output. */
+/**
+ * An llm or agent node's `output.schema` is a valid JSON Schema that providers accept for
+ * structured output, and an llm asking for structured output offers no tools.
+ */
 export const outputSchema: Rule = {
   name: "output-schema",
   check(ctx) {
@@ -44,6 +47,14 @@ export const outputSchema: Rule = {
       if (node?.kind !== "llm" && node?.kind !== "agent") continue;
       const output = node.output as { schema?: unknown } | undefined;
       if (typeof output !== "object" || output === null || !("schema" in output)) continue;
+      if (node.kind === "llm" && Array.isArray(node.tools) && node.tools.length) {
+        // One call cannot both offer tools and demand a structured answer (compile refuses it too).
+        ctx.report("output-schema", ["nodes", name, "output"], {
+          message: `llm node \`${name}\` has both \`tools\` and \`output\`: a model asked for a structured answer cannot also ask for tools`,
+          hint: "use an `agent` node (its `output` is its final answer), or an llm with `tools` followed by one with `output`",
+          at: "key",
+        });
+      }
       const schema = output.schema;
       const at = ["nodes", name, "output", "schema"];
       if (typeof schema !== "boolean" && (typeof schema !== "object" || schema === null)) continue;
