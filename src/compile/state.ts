@@ -34,6 +34,12 @@ const factoryOf = (value: unknown): (() => unknown) => {
  * validate: a CompileError naming the channel, never the TypeError of a first write.
  */
 function refuseField(name: string, field: StateField, kind: string | ReducerFn): void {
+  if (name.startsWith("__")) {
+    // LangGraph's own channels are all `__…`: one of ours by such a name is refused or overrun.
+    throw new CompileError(
+      `state channel \`${name}\`: names starting with \`__\` belong to LangGraph [reserved-name]`,
+    );
+  }
   const misfit = reducerMisfit(field);
   if (misfit) {
     throw new CompileError(

@@ -36,7 +36,7 @@ export const CATALOG = {
   "reserved-name": {
     severity: "error",
     summary:
-      "A node is named START or END (in any letter case), starts with `__`, or contains `:` or `|`.",
+      "A node is named START or END (in any letter case), starts with `__`, or contains `:` or `|`; a state channel's name starts with `__`.",
   },
   "name-collision": { severity: "error", summary: "A node has the same name as a state channel." },
   "unknown-state-key": {

@@ -280,3 +280,40 @@ edges:
     expect(e).toBeInstanceOf(CompileError);
   });
 });
+
+describe("channel names LangGraph keeps for itself", () => {
+  it.each([
+    "__pregel_tasks",
+    "__start__",
+    "__root__",
+    "__interrupt__",
+    "__error__",
+    "__resume__",
+    "__return__",
+    "__overwrite__",
+  ])(
+    "a state channel `%s`: reserved-name, and a CompileError without validate",
+    async (channel) => {
+      const doc = await specFile(`version: 1
+name: t
+state:
+  ${channel}: { type: string, default: x }
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+nodes:
+  a: { kind: set, values: { log: a } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+      const found = errors(await validate(doc));
+      expect(found).toEqual([
+        expect.stringMatching(
+          new RegExp(`^reserved-name 4:3 \`${channel}\` is reserved: channel names starting with`),
+        ),
+      ]);
+      const e = await compileError(doc, false);
+      expect(e).toBeInstanceOf(CompileError);
+      expect((e as Error).message).toContain("[reserved-name]");
+    },
+  );
+});

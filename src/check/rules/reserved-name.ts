@@ -38,7 +38,21 @@ function problem(name: string): { message: string; hint: string } | undefined {
   return undefined;
 }
 
-/** Node names LangGraph rejects or that could be read as START / END. */
+/**
+ * LangGraph keeps channels of its own beside the state's, all named `__…` (`__start__`,
+ * `__interrupt__`, `__resume__`, `__error__`, `__return__`, `__pregel_tasks`, …): a state channel
+ * by one of those names is refused, or its writes are silently taken as LangGraph's.
+ */
+function channelProblem(name: string): { message: string; hint: string } | undefined {
+  if (!name.startsWith("__")) return undefined;
+  const plain = name.replace(/^_+|_+$/g, "") || "value";
+  return {
+    message: `\`${name}\` is reserved: channel names starting with \`__\` belong to LangGraph (\`__start__\`, \`__interrupt__\`, \`__pregel_tasks\`, ...)`,
+    hint: `rename the channel, e.g. \`${plain}\`, and the writes and expressions that name it`,
+  };
+}
+
+/** Node and state channel names LangGraph rejects or takes for its own, or that could be read as START / END. */
 export const reservedName: Rule = {
   name: "reserved-name",
   check(ctx) {
@@ -46,6 +60,11 @@ export const reservedName: Rule = {
     for (const name of Object.keys(nodes)) {
       const found = problem(name);
       if (found) ctx.report("reserved-name", ["nodes", name], { ...found, at: "key" });
+    }
+    const state = isObject(ctx.spec.state) ? ctx.spec.state : {};
+    for (const name of Object.keys(state)) {
+      const found = channelProblem(name);
+      if (found) ctx.report("reserved-name", ["state", name], { ...found, at: "key" });
     }
   },
 };
