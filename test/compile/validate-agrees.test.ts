@@ -317,3 +317,71 @@ edges:
     },
   );
 });
+
+describe("writes of a known shape must fit their channel", () => {
+  const llm = (state: string, node: string) => `version: 1
+name: t
+state:
+  messages: { type: messages }
+${state}
+models:
+  default: { model: "scripted:chat" }
+nodes:
+  ask:
+    kind: llm
+    prompt: Count.
+${node}
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: END }
+`;
+
+  it("an llm's text written whole into an integer channel", async () => {
+    const doc = await specFile(llm("  count: { type: integer }", "    write: count"));
+    expect(errors(await validate(doc))).toEqual([
+      "expression-type 12:12 node `ask` writes its answer's text (`string`) to `count`, which takes `int`",
+    ]);
+  });
+
+  it("an llm's text into a string, any or messages channel is fine", async () => {
+    for (const field of [
+      "  out: { type: string }",
+      "  out: { type: any }",
+      "  out: { type: messages }",
+    ]) {
+      const doc = await specFile(llm(field, "    write: out"));
+      expect(errors(await validate(doc))).toEqual([]);
+    }
+  });
+
+  it("a map without role or content set into a messages channel", async () => {
+    const doc = await specFile(`version: 1
+name: t
+state:
+  messages: { type: messages }
+nodes:
+  a: { kind: set, values: { messages: [{ role: user, content: hi }, { text: hi }, { content: x }] } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([
+      "expression-type 6:69 a message written to `messages` needs `role` and `content`: a map without them is no message",
+      "expression-type 6:83 a message written to `messages` needs `role`: a map without them is no message",
+    ]);
+  });
+
+  it("a number set into a messages channel", async () => {
+    const doc = await specFile(`version: 1
+name: t
+state:
+  messages: { type: messages }
+nodes:
+  a: { kind: set, values: { messages: 5 } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+    expect(errors(await validate(doc))).toHaveLength(1);
+  });
+});

@@ -132,6 +132,14 @@ export function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): 
         "its structured output",
       );
     }
+    // Without `output`, a message channel gets the answer's messages, any other the answer's text.
+    const target = typeof n.write === "string" ? obj(state[n.write]) : undefined;
+    if (
+      (n.kind === "llm" || n.kind === "agent") &&
+      schema === undefined &&
+      target?.type !== "messages"
+    )
+      check(["nodes", name, "write"], who, n.write, T.string, "its answer's text");
     const onError = obj(n.on_error)?.write;
     check(
       ["nodes", name, "on_error", "write"],

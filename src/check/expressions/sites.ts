@@ -95,7 +95,31 @@ class SiteCollector {
   writes(base: Path, map: unknown, scope: Scope, how: "write" | "payload") {
     for (const [key, value] of entries(map)) {
       this.value([...base, key], value, scope, this.channel(key, how), key);
+      if (how === "write" && isMessagesField(this.state[key]))
+        this.messageMaps([...base, key], value, key);
     }
+  }
+
+  /**
+   * A literal map written to a message channel becomes a message only with \`role\` (or \`type\`)
+   * and \`content\`: LangGraph's reducer fails on any other map at run time.
+   */
+  private messageMaps(path: Path, value: unknown, key: string) {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        if (!Array.isArray(item)) this.messageMaps([...path, i], item, key);
+      });
+      return;
+    }
+    const o = obj(value);
+    if (!o || ("content" in o && ("role" in o || "type" in o))) return;
+    const missing = ["role", "content"].filter((k) => !(k in o) && !(k === "role" && "type" in o));
+    this.findings.push({
+      rule: "expression-type",
+      path,
+      message: `a message written to \`${key}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without them is no message`,
+      hint: 'e.g. `{ role: assistant, content: "${{ state.answer }}" }`, or a plain string',
+    });
   }
 
   /**
@@ -185,6 +209,12 @@ class SiteCollector {
       hint: expected.hint,
     });
   }
+}
+
+/** Whether a state field is a message channel (by its type or its reducer). */
+function isMessagesField(field: unknown): boolean {
+  const f = obj(field);
+  return f !== undefined && (f.type === "messages" || f.reducer === "messages");
 }
 
 /** The member of an expected type that a value of this shape would meet. */
