@@ -21,9 +21,6 @@ import { compileCel, compileValue } from "./values.js";
 const list = (v: string | readonly string[]): readonly string[] =>
   typeof v === "string" ? [v] : v;
 
-/** A named function: LangGraph names a conditional edge after its function, and names must differ per source. */
-const named = (name: string, fn: Decide): Decide => ({ [name]: fn })[name]!;
-
 export const joinNodeName = (edgeIndex: number): string => `__join_${edgeIndex}`;
 
 function describeSource(from: Edge["from"]): string {
@@ -188,22 +185,12 @@ export function lowerEdges(
       const origin = sources.length > 1 ? source : sources[0]!;
       if (edge.route) {
         const targets = [...new Set(edge.route.map((c) => ctx.target(String(c.default ?? c.to))))];
-        builder.addConditionalEdges(
-          source,
-          named(name, routeDecider(edge, index, ctx, origin)),
-          targets,
-        );
+        builder.addConditionalEdges(source, routeDecider(edge, index, ctx, origin), targets, name);
       } else if (edge.router) {
         const targets = edge.router.to.map((t) => ctx.target(t));
-        builder.addConditionalEdges(
-          source,
-          named(name, routerDecider(edge, index, ctx, origin)),
-          targets,
-        );
+        builder.addConditionalEdges(source, routerDecider(edge, index, ctx, origin), targets, name);
       } else if (edge.map) {
-        builder.addConditionalEdges(source, named(name, mapDecider(edge, index, ctx)), [
-          edge.map.to,
-        ]);
+        builder.addConditionalEdges(source, mapDecider(edge, index, ctx), [edge.map.to], name);
       }
     }
   });

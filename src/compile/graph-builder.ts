@@ -2,6 +2,8 @@
  * LangGraph's StateGraph builder behind the four calls compile/ makes — add a node, an edge, a
  * conditional edge, compile — typed for exactly what compile/ passes.
  */
+
+import { RunnableLambda } from "@langchain/core/runnables";
 import {
   type BaseCheckpointSaver,
   type BaseStore,
@@ -74,7 +76,11 @@ export type CompiledGraph = CompiledStateGraph<never, never>;
 interface LooseStateGraph {
   addNode(name: string, node: NodeFunction, options?: NodeOptions): unknown;
   addEdge(from: string | string[], to: string): unknown;
-  addConditionalEdges(source: string, path: Decide, ends: string[]): unknown;
+  addConditionalEdges(
+    source: string,
+    path: RunnableLambda<State, Decision>,
+    ends: string[],
+  ): unknown;
   compile(options: GraphCompileOptions): CompiledGraph;
 }
 
@@ -102,9 +108,15 @@ export class GraphBuilder {
     this.graph.addEdge(from, to);
   }
 
-  /** `ends`: every node `path` may send the run to (LangGraph's path map). */
-  addConditionalEdges(source: string, path: Decide, ends: string[]): void {
-    this.graph.addConditionalEdges(source, path, ends);
+  /**
+   * `ends`: every node `path` may send the run to (LangGraph's path map). `name` must differ among
+   * the conditional edges of one source: LangGraph keys a source's branches by the path's
+   * runnable name (a plain function is always "condition", so a second one would be refused).
+   */
+  addConditionalEdges(source: string, path: Decide, ends: string[], name: string): void {
+    const runnable = new RunnableLambda<State, Decision>({ func: path });
+    runnable.name = name;
+    this.graph.addConditionalEdges(source, runnable, ends);
   }
 
   compile(options: GraphCompileOptions): CompiledGraph {

@@ -385,3 +385,59 @@ edges:
     expect(errors(await validate(doc))).toHaveLength(1);
   });
 });
+
+describe("two conditional edges from one node", () => {
+  it("a route and a map from the same node compile, and both act", async () => {
+    const doc = await specFile(`version: 1
+name: t
+state:
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+  topics: { type: array, items: { type: string }, default: [x, y] }
+nodes:
+  a: { kind: set, values: { log: a } }
+  b: { kind: set, values: { log: b } }
+  c: { kind: set, values: { log: c } }
+edges:
+  - { from: START, to: a }
+  - from: a
+    route:
+      - { default: b }
+  - from: a
+    map: { over: state.topics, to: c }
+  - { from: b, to: END }
+  - { from: c, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([]);
+    const graph = await compile(doc);
+    const out = await graph.invoke({});
+    expect([...out.log].sort()).toEqual(["a", "b", "c", "c"]);
+  });
+
+  it("two routes from the same node compile, and both act", async () => {
+    const doc = await specFile(`version: 1
+name: t
+state:
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+nodes:
+  a: { kind: set, values: { log: a } }
+  b: { kind: set, values: { log: b } }
+  c: { kind: set, values: { log: c } }
+edges:
+  - { from: START, to: a }
+  - from: a
+    route:
+      - { when: "size(state.log) > 0", to: b }
+      - { default: END }
+  - from: a
+    route:
+      - { when: "size(state.log) > 5", to: END }
+      - { default: c }
+  - { from: b, to: END }
+  - { from: c, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([]);
+    const graph = await compile(doc);
+    const out = await graph.invoke({});
+    expect([...out.log].sort()).toEqual(["a", "b", "c"]);
+  });
+});
