@@ -115,7 +115,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   if (values.quiet) all = all.filter((d) => d.severity === "error");
 
   if (format === "json") io.out(escapeJsonControls(JSON.stringify(all, null, 2)));
-  else if (format === "sarif") io.out(formatSarif(all, VERSION));
+  else if (format === "sarif") io.out(formatSarif(all, VERSION, io.cwd));
   else if (format === "github") {
     if (all.length) io.out(formatGithub(all));
     io.err(summaryLine(all, files.length, false));
