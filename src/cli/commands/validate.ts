@@ -117,7 +117,9 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     const color = format === "pretty" && io.isTty;
     if (shown.length)
       io.out(
-        format === "github" ? formatGithub(shown) : `${formatPretty(shown, sources, color)}\n`,
+        format === "github"
+          ? formatGithub(shown, io.cwd)
+          : `${formatPretty(shown, sources, color)}\n`,
       );
     // Quiet prints only what fails: no "✔ valid" above a failure, no summary of a passing run.
     // The summary counts every finding, the hidden warnings too.

@@ -1,9 +1,10 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { CATALOG, RULE_NAMES } from "../../diagnostics/rule-catalog.js";
 import { escapeJsonControls } from "./control-chars.js";
 import { RULE_DOCS, ruleHelp } from "./rule-help.js";
+import { workingPath } from "./working-path.js";
 
 /** The base URI id GitHub code scanning and the SARIF tools know for the checked-out sources. */
 const SRCROOT = "%SRCROOT%";
@@ -90,9 +91,7 @@ const friendlyName = (rule: string) =>
  * root. A file outside it (named on purpose) keeps an absolute `file:` URI: no relative one is true.
  */
 function artifactLocation(file: string, cwd: string): { uri: string; uriBaseId?: string } {
-  const abs = resolve(cwd, file);
-  const rel = relative(resolve(cwd), abs);
-  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel))
-    return { uri: pathToFileURL(abs).href };
-  return { uri: rel.split(sep).map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
+  const rel = workingPath(file, cwd);
+  if (rel === undefined) return { uri: pathToFileURL(resolve(cwd, file)).href };
+  return { uri: rel.split("/").map(encodeURIComponent).join("/"), uriBaseId: SRCROOT };
 }
