@@ -17,7 +17,7 @@ interface WorkflowCommand {
 }
 
 /** The runner's unescaping: each replacement in its order, `%25` last. */
-const unescape = (text: string, pairs: [string, string][]) =>
+const runnerUnescape = (text: string, pairs: [string, string][]) =>
   pairs.reduce((s, [from, to]) => s.replaceAll(from, to), text);
 const PROPERTY: [string, string][] = [
   ["%0D", "\r"],
@@ -50,9 +50,9 @@ function parseCommand(line: string): WorkflowCommand | undefined {
       .filter(Boolean)) {
       const eq = property.indexOf("=");
       if (eq > 0 && eq < property.length - 1)
-        properties[property.slice(0, eq)] = unescape(property.slice(eq + 1), PROPERTY);
+        properties[property.slice(0, eq)] = runnerUnescape(property.slice(eq + 1), PROPERTY);
     }
-  return { command, properties, data: unescape(message.slice(end + 2), DATA) };
+  return { command, properties, data: runnerUnescape(message.slice(end + 2), DATA) };
 }
 
 /** The runner reads its output line by line: `\n`, `\r` and `\r\n` all end a line. */
