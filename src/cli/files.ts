@@ -4,6 +4,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { isInside } from "../spec/inside-root.js";
 import { findProjectRoot } from "../spec/project-root.js";
+import { distinctEscapes, distinctFiles } from "./distinct-files.js";
 
 const SPEC_FILES = "**/*.{yaml,yml,json}";
 /**
@@ -62,7 +63,6 @@ export async function expandSpecPaths(
   const files: string[] = [];
   const missing: string[] = [];
   const escapes: Escape[] = [];
-  const seen = new Set<string>();
   for (const arg of args) {
     const escapesBefore = escapes.length;
     // A path that exists is taken literally, even if it looks like a glob (`specs[1].yaml`).
@@ -87,15 +87,15 @@ export async function expandSpecPaths(
     } else found = [];
     // An argument that led only out of the project matched something: it is reported, not missing.
     if (found.length === 0 && escapes.length === escapesBefore) missing.push(arg);
-    for (const file of found.sort()) {
-      // The same file reached twice (two arguments, a link inside the project) is checked once.
-      const real = await realpath(resolve(cwd, file)).catch(() => resolve(cwd, file));
-      if (seen.has(real)) continue;
-      seen.add(real);
-      files.push(file);
-    }
+    files.push(...found.sort());
   }
-  return { files, missing, escapes };
+  // The same file reached twice (two spellings, overlapping globs, a link inside the project) is
+  // checked once, and a link leading out is reported once.
+  return {
+    files: await distinctFiles(files, cwd),
+    missing,
+    escapes: await distinctEscapes(escapes, cwd),
+  };
 }
 
 /**

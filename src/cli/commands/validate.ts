@@ -67,12 +67,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const format = values.format as (typeof FORMATS)[number];
   if (!FORMATS.includes(format))
     throw new UsageError(`--format must be one of ${FORMATS.join(", ")}, not "${values.format}"`);
-  let maxWarnings = Number.POSITIVE_INFINITY;
-  if (values["max-warnings"] !== undefined) {
-    maxWarnings = Number(values["max-warnings"]);
-    if (!Number.isInteger(maxWarnings) || maxWarnings < 0)
-      throw new UsageError("--max-warnings takes a whole number ≥ 0");
-  }
+  const maxWarnings = maxWarningsArg(values["max-warnings"]);
   const severity = parseRuleOverrides(values.rule ?? []);
   const loadModules = parseLoadModules(values);
 
@@ -85,7 +80,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
 
   const sources = new Map<string, string>();
   const cache = new Map<string, unknown>();
-  let all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
+  const all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
   const catalogFiles = new Set<string>();
   const catalogFindings = new Set<string>();
   for (const file of files) {
@@ -112,22 +107,40 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   // Count before --quiet hides warnings: a CI gate must not depend on how much is printed.
   const errors = all.filter((d) => d.severity === "error").length;
   const warnings = all.length - errors;
-  if (values.quiet) all = all.filter((d) => d.severity === "error");
+  const tooManyWarnings = warnings > maxWarnings;
+  const failed = errors > 0 || tooManyWarnings;
+  const shown = values.quiet ? all.filter((d) => d.severity === "error") : all;
 
-  if (format === "json") io.out(escapeJsonControls(JSON.stringify(all, null, 2)));
-  else if (format === "sarif") io.out(formatSarif(all, VERSION));
-  else if (format === "github") {
-    if (all.length) io.out(formatGithub(all));
-    io.err(summaryLine(all, files.length, false));
-  } else {
-    if (all.length) io.out(`${formatPretty(all, sources, io.isTty)}\n`);
-    io.err(summaryLine(all, files.length, io.isTty));
+  if (format === "json") io.out(escapeJsonControls(JSON.stringify(shown, null, 2)));
+  else if (format === "sarif") io.out(formatSarif(shown, VERSION, io.cwd));
+  else {
+    const color = format === "pretty" && io.isTty;
+    if (shown.length)
+      io.out(
+        format === "github"
+          ? formatGithub(shown, io.cwd)
+          : `${formatPretty(shown, sources, color)}\n`,
+      );
+    // Quiet prints only what fails: no "✔ valid" above a failure, no summary of a passing run.
+    // The summary counts every finding, the hidden warnings too.
+    if (!values.quiet || errors > 0) io.err(summaryLine(all, files.length, color));
   }
-  if (warnings > maxWarnings)
+  if (tooManyWarnings)
     io.err(
       `${warnings} warning${warnings === 1 ? " exceeds" : "s exceed"} --max-warnings ${maxWarnings}`,
     );
-  return errors > 0 || warnings > maxWarnings ? EXIT.findings : EXIT.ok;
+  return failed ? EXIT.findings : EXIT.ok;
+}
+
+/**
+ * `--max-warnings`: digits only. `Number()` would read `""` as 0, `1e1` as 10 and `0x10` as 16,
+ * silently gating CI on a number nobody wrote.
+ */
+function maxWarningsArg(text: string | undefined): number {
+  if (text === undefined) return Number.POSITIVE_INFINITY;
+  if (!/^\d+$/.test(text))
+    throw new UsageError(`--max-warnings takes a whole number ≥ 0 (0, 10), not "${text}"`);
+  return Number(text);
 }
 
 /** `loadModules` from the module flags: parse (default), load in separate processes, or files only. */
