@@ -26,7 +26,7 @@ import {
 } from "../src/index.js";
 import { FUZZ_MODULES, type FuzzCase, fuzzCase } from "./support/spec-generator.js";
 
-const RUNS = Number(process.env.GRAPHSPEC_FUZZ_RUNS ?? 60);
+const RUNS = Number(process.env.GRAPHSPEC_FUZZ_RUNS ?? 250);
 const SEED = Number(process.env.GRAPHSPEC_FUZZ_SEED ?? 13);
 /** Long local runs set their own budget; CI stops generating new cases after this long. */
 const TIME_LIMIT_MS = Number(process.env.GRAPHSPEC_FUZZ_TIME_MS ?? 40_000);
