@@ -197,10 +197,12 @@ function condition(s: State): fc.Arbitrary<string> {
   return fc.constantFrom("true", "false", ...forChannel);
 }
 
+/** `set`: literal and template values for 1–3 channels. */
 export function setNode(s: State): fc.Arbitrary<Field> {
   return fc.record({ kind: fc.constant("set"), values: writes(s) });
 }
 
+/** `function`: one export of fns.mjs, with or without `writes` (without, its writes are unknown to validate). */
 export function functionNode(s: State): fc.Arbitrary<Field> {
   return fc
     .record(
@@ -223,6 +225,7 @@ const OUTPUT_SCHEMA: Json = {
   },
 };
 
+/** `llm`: maybe `tools`, maybe a structured `output` (both together: a reproduced case of issue 13), any `write`. */
 export function llmNode(s: State): fc.Arbitrary<Field> {
   return fc
     .record(
@@ -238,6 +241,7 @@ export function llmNode(s: State): fc.Arbitrary<Field> {
     .map(withoutUndefined);
 }
 
+/** `agent`: the echo tool, maybe approved by a person, a structured `output`, any `write`. */
 export function agentNode(s: State): fc.Arbitrary<Field> {
   return fc
     .record(
@@ -255,6 +259,7 @@ export function agentNode(s: State): fc.Arbitrary<Field> {
     .map(withoutUndefined);
 }
 
+/** `tool`: one call of echo or fail, its `result` written or not. */
 export function toolNode(s: State): fc.Arbitrary<Field> {
   return fc
     .record(
@@ -269,6 +274,7 @@ export function toolNode(s: State): fc.Arbitrary<Field> {
     .map(withoutUndefined);
 }
 
+/** `interrupt`: a payload, a string schema for the resume value, any `write` of `resume`. */
 export function interruptNode(s: State): fc.Arbitrary<Field> {
   return fc
     .record(
@@ -358,10 +364,12 @@ function onError(s: State, names: string[]): fc.Arbitrary<Json | undefined> {
 const target = (names: string[]) =>
   fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...names).chain(spelled) }, fc.constant("END"));
 
+/** `from → to`: a node (maybe misspelled) or END. */
 export function plainEdge(from: string, names: string[]): fc.Arbitrary<Json> {
   return target(names).map((to) => ({ from, to }));
 }
 
+/** `from → [a, b]`: two or three nodes in parallel. */
 export function fanOutEdge(from: string, names: string[]): fc.Arbitrary<Json> {
   if (names.length < 2) return plainEdge(from, names);
   return fc
@@ -369,6 +377,7 @@ export function fanOutEdge(from: string, names: string[]): fc.Arbitrary<Json> {
     .map((to) => ({ from, to }));
 }
 
+/** `route`: 1–3 cases over the state, and mostly a `default`. */
 export function routeEdge(from: string, names: string[], s: State): fc.Arbitrary<Json> {
   return fc
     .tuple(
@@ -384,6 +393,7 @@ export function routeEdge(from: string, names: string[], s: State): fc.Arbitrary
     }));
 }
 
+/** `map`: one run of a node per item of a literal list or a list channel, maybe `with` writes. */
 export function mapEdge(from: string, names: string[], s: State): fc.Arbitrary<Json> {
   const lists = Object.entries(s)
     .filter(([, f]) => f.type === "array" || f.type === "messages")
@@ -397,6 +407,7 @@ export function mapEdge(from: string, names: string[], s: State): fc.Arbitrary<J
     .map((m) => ({ from, map: withoutUndefined(m) as Json }));
 }
 
+/** A join: `from: [a, b]` waits for all of them. */
 export function joinEdge(names: string[]): fc.Arbitrary<Json> {
   return fc
     .tuple(fc.uniqueArray(fc.constantFrom(...names), { minLength: 2, maxLength: 3 }), target(names))
