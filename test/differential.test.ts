@@ -6,7 +6,7 @@
  * model, resumed when it pauses. Any failure outside the oracle below fails the test, with the
  * shrunk spec printed as YAML.
  *
- * Bounded for CI: seed 13 and 250 cases, no new case after 40 s. To run long:
+ * Bounded for CI: seed 13 and 250 cases, no new case after 35 s. To run long:
  * `GRAPHSPEC_FUZZ_RUNS=5000 GRAPHSPEC_FUZZ_SEED=7 npx vitest run test/differential.test.ts`
  * (docs/testing.md).
  */
@@ -29,7 +29,7 @@ import { FUZZ_MODULES, type FuzzCase, fuzzCase } from "./support/spec-generator.
 const RUNS = Number(process.env.GRAPHSPEC_FUZZ_RUNS ?? 250);
 const SEED = Number(process.env.GRAPHSPEC_FUZZ_SEED ?? 13);
 /** Long local runs set their own budget; CI stops generating new cases after this long. */
-const TIME_LIMIT_MS = Number(process.env.GRAPHSPEC_FUZZ_TIME_MS ?? 40_000);
+const TIME_LIMIT_MS = Number(process.env.GRAPHSPEC_FUZZ_TIME_MS ?? 35_000);
 /**
  * For triage: a file to append every failing case to (one JSON line: the failure and the files),
  * instead of stopping at the first. tools/fuzz-survey.mjs groups them by class, smallest first.
@@ -173,8 +173,9 @@ describe("differential: what validate passes compiles and runs", () => {
         const ends = [...outcomes].map(([k, n]) => `${k} ${n}`).join(", ");
         console.info(`${caseNumber} specs, ${validCases} validate-clean; runs: ${ends}`);
       }
-      // A generator that stopped producing valid specs would test nothing.
-      expect(validCases).toBeGreaterThan(caseNumber / 5);
+      // A generator that stopped producing valid specs would test nothing (with issue 13's rules
+      // about a sixth of the generated specs pass validate).
+      expect(validCases).toBeGreaterThan(caseNumber / 10);
     },
     TIME_LIMIT_MS * 3,
   );

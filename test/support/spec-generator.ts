@@ -39,15 +39,16 @@ export const fail = () => { throw new Error("deliberate failure in a tool"); };
 `,
 };
 
-/** Channel names: everyday ones, one LangGraph reserves (class 7), and `messages`. */
-const CHANNELS = ["text", "count", "items", "meta", "flag", "score", "messages", "__root__"];
+/** Channel names: everyday ones and `messages`; rarely one LangGraph reserves (issue 13, class 7). */
+const CHANNELS = ["text", "count", "items", "meta", "flag", "score", "messages"];
+const RESERVED = "__root__";
 const NODES = ["alpha", "beta", "gamma", "delta", "epsilon"];
 const TYPES = ["string", "integer", "number", "boolean", "array", "object", "messages", "any"];
 const REDUCERS = ["replace", "append", "union", "merge", "sum", "max", "min", "messages"];
 
 /** A name as written, or (rarely) misspelled: the rules must catch the misspelling. */
 const spelled = (name: string): fc.Arbitrary<string> =>
-  fc.oneof({ weight: 40, arbitrary: fc.constant(name) }, fc.constant(`${name}x`));
+  fc.oneof({ weight: 80, arbitrary: fc.constant(name) }, fc.constant(`${name}x`));
 
 /** A literal of the given type. */
 function literalOf(type: string): fc.Arbitrary<Json> {
@@ -82,41 +83,64 @@ const valueFor = (type: string): fc.Arbitrary<Json> =>
     { weight: 1, arbitrary: fc.constant(null) },
   );
 
-/** One state channel: a type, maybe a reducer, a default (of its type or not), an enum. */
+/** The built-in reducers that can combine values of each type. */
+const FITTING_REDUCERS: Record<string, string[]> = {
+  string: ["replace"],
+  integer: ["replace", "sum", "max", "min"],
+  number: ["replace", "sum", "max", "min"],
+  boolean: ["replace"],
+  array: ["replace", "append", "union"],
+  object: ["replace", "merge"],
+  messages: ["messages"],
+  any: ["replace", "append"],
+};
+
+/**
+ * One state channel: a type, maybe a reducer (mostly one that fits the type), maybe a default
+ * (mostly of its type), rarely an enum. Wrong reducers and defaults are rare enough that most
+ * specs still pass validate.
+ */
 export function channel(name: string): fc.Arbitrary<Field> {
   const type =
     name === "messages"
       ? fc.oneof({ weight: 5, arbitrary: fc.constant("messages") }, fc.constantFrom(...TYPES))
       : fc.constantFrom(...TYPES);
-  return type.chain((t) =>
-    fc
-      .record(
-        {
-          type: fc.constant(t),
-          reducer: fc.oneof(
-            { weight: 3, arbitrary: fc.constant(undefined) },
-            fc.constantFrom(...REDUCERS),
-          ),
-          default: fc.oneof(
-            { weight: 2, arbitrary: fc.constant(undefined) },
-            { weight: 3, arbitrary: literalOf(t) },
-            { weight: 1, arbitrary: anyLiteral },
-          ),
-          enum: fc.oneof(
-            { weight: 6, arbitrary: fc.constant(undefined) },
-            fc.constant(["low", "high"]),
-          ),
-        },
-        { requiredKeys: ["type"] },
-      )
-      .map(withoutUndefined),
-  );
+  return type.chain((t) => {
+    const enumerated = fc.oneof(
+      { weight: t === "string" ? 6 : 40, arbitrary: fc.constant(undefined) },
+      fc.constant(["low", "high"]),
+    );
+    return enumerated.chain((values) =>
+      fc
+        .record(
+          {
+            type: fc.constant(t),
+            reducer: fc.oneof(
+              { weight: 10, arbitrary: fc.constant(undefined) },
+              { weight: 10, arbitrary: fc.constantFrom(...FITTING_REDUCERS[t]!) },
+              fc.constantFrom(...REDUCERS),
+            ),
+            default: fc.oneof(
+              { weight: 8, arbitrary: fc.constant(undefined) },
+              { weight: 12, arbitrary: values ? fc.constantFrom(...values) : literalOf(t) },
+              anyLiteral,
+            ),
+            enum: fc.constant(values),
+          },
+          { requiredKeys: ["type", "enum"] },
+        )
+        .map(withoutUndefined),
+    );
+  });
 }
 
 /** 1–5 state channels, `messages` mostly among them (llm, agent and tools nodes need it). */
 export const state: fc.Arbitrary<State> = fc
   .tuple(
-    fc.uniqueArray(fc.constantFrom(...CHANNELS), { minLength: 1, maxLength: 4 }),
+    fc.uniqueArray(
+      fc.oneof({ weight: 60, arbitrary: fc.constantFrom(...CHANNELS) }, fc.constant(RESERVED)),
+      { minLength: 1, maxLength: 4 },
+    ),
     fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false)),
   )
   .map(([names, chat]) => (chat && !names.includes("messages") ? [...names, "messages"] : names))
@@ -148,8 +172,11 @@ function template(s: State, type: string): fc.Arbitrary<Json> {
   const computed: string[] = {
     string: ["text ${{ 'x' }}", "${{ string(1 + 1) }}"],
     integer: ["${{ 1 + 1 }}", ...(s.count?.type === "integer" ? ["${{ state.count + 1 }}"] : [])],
+    number: ["${{ 1.5 * 2.0 }}"],
+    boolean: ["${{ 1 > 2 }}"],
     array: ["${{ ['a', 'b'] }}"],
     object: ["${{ {'k': 'v'} }}"],
+    messages: ["hello ${{ 'x' }}"],
   }[type] ?? ["${{ 1 + 1 }}"];
   return fc.oneof(
     { weight: 8, arbitrary: valueFor(type) },
@@ -227,18 +254,23 @@ const OUTPUT_SCHEMA: Json = {
 
 /** `llm`: maybe `tools`, maybe a structured `output` (both together: a reproduced case of issue 13), any `write`. */
 export function llmNode(s: State): fc.Arbitrary<Field> {
+  const answer = fc.oneof(
+    { weight: 4, arbitrary: fc.constant({}) },
+    { weight: 4, arbitrary: fc.constant({ tools: ["echo"] }) },
+    { weight: 4, arbitrary: fc.constant({ output: OUTPUT_SCHEMA }) },
+    fc.constant({ tools: ["echo"], output: OUTPUT_SCHEMA }),
+  );
   return fc
     .record(
       {
         kind: fc.constant("llm"),
         prompt: fc.constantFrom("hi", "state: ${{ state }}"),
-        tools: fc.constant(["echo"]),
-        output: fc.constant(OUTPUT_SCHEMA),
+        answer,
         write: write(s, "output"),
       },
-      { requiredKeys: ["kind"] },
+      { requiredKeys: ["kind", "answer"] },
     )
-    .map(withoutUndefined);
+    .map(({ answer, ...rest }) => withoutUndefined({ ...rest, ...answer }));
 }
 
 /** `agent`: the echo tool, maybe approved by a person, a structured `output`, any `write`. */
@@ -362,7 +394,7 @@ function onError(s: State, names: string[]): fc.Arbitrary<Json | undefined> {
 // --- Edges: one function per form ---
 
 const target = (names: string[]) =>
-  fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...names).chain(spelled) }, fc.constant("END"));
+  fc.oneof(fc.constantFrom(...names).chain(spelled), fc.constant("END"));
 
 /** `from → to`: a node (maybe misspelled) or END. */
 export function plainEdge(from: string, names: string[]): fc.Arbitrary<Json> {
