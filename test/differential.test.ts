@@ -77,9 +77,14 @@ const DATA_FAILURES: Record<string, (r: RunResult, c: FuzzCase) => boolean> = {
   subgraph: (r) => DATA_MESSAGE.test(r.error?.message ?? ""),
 };
 
-/** Messages of the failures above, as a child's failure carries them into the parent's `subgraph` error. */
+/**
+ * Messages of the failures above, as a child's failure carries them into the parent's `subgraph`
+ * error. A child's node writing a bad value (`node \`x\` wrote …`) is data like the parent's
+ * `invalid-write`; the parent's values refused as the child's input (`the run's input wrote …`)
+ * are structure (issue 13, class 5).
+ */
 const DATA_MESSAGE =
-  /has no answer left|deliberate|Recursion limit|recursion limit|expression|no case of the route|did not match|invalid-output|does not fit|not a channel|refused|tool `/i;
+  /has no answer left|was asked for a structured answer|deliberate|Invalid HITLResponse|Recursion limit|recursion limit|expression|no case of the route|did not match|invalid-output|node `[^`]+` wrote|refused|tool `/i;
 
 const isDeliberate = (message: string) =>
   /has no answer left|was asked for a structured answer|deliberate|Invalid HITLResponse/.test(
