@@ -69,6 +69,7 @@ const DATA_FAILURES: Record<string, (r: RunResult, c: FuzzCase) => boolean> = {
   "invalid-write": () => true,
   // Two function nodes without `writes` (their writes unknown) writing one channel in a step.
   "parallel-write": (_r, c) => hasFunctionWithoutWrites(c),
+  // (also: the `fail` reducer of reducers.mjs, a reducer of the spec's own that throws)
   // The script ran out or did not fit (a text turn where a structured answer is asked), a turn
   // was a scripted failure, a module failed on purpose, or the resume value of an agent's
   // approval was not a decision (the caller's data; see the report of issue 13).

@@ -33,6 +33,10 @@ export const say = () => ({ text: "from a function" });
 export const stray = () => ({ no_such_channel: 1 });
 export const fail = () => { throw new Error("deliberate failure in a function"); };
 `,
+  "reducers.mjs": `
+export const latest = (current, written) => written;
+export const fail = () => { throw new Error("deliberate failure in a reducer"); };
+`,
   "tools.mjs": `
 export const echo = ({ text }) => "echo: " + text;
 export const fail = () => { throw new Error("deliberate failure in a tool"); };
@@ -44,7 +48,21 @@ const CHANNELS = ["text", "count", "items", "meta", "flag", "score", "messages"]
 const RESERVED = "__root__";
 const NODES = ["alpha", "beta", "gamma", "delta", "epsilon"];
 const TYPES = ["string", "integer", "number", "boolean", "array", "object", "messages", "any"];
-const REDUCERS = ["replace", "append", "union", "merge", "sum", "max", "min", "messages"];
+const REDUCERS: unknown[] = [
+  "replace",
+  "append",
+  "union",
+  "merge",
+  "sum",
+  "max",
+  "min",
+  "messages",
+];
+/** Reducers of reducers.mjs: one that keeps the written value, one that fails on purpose. */
+const CUSTOM_REDUCERS = [
+  { module: "../reducers.mjs", export: "latest" },
+  { module: "../reducers.mjs", export: "fail" },
+];
 
 /** A name as written, or (rarely) misspelled: the rules must catch the misspelling. */
 const spelled = (name: string): fc.Arbitrary<string> =>
@@ -119,6 +137,7 @@ export function channel(name: string): fc.Arbitrary<Field> {
               { weight: 10, arbitrary: fc.constant(undefined) },
               { weight: 10, arbitrary: fc.constantFrom(...FITTING_REDUCERS[t]!) },
               fc.constantFrom(...REDUCERS),
+              fc.constantFrom(...CUSTOM_REDUCERS),
             ),
             default: fc.oneof(
               { weight: 8, arbitrary: fc.constant(undefined) },
