@@ -3,7 +3,8 @@
  * `ToolNode` over the node's tools (default: every declared tool). A tool that throws, a call for
  * a tool the node does not have, and a call the run's tool allowlist does not name
  * (tool-policy.ts) become error messages for the model to read. A tool that returns a Command
- * updates the state through it, as in LangGraph.
+ * updates the state through it, as in LangGraph. When the last message is not an AI message there
+ * is nothing to run, and the node writes nothing.
  */
 
 import { type AIMessage, isAIMessage } from "@langchain/core/messages";
@@ -93,6 +94,12 @@ export const toolsKind: NodeKind<ToolsNode> = {
     const toolNode = new PolicyToolNode(names.map((n) => ctx.tool(n)));
     return {
       run: async ({ state, config }) => {
+        // Nothing to run when the last message is not an AI message (the history is empty, or a
+        // person or a tool spoke last), as for an AI message without calls; LangGraph's ToolNode
+        // would throw instead.
+        const messages = (state as { messages?: unknown }).messages;
+        const last = Array.isArray(messages) ? messages.at(-1) : undefined;
+        if (Array.isArray(messages) && !(last && isAIMessage(last as never))) return {};
         const out = await toolNode.invoke(state, config);
         // Tools that returned Commands: LangGraph's list of updates and commands, passed on.
         if (Array.isArray(out)) checkCommands(name, out, state);
