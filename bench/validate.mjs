@@ -297,6 +297,8 @@ function spawnMedian(args, cwd, runs) {
 const specCount = Number(opts.specs);
 const passes = Number(opts.passes);
 const { dir, files } = writeCorpus(specCount, opts.varied);
+// The CLI runs where the user is: in the project, naming `graphs`.
+process.chdir(dir);
 try {
   // Sanity: the corpus is valid, so the full pass runs every rule to the end (and warms up).
   const found = await fullPass(dir);
@@ -356,5 +358,8 @@ try {
   for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
 } finally {
   if (opts.keep) console.log(`\nkept ${dir}`);
-  else rmSync(dir, { recursive: true, force: true });
+  else {
+    process.chdir(ROOT);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,6 @@
-import { readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname, extname, resolve } from "node:path";
+import type { Stats } from "node:fs";
+import { lstat, readFile, realpath, stat } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RuleName } from "../diagnostics/rule-catalog.js";
@@ -139,11 +140,14 @@ async function readSpecFile(path: string, options: ReadOptions = {}): Promise<Sp
     doc.problems.push(diagnosticAtSpan(doc, [0, 0], { rule, severity: "error", message, hint }));
     return doc;
   };
-  const outside = await escapesRoot(abs, root, probes);
+  // One lstat says what a file that is not a link is, and (with its folder's real path, found
+  // once per run) where it really is: a realpath and a stat less per file.
+  const link = await lstat(abs).catch(() => undefined);
+  const outside = await escapesRoot(abs, root, probes, link);
   if (outside) return fail("path-escape", `${file} ${outside}; it was not read`, ESCAPE_HINT);
   let bytes: Uint8Array;
   try {
-    const info = await stat(abs);
+    const info = link && !link.isSymbolicLink() ? link : await stat(abs);
     if (info.isDirectory())
       return fail(
         "io",
@@ -165,6 +169,19 @@ async function readSpecFile(path: string, options: ReadOptions = {}): Promise<Sp
   return parseSpec(bytes, { ...parseOptions, root, file, format: formatOf(abs) }, abs);
 }
 
+/** Where `abs` (its `lstat` is `link`) really is; undefined when it does not exist. */
+async function realPathOf(
+  abs: string,
+  probes: PathProbes,
+  link: Stats | undefined,
+): Promise<string | undefined> {
+  if (!link) return undefined;
+  const folder = link.isSymbolicLink() ? undefined : await probes.realpath(dirname(abs));
+  return folder !== undefined
+    ? join(folder, basename(abs))
+    : await realpath(abs).catch(() => undefined);
+}
+
 const ESCAPE_HINT =
   "validate specs inside the project; copy a spec into it rather than linking to one elsewhere";
 
@@ -178,9 +195,10 @@ async function escapesRoot(
   abs: string,
   root: string,
   probes: PathProbes,
+  link: Stats | undefined,
 ): Promise<string | undefined> {
   if (!isInside(root, abs)) return "is outside the project root";
-  const real = await realpath(abs).catch(() => undefined);
+  const real = await realPathOf(abs, probes, link);
   if (real === undefined) return undefined;
   const realRoot = (await probes.realpath(root)) ?? root;
   return isInside(realRoot, real)
