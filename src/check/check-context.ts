@@ -8,6 +8,7 @@ import { CATALOG, type RuleName } from "../diagnostics/rule-catalog.js";
 import type { ModuleInspector } from "../modules/index.js";
 import type { DiagnosticInput, SpecDocument } from "../spec/document.js";
 import { diagnosticAtPath, diagnosticAtSpan } from "../spec/document.js";
+import type { PathProbes } from "../spec/path-probes.js";
 import type { Path, Span } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 
@@ -35,6 +36,11 @@ export interface ValidateOptions {
   severity?: Partial<Record<RuleName, Severity | "off">>;
   /** Shared between the files of one run: loaded subgraph documents and modules, by absolute path. */
   cache?: Map<string, unknown>;
+  /**
+   * Shared between the files of one run: answers about folders and module files (project root,
+   * real paths, existence), asked once. Default: asked anew for each file.
+   */
+  probes?: PathProbes;
 }
 
 /** What compile's own check adds: the modules it has loaded itself, so nothing is loaded twice. */

@@ -19,6 +19,7 @@ import type { CheckContext } from "./check-context.js";
 export const refBase = (ctx: CheckContext): RefBase => ({
   specPath: ctx.doc.path,
   root: ctx.doc.root,
+  probes: ctx.options.probes,
 });
 
 export const sharedOf =

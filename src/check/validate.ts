@@ -21,9 +21,10 @@ export type { CheckOptions, LoadModulesOptions, ValidateOptions } from "./check-
  * project's unless `loadModules` asks for it, and then in a separate process.
  */
 export function validate(doc: SpecDocument, options: ValidateOptions = {}): Promise<Diagnostic[]> {
-  const { loadModules, loadSubgraphs, severity, cache } = options;
-  if (isCatalog(doc)) return validateCatalog(doc, { loadModules, loadSubgraphs, severity, cache });
-  return checkDocument(doc, { loadModules, loadSubgraphs, severity, cache });
+  const { loadModules, loadSubgraphs, severity, cache, probes } = options;
+  const checked = { loadModules, loadSubgraphs, severity, cache, probes };
+  if (isCatalog(doc)) return validateCatalog(doc, checked);
+  return checkDocument(doc, checked);
 }
 
 /**

@@ -1,8 +1,9 @@
 /** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
-import { readdir, realpath, stat } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { closest } from "../diagnostics/suggest.js";
 import { isInside } from "../spec/inside-root.js";
+import { PathProbes } from "../spec/path-probes.js";
 import { findMarkedRoot } from "../spec/project-root.js";
 import type { Path } from "../spec/source-map.js";
 import type { RefBase, RefProblem } from "./refs.js";
@@ -109,29 +110,29 @@ export async function resolveFile(
     problem: { rule, path: at, message, ...(hint ? { hint } : {}) },
   });
   const abs = resolve(dirname(base.specPath), ref);
-  const realRoot = await realpathLoose(base.root);
+  // Every spec of a run names the same few modules under one root: probe them once per run.
+  const probes = base.probes ?? new PathProbes();
+  const realRoot = await probes.realpathLoose(base.root);
   if (!isInside(base.root, abs) && !isInside(realRoot, abs)) {
     const { where, hint } = rootAdvice(base, abs);
     return fail("path-escape", `${noun} \`${ref}\` is outside the project root ${where}`, hint);
   }
-  if (!isInside(realRoot, await realpathLoose(abs))) {
+  if (!isInside(realRoot, await probes.realpathLoose(abs))) {
     return fail(
       "path-escape",
       `${noun} \`${ref}\` leads through a symbolic link to a file outside the project root`,
       "copy the file into the project instead of linking to it",
     );
   }
-  let isFile: boolean;
-  try {
-    isFile = (await stat(abs)).isFile();
-  } catch {
+  const info = await probes.stat(abs);
+  if (!info) {
     return fail(
       "unknown-module",
       `${noun} \`${ref}\` does not exist`,
       await missingFileHint(base, abs, ref, kind),
     );
   }
-  if (!isFile) {
+  if (!info.isFile()) {
     return fail("unknown-module", `${noun} \`${ref}\` is a directory`, "name a file in it");
   }
   const exts = extensionsOf(kind);

@@ -2,6 +2,7 @@
 import { catalogOf } from "../spec/catalog.js";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
+import type { PathProbes } from "../spec/path-probes.js";
 import type { Path } from "../spec/source-map.js";
 
 /** What a module reference is for; it decides the default export and the shape the export must have. */
@@ -15,6 +16,8 @@ export interface RefBase {
   root: string;
   /** `specPath` is the catalog a tool came from (its module is relative to the catalog): hints say so. */
   fromCatalog?: boolean;
+  /** The run's answers about folders and module files, shared by its specs (default: asked anew). */
+  probes?: PathProbes | undefined;
 }
 
 /** Why a reference does not resolve, as a diagnostic to report at `path`. */

@@ -1,5 +1,6 @@
-import { readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname, extname, resolve } from "node:path";
+import type { Stats } from "node:fs";
+import { lstat, readFile, realpath, stat } from "node:fs/promises";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RuleName } from "../diagnostics/rule-catalog.js";
@@ -15,6 +16,7 @@ import { findDuplicateKeys } from "./duplicate-keys.js";
 import { isInside } from "./inside-root.js";
 import { firstJsonSyntaxError } from "./json-syntax.js";
 import { flowDepthExceeded } from "./nesting.js";
+import { PathProbes } from "./path-probes.js";
 import { findProjectRoot } from "./project-root.js";
 import { type Path, SourceMap, type Span } from "./source-map.js";
 import { scanSuppressions } from "./suppressions.js";
@@ -45,6 +47,12 @@ export interface ParseOptions {
   format?: "yaml" | "json";
 }
 
+/** How a spec file is read: `ParseOptions`, and the run's probes when it reads many files. */
+export interface ReadOptions extends Omit<ParseOptions, "format"> {
+  /** Answers about folders shared by the files of one run (path-probes.ts). Default: asked anew. */
+  probes?: PathProbes;
+}
+
 /** Thrown by `loadSpec` when the file cannot be read or parsed; carries the diagnostics. */
 export class SpecError extends Error {
   readonly diagnostics: Diagnostic[];
@@ -59,10 +67,7 @@ const formatOf = (path: string): "yaml" | "json" =>
   extname(path).toLowerCase() === ".json" ? "json" : "yaml";
 
 /** Reads and parses a spec file. Throws `SpecError` when the file cannot be read or has load errors. */
-export async function loadSpec(
-  path: string,
-  options: Omit<ParseOptions, "format"> = {},
-): Promise<SpecDocument> {
+export async function loadSpec(path: string, options: ReadOptions = {}): Promise<SpecDocument> {
   const doc = await readSpec(path, options);
   const errors = doc.problems.filter((p) => p.severity === "error");
   if (errors.length) {
@@ -79,13 +84,16 @@ export async function loadSpec(
  * Like `loadSpec`, but never throws on bad input: problems are in `doc.problems`. A spec that
  * names a `catalog:` takes its tools and models (catalog.ts).
  */
-export async function readSpec(
-  path: string,
-  options: Omit<ParseOptions, "format"> = {},
-): Promise<SpecDocument> {
+export async function readSpec(path: string, options: ReadOptions = {}): Promise<SpecDocument> {
   const doc = await readSpecFile(path, options);
   // The catalog's own `catalog:` key is refused as a key a catalog does not hold, not followed.
-  await attachCatalog(doc, (abs, file) => readSpecFile(abs, { root: doc.root, file }));
+  await attachCatalog(doc, (abs, file) =>
+    readSpecFile(abs, {
+      root: doc.root,
+      file,
+      ...(options.probes ? { probes: options.probes } : {}),
+    }),
+  );
   return doc;
 }
 
@@ -121,22 +129,25 @@ export function catalogHost(catalog: SpecDocument): SpecDocument {
 }
 
 /** One file read and parsed, inside the project root, never throwing on bad input. */
-async function readSpecFile(
-  path: string,
-  options: Omit<ParseOptions, "format"> = {},
-): Promise<SpecDocument> {
+async function readSpecFile(path: string, options: ReadOptions = {}): Promise<SpecDocument> {
+  const { probes = new PathProbes(), ...parseOptions } = options;
   const abs = resolve(path);
   const file = options.file ?? path;
+  // Found once here (and once per run with shared probes), not again for the document.
+  const root = options.root ?? probes.projectRoot(dirname(abs));
   const fail = (rule: RuleName, message: string, hint?: string): SpecDocument => {
-    const doc = emptyDocument(abs, file, options.root, formatOf(abs), "");
+    const doc = emptyDocument(abs, file, root, formatOf(abs), "");
     doc.problems.push(diagnosticAtSpan(doc, [0, 0], { rule, severity: "error", message, hint }));
     return doc;
   };
-  const outside = await escapesRoot(abs, options.root ?? findProjectRoot(dirname(abs)));
+  // One lstat says what a file that is not a link is, and (with its folder's real path, found
+  // once per run) where it really is: a realpath and a stat less per file.
+  const link = await lstat(abs).catch(() => undefined);
+  const outside = await escapesRoot(abs, root, probes, link);
   if (outside) return fail("path-escape", `${file} ${outside}; it was not read`, ESCAPE_HINT);
   let bytes: Uint8Array;
   try {
-    const info = await stat(abs);
+    const info = link && !link.isSymbolicLink() ? link : await stat(abs);
     if (info.isDirectory())
       return fail(
         "io",
@@ -155,7 +166,20 @@ async function readSpecFile(
   } catch (e) {
     return fail("io", `cannot read ${file}: ${ioReason(e)}`);
   }
-  return parseSpec(bytes, { ...options, file, format: formatOf(abs) }, abs);
+  return parseSpec(bytes, { ...parseOptions, root, file, format: formatOf(abs) }, abs);
+}
+
+/** Where `abs` (its `lstat` is `link`) really is; undefined when it does not exist. */
+async function realPathOf(
+  abs: string,
+  probes: PathProbes,
+  link: Stats | undefined,
+): Promise<string | undefined> {
+  if (!link) return undefined;
+  const folder = link.isSymbolicLink() ? undefined : await probes.realpath(dirname(abs));
+  return folder !== undefined
+    ? join(folder, basename(abs))
+    : await realpath(abs).catch(() => undefined);
 }
 
 const ESCAPE_HINT =
@@ -167,11 +191,16 @@ const ESCAPE_HINT =
  * A spec that leads out is never read: its content (a token in `~/.docker/config.json`) must not
  * reach the output.
  */
-async function escapesRoot(abs: string, root: string): Promise<string | undefined> {
+async function escapesRoot(
+  abs: string,
+  root: string,
+  probes: PathProbes,
+  link: Stats | undefined,
+): Promise<string | undefined> {
   if (!isInside(root, abs)) return "is outside the project root";
-  const real = await realpath(abs).catch(() => undefined);
+  const real = await realPathOf(abs, probes, link);
   if (real === undefined) return undefined;
-  const realRoot = await realpath(root).catch(() => root);
+  const realRoot = (await probes.realpath(root)) ?? root;
   return isInside(realRoot, real)
     ? undefined
     : "is a symbolic link to a file outside the project root";

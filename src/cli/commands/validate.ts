@@ -5,8 +5,8 @@ import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
 import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { isCatalog } from "../../spec/catalog.js";
-import { readSpec } from "../../spec/load.js";
 import { notASpec } from "../../spec/not-a-spec.js";
+import { PathProbes } from "../../spec/path-probes.js";
 import { durationArg } from "../args.js";
 import { type Escape, expandSpecPaths } from "../files.js";
 import { escapeJsonControls } from "../format/control-chars.js";
@@ -14,6 +14,7 @@ import { formatGithub } from "../format/github.js";
 import { formatPretty, summaryLine } from "../format/pretty.js";
 import { formatSarif } from "../format/sarif.js";
 import { EXIT, type Io, UsageError } from "../io.js";
+import { readSpecsAhead } from "../read-ahead.js";
 import { VERSION } from "../version.js";
 
 export const validateHelp = `Usage: graphspec validate [paths|globs|dirs...] [options]
@@ -83,8 +84,9 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
   const catalogFiles = new Set<string>();
   const catalogFindings = new Set<string>();
-  for (const file of files) {
-    const doc = await readSpec(file);
+  // One run's answers about folders and modules, shared by all its files.
+  const probes = new PathProbes();
+  for await (const doc of readSpecsAhead(files, io.cwd, probes)) {
     if (isCatalog(doc)) catalogFiles.add(doc.path);
     if (doc.catalog) catalogFiles.add(doc.catalog.doc.path);
     // Source lines are quoted under diagnostics only for specs: never for a file that could not be
@@ -92,7 +94,7 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
     // Its catalog's entries are reported in the catalog file: quote them from there.
     if (doc.catalog?.doc.text) sources.set(doc.catalog.doc.file, doc.catalog.doc.text);
-    for (const d of await validate(doc, { loadModules, severity, cache })) {
+    for (const d of await validate(doc, { loadModules, severity, cache, probes })) {
       // A catalog is checked on its own and through every spec that names it: say each once.
       // Named from different folders, one file has several names: compare where it is.
       const abs = resolve(io.cwd, d.file);
