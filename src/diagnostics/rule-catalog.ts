@@ -95,6 +95,11 @@ export const CATALOG = {
     summary: "A route case comes after its `default`, so it can never be chosen.",
   },
   "subgraph-cycle": { severity: "error", summary: "Subgraphs mount each other in a cycle." },
+  "subgraph-errors": {
+    severity: "error",
+    summary:
+      "A subgraph's child spec has errors of its own (no entry, a parallel write, an expression's type, …), so the parent does not compile.",
+  },
   // Expressions and schemas
   "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },
   "expression-type": {

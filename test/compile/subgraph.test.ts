@@ -407,8 +407,9 @@ edges:
       ),
     );
     expect(e.name).toBe("CompileError");
+    // The parent's own check finds the child's error (subgraph-errors), at the parent's `graph:`.
     expect(e.message).toMatch(
-      /^test\/fixtures\/compile\/subgraph\/parent\.yaml:\d+:\d+: node `child`: the subgraph `test\/fixtures\/compile\/subgraph\/broken\.yaml` cannot be compiled: /,
+      /test\/fixtures\/compile\/subgraph\/parent\.yaml:\d+:\d+: subgraph `\.\/broken\.yaml` has an error at test\/fixtures\/compile\/subgraph\/broken\.yaml:\d+:\d+ \[unknown-node\]/,
     );
     expect(e.message).toContain("nowhere");
   });

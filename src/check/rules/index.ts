@@ -14,6 +14,7 @@ import { reservedName } from "./reserved-name.js";
 import { routeDefaultLast } from "./route-default-last.js";
 import { routeNoDefault } from "./route-no-default.js";
 import { subgraphCycle } from "./subgraph-cycle.js";
+import { subgraphErrors } from "./subgraph-errors.js";
 import { toolArgs } from "./tool-args.js";
 import { unknownExport } from "./unknown-export.js";
 import { unknownModel } from "./unknown-model.js";
@@ -45,6 +46,7 @@ export const RULES: readonly Rule[] = [
   routeNoDefault,
   routeDefaultLast,
   subgraphCycle,
+  subgraphErrors,
   expressionSyntax,
   expressionType,
   unsafeKey,
