@@ -3,6 +3,7 @@
  * parent that validate passes compiles, and one compile refuses has a validate error at the node.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -37,7 +38,15 @@ ${parent.edges ?? "  - { from: START, to: sub }\n  - { from: sub, to: END }"}
     () => "compiled",
     (e: Error) => e.message,
   );
-  return { found, compiled, errors: found.filter((d: Diagnostic) => d.severity === "error") };
+  const lines = (await readFile(path, "utf8")).split("\n");
+  /** The parent's text where a diagnostic points. */
+  const textAt = (d: Diagnostic) => lines[d.line - 1]!.slice(d.column - 1);
+  return {
+    found,
+    compiled,
+    errors: found.filter((d: Diagnostic) => d.severity === "error"),
+    textAt,
+  };
 }
 
 const at = (d: Diagnostic) => `${d.line}:${d.column} [${d.rule}]`;
@@ -70,5 +79,86 @@ describe("subgraph-errors: a child's own rule errors, at the parent's graph:", (
     expect(errors.map(at)).toEqual(["6:33 [subgraph-errors]"]);
     expect(errors[0]!.message).toMatch(rule);
     expect(compiled).not.toBe("compiled");
+  });
+});
+
+const CHILD = `state:
+  topic: { type: string }
+  summary: { type: string }
+  secret: { type: string }
+input: [topic]
+nodes:
+  w: { kind: set, values: { summary: "About \${{ state.topic }}" } }
+edges:
+  - { from: START, to: w }
+  - { from: w, to: END }
+`;
+
+describe("subgraph-channels: what crosses into and out of a child fits it", () => {
+  it("an `input` key the child has no channel for: an error at the key (compile refuses it too)", async () => {
+    const { errors, compiled, textAt } = await mount(CHILD, {
+      state: "  topic: { type: string }",
+      node: ', input: { topik: "${{ state.topic }}" }',
+    });
+    expect(errors.map((d) => d.rule)).toEqual(["subgraph-channels"]);
+    expect(textAt(errors[0]!)).toMatch(/^topik:/);
+    expect(errors[0]!.message).toMatch(/passes `topik`.*has no such state channel/);
+    expect(errors[0]!.hint).toMatch(/`topic`/);
+    expect(compiled).not.toBe("compiled");
+  });
+
+  it("an `input` key the child's `input` list leaves out: an error at the key", async () => {
+    const { errors, compiled, textAt } = await mount(CHILD, {
+      state: "  topic: { type: string }",
+      node: ', input: { topic: "${{ state.topic }}", secret: "x" }',
+    });
+    expect(errors.map((d) => d.rule)).toEqual(["subgraph-channels"]);
+    expect(textAt(errors[0]!)).toMatch(/^secret:/);
+    expect(errors[0]!.message).toMatch(/does not take it as input/);
+    expect(compiled).not.toBe("compiled");
+  });
+
+  it("an `input` value of another type than the child's channel: an error", async () => {
+    const { errors, textAt } = await mount(CHILD, {
+      state: "  n: { type: integer }",
+      node: ', input: { topic: "${{ state.n }}" }',
+    });
+    expect(errors.map((d) => d.rule)).toEqual(["subgraph-channels"]);
+    expect(textAt(errors[0]!)).toMatch(/^"\$\{\{ state\.n \}\}"/);
+    expect(errors[0]!.message).toMatch(/passes `int` as `topic`.*takes `string`/);
+    const literal = await mount(CHILD, {
+      state: "  n: { type: integer }",
+      node: ", input: { topic: 5 }",
+    });
+    expect(literal.errors.map((d) => d.rule)).toEqual(["subgraph-channels"]);
+    expect(literal.errors[0]!.message).toMatch(/passes `int` as `topic`/);
+  });
+
+  it("a channel both declare with different types, copied in and back: an error at `graph:`", async () => {
+    const { errors } = await mount(CHILD.replace("input: [topic]\n", ""), {
+      state: "  topic: { type: integer }",
+    });
+    expect(errors.map((d) => `${at(d)} ${d.message.split(" the subgraph")[0]}`)).toEqual([
+      "6:33 [subgraph-channels] channel `topic` is copied back from",
+      "6:33 [subgraph-channels] channel `topic` is copied into",
+    ]);
+  });
+
+  it("what fits passes, and compiles: a template of the channel's type, int into a number, shared channels alike", async () => {
+    const fits = await mount(CHILD, {
+      state: "  topic: { type: string }\n  summary: { type: string }",
+      node: ', input: { topic: "${{ state.topic }}!" }',
+    });
+    expect(fits.found).toEqual([]);
+    expect(fits.compiled).toBe("compiled");
+    const numbers = await mount(
+      "state:\n  x: { type: number }\nnodes:\n  w: { kind: set, values: { x: 1.5 } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      {
+        state: "  n: { type: integer }\n  x: { type: number }",
+        node: ', input: { x: "${{ state.n }}" }',
+      },
+    );
+    expect(numbers.found).toEqual([]);
+    expect(numbers.compiled).toBe("compiled");
   });
 });

@@ -123,3 +123,21 @@ export function childChecks(ctx: CheckContext): Promise<ChildCheck[]> {
     return out;
   });
 }
+
+/** The children the checked spec mounts that load without errors, by the `graph:` naming each. */
+export function loadedChildren(
+  ctx: CheckContext,
+  shared: Shared,
+): Promise<{ path: Path; child: ChildSpec }[]> {
+  return ctx.memo("subgraphs:loaded", async () => {
+    if (ctx.options.loadSubgraphs === false) return [];
+    const out: { path: Path; child: ChildSpec }[] = [];
+    for (const { ref, abs } of await checkedGraphRefs(ctx)) {
+      if (!abs || abs === ctx.doc.path) continue;
+      const child = await loadChildSpec(abs, ctx.doc.root, shared);
+      if (child.errors.length === 0 && child.doc.data !== undefined)
+        out.push({ path: ref.path, child });
+    }
+    return out;
+  });
+}

@@ -100,6 +100,11 @@ export const CATALOG = {
     summary:
       "A subgraph's child spec has errors of its own (no entry, a parallel write, an expression's type, …), so the parent does not compile.",
   },
+  "subgraph-channels": {
+    severity: "error",
+    summary:
+      "A subgraph's `input` names a channel the child does not take, or a value crossing between parent and child (an `input` value, a shared channel copied in or back) has a type the receiving channel does not accept.",
+  },
   // Expressions and schemas
   "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },
   "expression-type": {

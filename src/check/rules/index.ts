@@ -13,6 +13,7 @@ import { regex } from "./regex.js";
 import { reservedName } from "./reserved-name.js";
 import { routeDefaultLast } from "./route-default-last.js";
 import { routeNoDefault } from "./route-no-default.js";
+import { subgraphChannels } from "./subgraph-channels.js";
 import { subgraphCycle } from "./subgraph-cycle.js";
 import { subgraphErrors } from "./subgraph-errors.js";
 import { toolArgs } from "./tool-args.js";
@@ -47,6 +48,7 @@ export const RULES: readonly Rule[] = [
   routeDefaultLast,
   subgraphCycle,
   subgraphErrors,
+  subgraphChannels,
   expressionSyntax,
   expressionType,
   unsafeKey,
