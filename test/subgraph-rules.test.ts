@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compile, type Diagnostic, readSpec, validate } from "../src/index.js";
+import { compile, createExecutor, type Diagnostic, readSpec, validate } from "../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-subgraph-rules-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,6 +42,7 @@ ${parent.edges ?? "  - { from: START, to: sub }\n  - { from: sub, to: END }"}
   /** The parent's text where a diagnostic points. */
   const textAt = (d: Diagnostic) => lines[d.line - 1]!.slice(d.column - 1);
   return {
+    doc,
     found,
     compiled,
     errors: found.filter((d: Diagnostic) => d.severity === "error"),
@@ -160,5 +161,49 @@ describe("subgraph-channels: what crosses into and out of a child fits it", () =
     );
     expect(numbers.found).toEqual([]);
     expect(numbers.compiled).toBe("compiled");
+  });
+});
+
+describe("a child that writes none of its output channels", () => {
+  const KID = `state:
+  a: { type: string }
+  b: { type: string }
+output: [b]
+nodes:
+  w: { kind: set, values: { a: "from the child" } }
+edges:
+  - { from: START, to: w }
+  - { from: w, to: END }
+`;
+  it("without `output`: the node completes and writes nothing", async () => {
+    const { found, doc } = await mount(KID, {
+      state: "  a: { type: string }\n  b: { type: string }",
+    });
+    expect(found).toEqual([]);
+    const exec = createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory" });
+    try {
+      const result = await exec.run(doc.path, { input: { a: "parent" } });
+      expect(result.error).toBeUndefined();
+      expect(result.status).toBe("completed");
+      expect(result.output).toEqual({ a: "parent" });
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("with `output`: its expressions see an `output` without the channels", async () => {
+    const { found, doc } = await mount(KID, {
+      state: "  a: { type: string }\n  b: { type: string }",
+      node: `, output: { b: "\${{ has(output.b) ? output.b : 'none' }}" }`,
+    });
+    expect(found).toEqual([]);
+    const exec = createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory" });
+    try {
+      const result = await exec.run(doc.path, { input: { a: "parent" } });
+      expect(result.error).toBeUndefined();
+      expect(result.output).toEqual({ a: "parent", b: "none" });
+    } finally {
+      await exec.close();
+    }
   });
 });
