@@ -207,3 +207,41 @@ edges:
     }
   });
 });
+
+describe("parallel-write: the writes it used to miss", () => {
+  it("a subgraph without `output` copying back a channel a sibling of its step writes", async () => {
+    const { errors, textAt } = await mount(CHILD.replace("input: [topic]\n", ""), {
+      state: "  topic: { type: string }\n  summary: { type: string }\n  other: { type: string }",
+      node: " }\n  side: { kind: set, values: { summary: done }",
+      edges:
+        "  - { from: START, to: [sub, side] }\n  - { from: sub, to: END }\n  - { from: side, to: END }",
+    });
+    expect(errors.map((d) => d.rule)).toEqual(["parallel-write"]);
+    expect(errors[0]!.message).toMatch(/`sub` and `side`|`side` and `sub`/);
+    expect(errors[0]!.message).toContain("`summary`");
+    expect(textAt(errors[0]!)).toMatch(/^(child\d+\.yaml|summary:)/);
+  });
+
+  it("two `null` resets of a reducer channel in one step", async () => {
+    const { errors } = await mount(CHILD, {
+      state:
+        "  topic: { type: string }\n  tags: { type: array, items: { type: string }, reducer: append, default: [] }",
+      node: " }\n  a: { kind: set, values: { tags: null } }\n  b: { kind: set, values: { tags: null }",
+      edges:
+        "  - { from: START, to: [a, b] }\n  - { from: a, to: sub }\n  - { from: b, to: sub }\n  - { from: sub, to: END }",
+    });
+    expect(errors.map((d) => d.rule)).toEqual(["parallel-write"]);
+    expect(errors[0]!.message).toMatch(/`b` and `a` .*both reset `tags`/);
+  });
+
+  it("one reset beside an ordinary write of a reducer channel is fine", async () => {
+    const { errors } = await mount(CHILD, {
+      state:
+        "  topic: { type: string }\n  tags: { type: array, items: { type: string }, reducer: append, default: [] }",
+      node: " }\n  a: { kind: set, values: { tags: null } }\n  b: { kind: set, values: { tags: [x] }",
+      edges:
+        "  - { from: START, to: [a, b] }\n  - { from: a, to: sub }\n  - { from: b, to: sub }\n  - { from: sub, to: END }",
+    });
+    expect(errors).toEqual([]);
+  });
+});
