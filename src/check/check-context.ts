@@ -47,6 +47,11 @@ export interface ValidateOptions {
 export interface CheckOptions extends ValidateOptions {
   /** Overrides how modules are inspected (compile passes its in-process loader). */
   inspector?: ModuleInspector;
+  /**
+   * Every finding of a child spec, as compile would check it (validate.ts sets it; the
+   * subgraph-errors rule calls it, so check/rules need not import validate.ts).
+   */
+  checkChild?: (doc: SpecDocument) => Promise<Diagnostic[]>;
 }
 
 export interface ReportInput {

@@ -92,3 +92,52 @@ export function subgraphFindings(ctx: CheckContext): Promise<SubgraphFinding[]> 
     return findings;
   });
 }
+
+export interface ChildCheck {
+  /** The `graph:` value of a node of the checked spec. */
+  path: Path;
+  child: ChildSpec;
+  /** The child's own findings of severity error, as compile checks it. */
+  errors: Diagnostic[];
+}
+
+/**
+ * The rule errors of each child the checked spec mounts, where the child loads and leads into no
+ * cycle (those are subgraph-cycle's): compile checks the child and refuses the parent for them.
+ * Each child is checked once per validation run; its own children are checked the same way.
+ */
+export function childChecks(ctx: CheckContext): Promise<ChildCheck[]> {
+  return ctx.memo("subgraphs:child-checks", async () => {
+    const checkChild = ctx.options.checkChild;
+    if (ctx.options.loadSubgraphs === false || !checkChild) return [];
+    const reported = new Set((await subgraphFindings(ctx)).map((f) => f.path.join("\0")));
+    const shared = sharedOf(ctx);
+    const out: ChildCheck[] = [];
+    for (const { ref, abs } of await checkedGraphRefs(ctx)) {
+      if (!abs || abs === ctx.doc.path || reported.has(ref.path.join("\0"))) continue;
+      const child = await loadChildSpec(abs, ctx.doc.root, shared);
+      const found = await shared(`graphspec:child-check:${abs}`, () => checkChild(child.doc));
+      const errors = found.filter((d) => d.severity === "error");
+      if (errors.length) out.push({ path: ref.path, child, errors });
+    }
+    return out;
+  });
+}
+
+/** The children the checked spec mounts that load without errors, by the `graph:` naming each. */
+export function loadedChildren(
+  ctx: CheckContext,
+  shared: Shared,
+): Promise<{ path: Path; child: ChildSpec }[]> {
+  return ctx.memo("subgraphs:loaded", async () => {
+    if (ctx.options.loadSubgraphs === false) return [];
+    const out: { path: Path; child: ChildSpec }[] = [];
+    for (const { ref, abs } of await checkedGraphRefs(ctx)) {
+      if (!abs || abs === ctx.doc.path) continue;
+      const child = await loadChildSpec(abs, ctx.doc.root, shared);
+      if (child.errors.length === 0 && child.doc.data !== undefined)
+        out.push({ path: ref.path, child });
+    }
+    return out;
+  });
+}

@@ -52,7 +52,11 @@ export async function checkDocument(
   if (doc.data !== undefined) {
     const schema = checkSchema(doc);
     found.push(...schema);
-    const ctx = new CheckContext(doc, schema.length === 0, options);
+    // A child spec is checked as compile checks it: the same modules, no severity overrides.
+    const { loadModules, loadSubgraphs, cache, inspector } = options;
+    const childOptions: CheckOptions = { loadModules, loadSubgraphs, cache, inspector };
+    const checkChild = (child: SpecDocument) => checkDocument(child, childOptions);
+    const ctx = new CheckContext(doc, schema.length === 0, { ...options, checkChild });
     // A file that is not a mapping at all has nothing for the semantic rules to read.
     const isMapping = typeof doc.data === "object" && doc.data !== null && !Array.isArray(doc.data);
     for (const rule of isMapping ? RULES : []) {

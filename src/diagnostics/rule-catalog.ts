@@ -95,6 +95,16 @@ export const CATALOG = {
     summary: "A route case comes after its `default`, so it can never be chosen.",
   },
   "subgraph-cycle": { severity: "error", summary: "Subgraphs mount each other in a cycle." },
+  "subgraph-errors": {
+    severity: "error",
+    summary:
+      "A subgraph's child spec has errors of its own (no entry, a parallel write, an expression's type, …), so the parent does not compile.",
+  },
+  "subgraph-channels": {
+    severity: "error",
+    summary:
+      "A subgraph's `input` names a channel the child does not take, or a value crossing between parent and child (an `input` value, a shared channel copied in or back) has a type the receiving channel does not accept.",
+  },
   // State channels
   "default-type": {
     severity: "error",

@@ -116,7 +116,8 @@ export const RUN_ERRORS = {
   },
   "parallel-write": {
     phase: "run",
-    summary: "Nodes of one step wrote the same `replace` channel (LangGraph's InvalidUpdateError).",
+    summary:
+      "Nodes of one step wrote the same `replace` channel, or reset one channel with `null` twice (LangGraph's InvalidUpdateError); the message names the channel and the nodes.",
   },
   "no-checkpointer": {
     phase: "run",

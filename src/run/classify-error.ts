@@ -65,6 +65,71 @@ function unauthorized(c: unknown): boolean {
   );
 }
 
+/** LangGraph's own error classes a node's code can raise (by their `name`), and what to do about each. */
+const LANGGRAPH_HINTS: Record<string, string> = {
+  EmptyChannelError:
+    "a channel was read before anything was written to it: give the channel a `default`, or write it in an earlier step",
+  GraphValueError: "LangGraph refused a value the node gave it: check what the node returns",
+  UnreachableNodeError:
+    "a graph the node built has a node no edge reaches: add an edge to it, or remove it",
+  StateGraphInputError: "a graph the node built was given no valid state definition",
+  MultipleSubgraphError: "the node ran more than one subgraph in one call: run one per node",
+  RemoteException: "a remote graph the node called failed: see its own logs",
+};
+
+/** A hint for any of LangGraph's own errors a node raised: its class's, and LangGraph's page for it. */
+function langGraphHint(e: unknown): string | undefined {
+  const { name, lc_error_code: page } = (e ?? {}) as { name?: unknown; lc_error_code?: unknown };
+  const own = typeof name === "string" ? LANGGRAPH_HINTS[name] : undefined;
+  const more =
+    typeof page === "string" && /^[A-Z_]+$/.test(page)
+      ? `see https://docs.langchain.com/oss/javascript/langgraph/${page}/`
+      : undefined;
+  return own && more ? `${own}; ${more}` : (own ?? more);
+}
+
+/**
+ * LangGraph's InvalidUpdateError: a step's writes to one channel could not be combined. Said
+ * without the written values (they can be large, and are the state's own data).
+ */
+function invalidUpdate(message: string): Omit<RunError, "phase"> {
+  const channel = /^Invalid update for channel "([^"]+)"/.exec(message)?.[1];
+  const named = channel === undefined ? "a channel" : `\`${channel}\``;
+  if (/only one Overwrite value per step/.test(message)) {
+    return {
+      code: "parallel-write",
+      message: `nodes of one step both wrote \`null\` (a reset) to ${named}: only one reset per step is allowed`,
+      hint: "reset the channel from one node of the step only, or let the nodes run in different steps",
+    };
+  }
+  if (channel !== undefined) {
+    return {
+      code: "parallel-write",
+      message: `nodes of one step wrote ${named}, a \`replace\` channel that keeps one value per step`,
+      hint: `give ${named} a reducer that combines writes (append, merge, sum, …), or let the nodes write different channels; declare \`writes\` on \`function\` nodes so that validate's parallel-write rule can see what they write`,
+    };
+  }
+  if (/Send packet|send a packet to the END node/.test(message)) {
+    return {
+      code: "router-target",
+      message,
+      hint: "send only to nodes the graph has (a map's `to`, a router's `to`), never to END",
+    };
+  }
+  if (/to return an object|no parent graph|reserved channel|PASSTHROUGH/.test(message)) {
+    return {
+      code: "invalid-write",
+      message,
+      hint: 'return an object from channel names to values, e.g. `{ notes: ["done"] }`',
+    };
+  }
+  return {
+    code: "parallel-write",
+    message,
+    hint: "give the channel a reducer (append, merge, …), or stop writing it from nodes of one step",
+  };
+}
+
 function classify(e: unknown): Omit<RunError, "phase"> {
   if (e instanceof GraphspecRunError) {
     return {
@@ -87,11 +152,28 @@ function classify(e: unknown): Omit<RunError, "phase"> {
         hint: "raise `limits.recursion` in the spec or the run's `recursionLimit`, or check the loop's exit condition",
       };
     case "InvalidUpdateError":
+      return invalidUpdate(message);
+    case "EmptyInputError":
       return {
-        code: "parallel-write",
+        code: "invalid-input",
         message,
-        hint: "give the channel a reducer (append, merge, …), or stop writing it from nodes of one step",
+        hint: "give the run an input with at least one of the graph's channels, or resume a thread that has a step to run",
       };
+    case "UnknownInterruptError":
+      return {
+        code: "invalid-input",
+        message,
+        hint: "answer the thread's pending interrupts by their ids (`graphspec threads show` lists them), one value per id",
+      };
+    case "GraphValueError":
+      if (/checkpointer/i.test(message)) {
+        return {
+          code: "no-checkpointer",
+          message,
+          hint: "run the graph with a checkpointer (the executor's sqlite, postgres or memory)",
+        };
+      }
+      break;
     case "NodeTimeoutError":
       return {
         code: "timeout",
@@ -129,7 +211,7 @@ function classify(e: unknown): Omit<RunError, "phase"> {
       hint: "set the provider's key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, …) or as `api_key: \"${{ env.NAME }}\"` on the model in `models:`; to run without a provider, script the model (`graphspec test` fixtures: `scripts:` keyed by the model's name)",
     };
   }
-  const hint = ownHint(e);
+  const hint = ownHint(e) ?? langGraphHint(e);
   return {
     code: "node-error",
     message: name !== "Error" && !message.startsWith(name) ? `${name}: ${message}` : message,

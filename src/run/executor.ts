@@ -45,6 +45,7 @@ import { failureOf, keepFailure } from "./step-failure.js";
 import { type OpenStore, openStore } from "./store.js";
 import { threadGraphs } from "./thread-graph.js";
 import { graphForThread, onThread, refused } from "./thread-guard.js";
+import { threadSnapshot } from "./thread-snapshot.js";
 import { threadIndex } from "./threads.js";
 import { UsageCollector } from "./usage.js";
 
@@ -309,11 +310,13 @@ export function createReloadableExecutor(
     } finally {
       guard.dispose();
     }
-    const snapshot = await compiled.getState({ configurable: { thread_id: threadId } });
     const { saver: cp } = await saver();
+    // A step whose writes collide cannot be read back applied: `failure` says why (thread-snapshot.ts).
+    const { snapshot, failure } = await threadSnapshot(compiled, cp, threadId);
     if (thrown !== undefined) {
-      error = guard.stopped() ?? toRunError(thrown, snapshot.tasks.find((t) => t.error)?.name);
-    } else if (inspectOnly && !error) error = await failureOf(cp, snapshot);
+      error =
+        guard.stopped() ?? failure ?? toRunError(thrown, snapshot.tasks.find((t) => t.error)?.name);
+    } else if (inspectOnly && !error) error = failure ?? (await failureOf(cp, snapshot));
     const interrupts: PendingInterrupt[] = snapshot.tasks.flatMap((task) =>
       (task.interrupts ?? []).map((i) => ({ id: String(i.id), node: task.name, value: i.value })),
     );
@@ -363,7 +366,11 @@ export function createReloadableExecutor(
         inspectOnly: true,
         loaded,
       });
-    const before = await compiled.getState({ configurable: { thread_id: opts.threadId } });
+    const { snapshot: before } = await threadSnapshot(
+      compiled,
+      (await saver()).saver,
+      opts.threadId,
+    );
     // A thread paused under an earlier version of the spec, at a node (or with a channel) it lost.
     const changed = before.config?.configurable?.checkpoint_id
       ? await graphChanged((await saver()).saver, opts.threadId, spec)
@@ -499,7 +506,7 @@ export function createReloadableExecutor(
       const found = await graphForThread(owners, threadId, graph && pathOf(graph));
       if (found === undefined || "refusal" in found) return undefined;
       const { graph: compiled } = await load(found.path);
-      const s = await compiled.getState({ configurable: { thread_id: threadId } });
+      const { snapshot: s } = await threadSnapshot(compiled, (await saver()).saver, threadId);
       const checkpointId = s.config?.configurable?.checkpoint_id as string | undefined;
       if (!checkpointId) return undefined;
       const meta = (s.metadata ?? {}) as { step?: number; source?: string };

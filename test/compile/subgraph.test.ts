@@ -121,7 +121,26 @@ edges:
       ),
     );
     expect(e.name).toBe("CompileError");
+    // The check compile runs first finds it (subgraph-channels) ...
     expect(e.message).toMatch(
+      /test\/fixtures\/compile\/subgraph\/parent\.yaml:\d+:\d+: node `triage` passes `notes` to the subgraph `test\/fixtures\/compile\/subgraph\/triage-lists\.yaml`, which does not take it as input .*\[subgraph-channels\]/,
+    );
+    // ... and the subgraph node refuses it on its own when that check is skipped.
+    const unchecked = await rejection(
+      compile(
+        parent(`${TRIAGE_STATE}nodes:
+  triage:
+    kind: subgraph
+    graph: ./triage-lists.yaml
+    input: { ticket: "\${{ state.ticket }}", notes: "\${{ state.notes }}" }
+edges:
+  - { from: START, to: triage }
+  - { from: triage, to: END }
+`),
+        { validate: false },
+      ),
+    );
+    expect(unchecked.message).toMatch(
       /^test\/fixtures\/compile\/subgraph\/parent\.yaml:\d+:\d+: node `triage` passes `notes` to the subgraph `test\/fixtures\/compile\/subgraph\/triage-lists\.yaml`, which does not take it as input/,
     );
   });
@@ -353,6 +372,7 @@ edges:
   });
 
   it("name them when the child refuses what the parent passes in", async () => {
+    // validate refuses this spec (subgraph-channels); compiled unchecked, the child refuses the value.
     const g = await compile(
       parent(`state:
   ticket: { type: integer }
@@ -365,6 +385,7 @@ edges:
   - { from: START, to: triage }
   - { from: triage, to: END }
 `),
+      { validate: false },
     );
     const e = await rejection(g.invoke({ ticket: 7 }));
     expect(e).toMatchObject({ code: "subgraph", node: "triage", field: "ticket" });
@@ -407,8 +428,9 @@ edges:
       ),
     );
     expect(e.name).toBe("CompileError");
+    // The parent's own check finds the child's error (subgraph-errors), at the parent's `graph:`.
     expect(e.message).toMatch(
-      /^test\/fixtures\/compile\/subgraph\/parent\.yaml:\d+:\d+: node `child`: the subgraph `test\/fixtures\/compile\/subgraph\/broken\.yaml` cannot be compiled: /,
+      /test\/fixtures\/compile\/subgraph\/parent\.yaml:\d+:\d+: subgraph `\.\/broken\.yaml` has an error at test\/fixtures\/compile\/subgraph\/broken\.yaml:\d+:\d+ \[unknown-node\]/,
     );
     expect(e.message).toContain("nowhere");
   });

@@ -15,7 +15,9 @@ import { regex } from "./regex.js";
 import { reservedName } from "./reserved-name.js";
 import { routeDefaultLast } from "./route-default-last.js";
 import { routeNoDefault } from "./route-no-default.js";
+import { subgraphChannels } from "./subgraph-channels.js";
 import { subgraphCycle } from "./subgraph-cycle.js";
+import { subgraphErrors } from "./subgraph-errors.js";
 import { toolArgs } from "./tool-args.js";
 import { unknownExport } from "./unknown-export.js";
 import { unknownModel } from "./unknown-model.js";
@@ -49,6 +51,8 @@ export const RULES: readonly Rule[] = [
   subgraphCycle,
   defaultType,
   reducerType,
+  subgraphErrors,
+  subgraphChannels,
   expressionSyntax,
   expressionType,
   unsafeKey,

@@ -1,8 +1,12 @@
 import { isObject } from "../../spec/data.js";
+import type { Path } from "../../spec/source-map.js";
+import type { CheckContext } from "../check-context.js";
 import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
 import { explainMany, explainTogether } from "../graph/wording.js";
-import { nodeWrites } from "../node-writes.js";
+import { sharedOf } from "../module-refs.js";
+import { nodeWrites, type WriteSite } from "../node-writes.js";
 import type { Rule } from "../rule.js";
+import { loadedChildren } from "../subgraphs.js";
 
 /** Whether the channel keeps only the last write (LangGraph's LastValue): two in a step fail. */
 function isReplace(field: unknown): boolean {
@@ -24,21 +28,55 @@ function reducerHint(channel: string, field: Record<string, unknown>): string {
   return `give \`${channel}\` a reducer that combines writes (${fix}), or let the nodes write different channels`;
 }
 
+/** The value the spec writes at `path` (a `set` value, a `write` or `output` map's entry). */
+function valueAt(ctx: CheckContext, path: Path): unknown {
+  let v: unknown = ctx.spec;
+  for (const k of path) v = isObject(v) ? v[String(k)] : undefined;
+  return v;
+}
+
 /**
- * Nodes that can run in the same super-step must not both write a `replace` channel, and a
- * node that runs several times in one step (a map target) must not write one: LangGraph raises
- * InvalidUpdateError at run time.
+ * What each node writes; a subgraph without `output` copies back the channels both specs declare
+ * (as far as the child's `output` list gives them), reported at its `graph:`.
+ */
+async function writesOf(
+  ctx: CheckContext,
+  live: string[],
+): Promise<Map<string, Map<string, WriteSite>>> {
+  const writes = new Map(live.map((n) => [n, new Map(nodeWrites(ctx.spec, n).channels)]));
+  const state = isObject(ctx.spec.state) ? ctx.spec.state : {};
+  for (const { path, child } of await loadedChildren(ctx, sharedOf(ctx))) {
+    const name = String(path[1]);
+    const node = ctx.spec.nodes?.[name] as { output?: unknown } | undefined;
+    const own = writes.get(name);
+    if (!own || node?.output !== undefined) continue;
+    const spec = (child.doc.data ?? {}) as { state?: unknown; output?: unknown };
+    const childState = isObject(spec.state) ? spec.state : {};
+    const gives = Array.isArray(spec.output) ? spec.output.map(String) : Object.keys(childState);
+    for (const k of gives) {
+      if (Object.hasOwn(state, k) && Object.hasOwn(childState, k) && !own.has(k))
+        own.set(k, { path, at: "value" });
+    }
+  }
+  return writes;
+}
+
+/**
+ * Nodes that can run in the same super-step must not both write a `replace` channel, nor both
+ * reset (write `null` to) any channel, and a node that runs several times in one step (a map
+ * target) must not write one: LangGraph raises InvalidUpdateError at run time.
  */
 export const parallelWrite: Rule = {
   name: "parallel-write",
-  check(ctx) {
+  async check(ctx) {
     const state = isObject(ctx.spec.state) ? ctx.spec.state : {};
-    const replace = Object.keys(state).filter((c) => isReplace(state[c]));
-    if (replace.length === 0) return;
     const reachable = reachableOf(ctx);
     const live = graphOf(ctx).nodes.filter((n) => reachable.has(n));
-    const writes = new Map(live.map((n) => [n, nodeWrites(ctx.spec, n).channels]));
+    const writes = await writesOf(ctx, live);
     const steps = stepsOf(ctx);
+    resets(ctx, state, live, writes, steps);
+    const replace = Object.keys(state).filter((c) => isReplace(state[c]));
+    if (replace.length === 0) return;
     for (const channel of replace) {
       const field = state[channel] as Record<string, unknown>;
       const writers = live.filter((n) => writes.get(n)!.has(channel));
@@ -64,3 +102,33 @@ export const parallelWrite: Rule = {
     }
   },
 };
+
+/** Two resets (`null`, LangGraph's Overwrite) of one reducer channel in a step: only one is allowed. */
+function resets(
+  ctx: CheckContext,
+  state: Record<string, unknown>,
+  live: string[],
+  writes: Map<string, Map<string, WriteSite>>,
+  steps: ReturnType<typeof stepsOf>,
+): void {
+  for (const channel of Object.keys(state).filter((c) => !isReplace(state[c]))) {
+    const resetters = live.filter((n) => {
+      const site = writes.get(n)!.get(channel);
+      return site !== undefined && site.at === "key" && valueAt(ctx, site.path) === null;
+    });
+    for (const [j, node] of resetters.entries()) {
+      const site = writes.get(node)!.get(channel)!;
+      const other = resetters.slice(0, j).find((w) => steps.together(w, node));
+      const many = other === undefined ? steps.together(node, node) : undefined;
+      if (other === undefined && !many) continue;
+      ctx.report("parallel-write", site.path, {
+        message:
+          other !== undefined
+            ? `\`${node}\` and \`${other}\` can run in the same step and both reset \`${channel}\` (write \`null\`), and a step takes one reset of a channel: ${explainTogether(node, other, steps.together(node, other)!)}`
+            : `\`${node}\` resets \`${channel}\` (writes \`null\`) and can run several times in one step, and a step takes one reset of a channel: ${explainMany(node, many!)}`,
+        hint: `reset \`${channel}\` from one node of the step only (e.g. a \`set\` node before them), or let the nodes run in different steps`,
+        at: site.at,
+      });
+    }
+  }
+}

@@ -157,7 +157,9 @@ export const subgraphKind: NodeKind<SubgraphNode> = {
         if (ownLimit) delete config.recursionLimit;
         let final: Values;
         try {
-          final = await child.graph.invoke(values, config);
+          // LangGraph gives `undefined` for a child that wrote none of its output channels: by
+          // the docs that is a final state without them, so nothing is copied back.
+          final = ((await child.graph.invoke(values, config)) as Values | undefined) ?? {};
         } catch (e) {
           // Interrupts (and commands for the parent) travel up as LangGraph means them to.
           if (isGraphBubbleUp(e)) throw e;
