@@ -441,3 +441,43 @@ edges:
     expect([...out.log].sort()).toEqual(["a", "b", "c"]);
   });
 });
+
+describe("a `messages` channel that holds no messages", () => {
+  it.each([
+    ["a tools node", "  alpha: { kind: tools }", "runs the tool calls in"],
+    [
+      "an llm without write",
+      '  alpha: { kind: llm, model: m, prompt: "hi" }',
+      "appends its answer to",
+    ],
+  ])("%s over `type: array, reducer: append`: an error at the node", async (_, node, what) => {
+    const doc = await specFile(`version: 1
+name: t
+models: { m: { model: "scripted:m" } }
+state:
+  messages: { type: array, reducer: append }
+nodes:
+${node}
+edges:
+  - { from: START, to: alpha }
+  - { from: alpha, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([
+      `unknown-state-key 7:3 node \`alpha\` ${what} the \`messages\` channel, which is \`type: array\` with \`reducer: append\`, not a channel of messages`,
+    ]);
+  });
+
+  it("a channel of messages is fine", async () => {
+    const doc = await specFile(`version: 1
+name: t
+state:
+  messages: { type: messages, default: [] }
+nodes:
+  alpha: { kind: tools }
+edges:
+  - { from: START, to: alpha }
+  - { from: alpha, to: END }
+`);
+    expect(errors(await validate(doc))).toEqual([]);
+  });
+});

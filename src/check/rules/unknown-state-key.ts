@@ -43,6 +43,19 @@ export const unknownStateKey: Rule = {
     }
 
     const hasMessages = Object.hasOwn(state, "messages");
+    // LLM, agent and tools nodes read and append LangChain messages there: a list of anything
+    // else fails at the first call (ToolNode and the model refuse it).
+    const messagesField = obj(state.messages);
+    const messagesDeclared =
+      !hasMessages || messagesField?.type === "messages" || messagesField?.reducer === "messages"
+        ? undefined
+        : `${messagesField?.type === undefined ? "declared" : `\`type: ${String(messagesField.type)}\``}${messagesField?.reducer === undefined ? "" : ` with \`reducer: ${String(messagesField.reducer)}\``}`;
+    const notMessages = (name: string, what: string, orElse: string) =>
+      ctx.report("unknown-state-key", ["nodes", name], {
+        message: `node \`${name}\` ${what} the \`messages\` channel, which is ${messagesDeclared}, not a channel of messages`,
+        hint: `declare it \`messages: { type: messages }\`${orElse}`,
+        at: "key",
+      });
     for (const [name, node] of Object.entries(obj(ctx.spec.nodes) ?? {})) {
       const n = obj(node);
       if (!n) continue;
@@ -64,6 +77,9 @@ export const unknownStateKey: Rule = {
           at: "key",
         });
       }
+      if (messagesDeclared && (n.kind === "llm" || n.kind === "agent") && n.write === undefined)
+        notMessages(name, "appends its answer to", ", or give the node a `write` of its own");
+      if (messagesDeclared && n.kind === "tools") notMessages(name, "runs the tool calls in", "");
       if (n.kind === "tools" && !hasMessages) {
         ctx.report("unknown-state-key", at(), {
           message: `tools node \`${name}\` needs a \`messages\` channel: it runs the tool calls of the last AI message there and appends the results`,
