@@ -82,7 +82,10 @@ export async function sqliteSql(path: string): Promise<Sql> {
   mkdirSync(dirname(path), { recursive: true });
   // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
   const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
-  const Database = SqliteSaver.fromConnString(":memory:").db.constructor as new (
+  const probe = SqliteSaver.fromConnString(":memory:").db;
+  // Only its class is wanted: the in-memory database it opened is closed at once.
+  probe.close();
+  const Database = probe.constructor as new (
     file: string,
     opts?: { timeout?: number },
   ) => {

@@ -4,9 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecutor } from "../../src/run/executor.js";
+import { closeAfterAll } from "../support/close-after-all.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "graphspec-exec-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const closing = closeAfterAll();
 
 const urgent = {
   "support-triage": [
@@ -64,7 +66,7 @@ describe("runs and resumes", () => {
 
   it("a run paused by one executor is resumed by another on the same SQLite file", async () => {
     const sqlitePath = join(tmp, "state.db");
-    const first = createExecutor({ checkpointer: "sqlite", sqlitePath, scripts: urgent });
+    const first = closing(createExecutor({ checkpointer: "sqlite", sqlitePath, scripts: urgent }));
     const paused = await first.run("support-triage", {
       input: { ticket: "T-9" },
       threadId: "shared",
@@ -72,11 +74,13 @@ describe("runs and resumes", () => {
     });
     expect(paused.status).toBe("interrupted");
     expect(paused.warnings).toEqual([]);
-    const second = createExecutor({
-      checkpointer: "sqlite",
-      sqlitePath,
-      scripts: { "support-triage": [] },
-    });
+    const second = closing(
+      createExecutor({
+        checkpointer: "sqlite",
+        sqlitePath,
+        scripts: { "support-triage": [] },
+      }),
+    );
     const done = await second.resume("support-triage", {
       threadId: "shared",
       value: false,
@@ -162,17 +166,19 @@ limits: { recursion: 3 }
 describe("threads", () => {
   it("lists threads with their graph, and deletes one or all with a prefix", async () => {
     const sqlitePath = join(tmp, "threads.db");
-    const exec = createExecutor({
-      checkpointer: "sqlite",
-      sqlitePath,
-      scripts: {
-        "support-triage": [
-          ...urgent["support-triage"],
-          ...urgent["support-triage"],
-          ...urgent["support-triage"],
-        ],
-      },
-    });
+    const exec = closing(
+      createExecutor({
+        checkpointer: "sqlite",
+        sqlitePath,
+        scripts: {
+          "support-triage": [
+            ...urgent["support-triage"],
+            ...urgent["support-triage"],
+            ...urgent["support-triage"],
+          ],
+        },
+      }),
+    );
     for (const id of ["user-1:a", "user-1:b", "user-2:a"]) {
       await exec.run("support-triage", { input: { ticket: id }, threadId: id, context });
     }

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecutor } from "../../src/run/executor.js";
+import { closeAfterAll } from "../support/close-after-all.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-limits-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,12 +73,15 @@ const slowStep = (n: number | undefined) => {
 };
 const steps = () => readFileSync(sideEffects, "utf8").trim().split("\n").filter(Boolean);
 const sqlitePath = join(dir, "state.db");
+const closing = closeAfterAll();
 const executor = (scripts?: Record<string, unknown[]>) =>
-  createExecutor({
-    dir: join(dir, "graphs"),
-    sqlitePath,
-    ...(scripts ? { scripts: scripts as never } : {}),
-  });
+  closing(
+    createExecutor({
+      dir: join(dir, "graphs"),
+      sqlitePath,
+      ...(scripts ? { scripts: scripts as never } : {}),
+    }),
+  );
 
 const triage = join(import.meta.dirname, "..", "..", "graphs", "support-triage.yaml");
 const turn = (input: number, output: number) => ({
