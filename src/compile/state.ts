@@ -8,6 +8,7 @@ import { type BaseChannel, LastValue } from "@langchain/langgraph/channels";
 import { reducerMisfit } from "../spec/reducer-fit.js";
 import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
 import { CompileError } from "./compile-error.js";
+import { GraphspecRunError } from "./graphspec-run-error.js";
 import { REDUCERS } from "./reducers.js";
 import { fieldJsonSchema, valueCheck } from "./value-check.js";
 
@@ -52,6 +53,26 @@ function refuseField(name: string, field: StateField, kind: string | ReducerFn):
     throw new CompileError(`state channel \`${name}\`: ${problem.message} [default-type]`);
 }
 
+/**
+ * A reducer of the spec's own, whose throw names the channel: LangGraph calls reducers after the
+ * step's nodes finished, so its error would otherwise name no node, no channel and no module.
+ */
+function reportedAs(channel: string, reducer: ReducerFn): ReducerFn {
+  return (current, written) => {
+    try {
+      return reducer(current, written);
+    } catch (e) {
+      throw new GraphspecRunError(
+        "node-error",
+        `the reducer of state channel \`${channel}\` threw: ${(e as Error)?.message ?? String(e)}`,
+        {
+          hint: "fix the reducer's module, or the value written to the channel; the thread keeps the state before the step",
+        },
+      );
+    }
+  };
+}
+
 function channelFor(name: string, field: StateField, custom: ReducerFn | undefined): BaseChannel {
   const kind = reducerOf(field);
   const hasDefault = Object.hasOwn(field, "default");
@@ -79,7 +100,8 @@ function channelFor(name: string, field: StateField, custom: ReducerFn | undefin
     // LastValue keeps LangGraph's InvalidUpdateError for two writes in one step.
     return new LastValue(hasDefault ? factoryOf(field.default) : undefined);
   }
-  const reducer = kind === "custom" ? custom : REDUCERS[kind as keyof typeof REDUCERS];
+  const builtIn = REDUCERS[kind as keyof typeof REDUCERS];
+  const reducer = kind === "custom" && custom ? reportedAs(name, custom) : builtIn;
   if (!reducer) throw new Error(`no reducer for ${String(kind)}`);
   return hasDefault
     ? Annotation({ reducer, default: factoryOf(field.default) })

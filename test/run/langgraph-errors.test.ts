@@ -171,3 +171,39 @@ describe("every LangGraph error class a run can meet", () => {
     }
   });
 });
+
+describe("a reducer of the spec's own that throws", () => {
+  module(
+    "refuse.mjs",
+    'export default (current, written) => { if (written === "boom") throw new Error("reducer refused"); return written; };\n',
+  );
+  graph(
+    "refuses",
+    `state:
+  x: { type: string, reducer: { module: ../refuse.mjs }, default: "a" }
+nodes:
+  w: { kind: set, values: { x: boom } }
+edges:
+  - { from: START, to: w }
+  - { from: w, to: END }
+`,
+  );
+
+  it("fails the run with a code and keeps the state before the step; the thread reads back", async () => {
+    const executor = exec();
+    try {
+      const result = await executor.run("refuses", { threadId: "refuses-1", input: {} });
+      expect(result.status).toBe("failed");
+      expect(result.error?.code).not.toBe("internal");
+      expect(result.error?.message).toContain("reducer refused");
+      expect(result.error?.message).toContain("state channel `x`");
+      expect(result.output.x).toBe("a");
+      const again = await executor.inspect("refuses-1");
+      expect(again?.status).toBe("failed");
+      expect(again?.error?.message).toContain("reducer refused");
+      expect(again?.output.x).toBe("a");
+    } finally {
+      await executor.close();
+    }
+  });
+});
