@@ -15,11 +15,16 @@ import { runRoutes } from "./run-routes.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenancy } from "./tenancy.js";
 import { type Allow, threadRoutes } from "./thread-routes.js";
+import { PAGE_PATHS } from "./web-page.js";
 
 /** Paths anyone may call: liveness and readiness, and what this server is. */
 const PUBLIC = new Set(["/ok", "/health", "/info"]);
 
-export function serverApp(p: ServerParts, version: string): Hono<ServerEnv> {
+export function serverApp(
+  p: ServerParts,
+  version: string,
+  page?: Hono<ServerEnv>,
+): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.onError((e, c) => {
     if (e instanceof ApiError) return c.json(e.body(), e.status);
@@ -51,8 +56,10 @@ export function serverApp(p: ServerParts, version: string): Hono<ServerEnv> {
     c.json({ version, graphspec: true, flags: { assistants: true, crons: false } }),
   );
 
+  // graphspec dev's page (web-page.ts): static files, public like the paths above.
+  if (page) app.route("/", page);
   app.use("*", async (c, next) => {
-    if (PUBLIC.has(c.req.path)) return next();
+    if (PUBLIC.has(c.req.path) || (page && PAGE_PATHS.has(c.req.path))) return next();
     let caller: Caller | undefined;
     if (p.auth) caller = await p.auth.authenticate(c.req.raw);
     c.set("caller", caller);

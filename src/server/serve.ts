@@ -15,6 +15,7 @@ import { RunRegistry } from "./run-registry.js";
 import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
+import { webPageRoutes } from "./web-page.js";
 
 export interface ServeOptions {
   exec: Executor;
@@ -37,6 +38,8 @@ export interface ServeOptions {
    * for five beats is taken for dead and its runs are released (replica-heartbeat.ts).
    */
   heartbeatMs?: number;
+  /** Serve the web page at `/` (graphspec dev): the folder of the built page, or true for dist/web. */
+  page?: boolean | string;
 }
 
 export interface RunningServer {
@@ -69,7 +72,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     ? await startHeartbeat(store.replicas, runs.replica, o.exec, o.heartbeatMs)
     : undefined;
   if (store.shared) parts.queue = runQueue(parts);
-  const app = serverApp(parts, o.version ?? "0");
+  const page = o.page
+    ? await webPageRoutes(typeof o.page === "string" ? o.page : undefined)
+    : undefined;
+  const app = serverApp(parts, o.version ?? "0", page);
   const host = o.host ?? "127.0.0.1";
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: host, port: o.port ?? 0 }, () => resolve(s));

@@ -140,6 +140,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     port,
     version: VERSION,
     records,
+    page: name === "dev",
     ...(heartbeat ? { heartbeatMs: heartbeat } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
   });
