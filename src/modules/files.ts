@@ -1,12 +1,14 @@
 /** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
-import { readdir, realpath } from "node:fs/promises";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { readdir } from "node:fs/promises";
+import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { closest } from "../diagnostics/suggest.js";
 import { isInside } from "../spec/inside-root.js";
-import { PathProbes } from "../spec/path-probes.js";
+import { PathProbes, realpathLoose } from "../spec/path-probes.js";
 import { findMarkedRoot } from "../spec/project-root.js";
 import type { Path } from "../spec/source-map.js";
 import type { RefBase, RefProblem } from "./refs.js";
+
+export { realpathLoose };
 
 export const MODULE_EXTENSIONS = [".ts", ".mts", ".cts", ".js", ".mjs", ".cjs"] as const;
 export const GRAPH_EXTENSIONS = [".yaml", ".yml", ".json"] as const;
@@ -15,22 +17,6 @@ export const GRAPH_EXTENSIONS = [".yaml", ".yml", ".json"] as const;
 export type FileKind = "module" | "graph";
 
 export type ResolvedFile = { ok: true; abs: string } | { ok: false; problem: RefProblem };
-
-/** realpath of the longest existing prefix of `path`, with the rest appended: symlinked directories count even when the file is missing. */
-export async function realpathLoose(path: string): Promise<string> {
-  const rest: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      return join(await realpath(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(basename(current));
-      current = parent;
-    }
-  }
-}
 
 const extensionsOf = (kind: FileKind): readonly string[] =>
   kind === "module" ? MODULE_EXTENSIONS : GRAPH_EXTENSIONS;

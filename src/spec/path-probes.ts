@@ -14,6 +14,21 @@ import { basename, dirname, join, parse as parsePath } from "node:path";
 /** What makes a folder the project root (see project-root.ts, which asks the same uncached). */
 const MARKERS = ["package.json", ".git", "graphspec.config.json"];
 
+/**
+ * realpath of the longest existing prefix of `path`, with the rest appended: symlinked folders
+ * count even when the file is missing. `realpathOf` answers undefined for a path that does not exist.
+ */
+export async function realpathLoose(
+  path: string,
+  realpathOf: (path: string) => Promise<string | undefined> = (p) =>
+    realpath(p).catch(() => undefined),
+): Promise<string> {
+  const real = await realpathOf(path);
+  if (real !== undefined) return real;
+  const parent = dirname(path);
+  return parent === path ? path : join(await realpathLoose(parent, realpathOf), basename(path));
+}
+
 export class PathProbes {
   private readonly marked = new Map<string, string | undefined>();
   private readonly reals = new Map<string, Promise<string | undefined>>();
@@ -46,12 +61,9 @@ export class PathProbes {
     return found;
   }
 
-  /** realpath of the longest existing prefix of `path`, with the rest appended (as modules/files.ts's `realpathLoose`). */
-  async realpathLoose(path: string): Promise<string> {
-    const real = await this.realpath(path);
-    if (real !== undefined) return real;
-    const parent = dirname(path);
-    return parent === path ? path : join(await this.realpathLoose(parent), basename(path));
+  /** `realpathLoose(path)` with this run's cached realpaths. */
+  realpathLoose(path: string): Promise<string> {
+    return realpathLoose(path, (p) => this.realpath(p));
   }
 
   /** `stat(path)`, or undefined when it fails. */
