@@ -1,7 +1,8 @@
 /** Assistants: one per graph, read-only — search, get, graph, schemas. */
 import { Hono } from "hono";
 import { notFound } from "./api-error.js";
-import { type GraphEntry, graphDrawing, graphSchemas } from "./graph-catalog.js";
+import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
+import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 
@@ -43,7 +44,7 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
   api.post("/assistants/count", async (c) => c.json((await p.graphs.list()).length));
   api.get("/assistants/:id", async (c) => c.json(assistantOf(await find(c.req.param("id")))));
   api.get("/assistants/:id/graph", async (c) =>
-    c.json(graphDrawing(await find(c.req.param("id")))),
+    c.json(await graphDrawing(await find(c.req.param("id")), xrayDepth(c.req.query("xray")))),
   );
   api.get("/assistants/:id/schemas", async (c) =>
     c.json(graphSchemas(await find(c.req.param("id")))),

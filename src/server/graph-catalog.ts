@@ -127,27 +127,3 @@ export function graphSchemas(g: GraphEntry): Record<string, unknown> {
     config_schema: null,
   };
 }
-
-/** The graph's nodes and edges as the LangGraph server draws them (`__start__` … `__end__`). */
-export function graphDrawing(g: GraphEntry): Record<string, unknown> {
-  const id = (n: string) => (n === "START" ? "__start__" : n === "END" ? "__end__" : n);
-  const list = (v: string | string[] | undefined) => (v === undefined ? [] : [v].flat());
-  const edges: { source: string; target: string; conditional: boolean }[] = [];
-  for (const e of g.spec.edges ?? []) {
-    const routed = [
-      ...(e.route ?? []).map((c) => (c as { to?: string | string[] }).to),
-      ...(e.router?.to ?? []),
-    ].flatMap((t) => list(t as string | string[] | undefined));
-    for (const from of list(e.from)) {
-      for (const to of list(e.to))
-        edges.push({ source: id(from), target: id(to), conditional: false });
-      for (const to of routed) edges.push({ source: id(from), target: id(to), conditional: true });
-    }
-  }
-  const nodes = ["__start__", ...Object.keys(g.spec.nodes ?? {}), "__end__"].map((n) => ({
-    id: n,
-    type: n.startsWith("__") ? "schema" : "runnable",
-    data: n.startsWith("__") ? n : { id: n, name: n },
-  }));
-  return { nodes, edges };
-}
