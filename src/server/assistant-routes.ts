@@ -1,6 +1,7 @@
 /** Assistants: one per graph, read-only — search, get, graph, schemas. */
 import { Hono } from "hono";
 import { notFound } from "./api-error.js";
+import { graphspecMetadata } from "./assistant-metadata.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
 import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
@@ -8,6 +9,7 @@ import type { ServerEnv, ServerParts } from "./server-parts.js";
 
 const EPOCH = new Date(0).toISOString();
 
+/** graphspec dev: `version` is the version that serves (0: none yet), `updated_at` when it came in. */
 export const assistantOf = (g: GraphEntry) => ({
   assistant_id: g.assistantId,
   graph_id: g.name,
@@ -15,10 +17,13 @@ export const assistantOf = (g: GraphEntry) => ({
   description: g.description ?? null,
   config: {},
   context: {},
-  metadata: { created_by: "system" },
-  version: 1,
+  metadata: {
+    created_by: "system",
+    ...(g.status ? { graphspec: graphspecMetadata(g.path, g.status) } : {}),
+  },
+  version: g.status ? (g.status.version ?? 0) : 1,
   created_at: EPOCH,
-  updated_at: EPOCH,
+  updated_at: g.status ? g.status.updatedAt.toISOString() : EPOCH,
 });
 
 export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
