@@ -86,12 +86,18 @@ const kindOf = (n: DrawableNode) =>
   n.metadata?.kind ??
   (n.id.endsWith("__start__") ? "start" : n.id.endsWith("__end__") ? "end" : n.type);
 
-const sizeOf = (label: string, kind: string) =>
+const sizeOf = (label: string, kind: string, unreachable: boolean) =>
   kind === "start" || kind === "end"
     ? TERMINAL
-    : // The name on one line, the kind (and marks) under it; room for the badges at the right.
+    : // The name on one line, the kind under it; room for the badges at the right (and a
+      // subgraph's open button).
       {
-        width: Math.max(96, textWidth(label) + 44, textWidth(kind, LABEL_CHAR_PX) + 44),
+        width:
+          Math.max(
+            96,
+            textWidth(label) + 44,
+            textWidth(unreachable ? `${kind} · unreachable` : kind, LABEL_CHAR_PX) + 44,
+          ) + (kind === "subgraph" ? 24 : 0),
         height: NODE_HEIGHT,
       };
 
@@ -136,7 +142,7 @@ export function layoutGraph(graph: DrawableGraph): Layout {
   for (const n of graph.nodes) {
     const label = labelOf(n);
     const kind = kindOf(n);
-    g.setNode(`n:${n.id}`, { ...sizeOf(label, kind), id: n.id });
+    g.setNode(`n:${n.id}`, { ...sizeOf(label, kind, n.metadata?.unreachable === true), id: n.id });
     known.add(n.id);
     if (n.metadata?.parent && clusters.has(n.metadata.parent))
       g.setParent(`n:${n.id}`, `cluster:${n.metadata.parent}`);

@@ -9,9 +9,9 @@
  */
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { DrawableGraph } from "../../draw/drawable.js";
+import { expandSubgraphs } from "../../draw/expand.js";
 import { type LaidEdge, type LaidJoin, layoutGraph } from "../../draw/layout.js";
 import { client } from "../api.js";
-import { expandSubgraphs } from "../../draw/expand.js";
 import { DrawingLegend } from "./legend.js";
 import { NodeShape, type NodeStatus, ToggleButton } from "./node-shape.js";
 

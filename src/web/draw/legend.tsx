@@ -1,9 +1,11 @@
+import { IconSample } from "./icons.js";
+
 /** What the drawing's marks mean: run statuses (colour and glyph), pause points, edge forms. */
 const STATUSES = [
   ["idle", "", "not run"],
   ["running", "●", "running"],
   ["done", "✓", "done"],
-  ["interrupted", "⏸", "interrupted"],
+  ["interrupted", "‖", "interrupted"],
   ["error", "✕", "failed"],
 ] as const;
 
@@ -20,10 +22,10 @@ export function DrawingLegend() {
           </li>
         ))}
         <li>
-          <span aria-hidden="true">⏸</span> breakpoint
+          <IconSample icon="breakpoint" /> breakpoint
         </li>
         <li>
-          <span aria-hidden="true">✋</span> waits for a person
+          <IconSample icon="person" /> waits for a person
         </li>
         <li>
           <span class="line-sample conditional" aria-hidden="true" /> chosen at run time (label: its

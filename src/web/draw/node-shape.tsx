@@ -4,6 +4,7 @@
  * under it (never colour alone), badges for breakpoints and pause points, and its run status.
  */
 import type { LaidNode } from "../../draw/layout.js";
+import { BreakpointIcon, PersonIcon } from "./icons.js";
 
 export type NodeStatus = "idle" | "running" | "done" | "interrupted" | "error";
 
@@ -11,7 +12,7 @@ const STATUS_GLYPH: Record<NodeStatus, string> = {
   idle: "",
   running: "●",
   done: "✓",
-  interrupted: "⏸",
+  interrupted: "‖",
   error: "✕",
 };
 
@@ -67,10 +68,15 @@ export function NodeShape(props: {
   const left = n.x - n.width / 2;
   const top = n.y - n.height / 2;
   const terminal = n.kind === "start" || n.kind === "end";
+  // A subgraph's button takes the right of the node (layout.ts gave it the room).
+  const middle = (props.onToggle ? n.width - 24 : n.width) / 2;
   const classes = ["node", `kind-${n.kind}`, m?.unreachable ? "unreachable" : ""].filter(Boolean);
   const marks = [
-    ...(m?.interrupt ?? []).map((w) => ({ glyph: "⏸", text: `Breakpoint ${w}` })),
-    ...(m?.pauses ? [{ glyph: "✋", text: "Waits for a person" }] : []),
+    ...(m?.interrupt ?? []).map((w) => ({
+      icon: <BreakpointIcon />,
+      text: `Breakpoint: pauses ${w} this node`,
+    })),
+    ...(m?.pauses ? [{ icon: <PersonIcon />, text: "Waits for a person" }] : []),
   ];
   return (
     <g
@@ -85,19 +91,19 @@ export function NodeShape(props: {
       {n.kind === "subgraph" ? (
         <rect class="frame" x={4} y={4} width={n.width - 8} height={n.height - 8} rx={2} />
       ) : null}
-      <text class="name" x={n.width / 2} y={terminal ? n.height / 2 + 4 : 19} text-anchor="middle">
+      <text class="name" x={middle} y={terminal ? n.height / 2 + 4 : 19} text-anchor="middle">
         {n.label}
       </text>
       {terminal ? null : (
-        <text class="kind" x={n.width / 2} y={35} text-anchor="middle">
+        <text class="kind" x={middle} y={35} text-anchor="middle">
           {m?.unreachable ? `${n.kind} · unreachable` : n.kind}
         </text>
       )}
       {marks.map((mark, i) => (
-        <text key={mark.text} class="mark" x={n.width - 4 - i * 16} y={14} text-anchor="end">
+        <g key={mark.text} class="mark" transform={`translate(${n.width - 11 - i * 17},11)`}>
           <title>{mark.text}</title>
-          {mark.glyph}
-        </text>
+          {mark.icon}
+        </g>
       ))}
       {STATUS_GLYPH[status] ? (
         <text class="status-glyph" x={6} y={14}>
@@ -106,8 +112,8 @@ export function NodeShape(props: {
       ) : null}
       {props.onToggle ? (
         <ToggleButton
-          x={n.width - 22}
-          y={n.height - 20}
+          x={n.width - 23}
+          y={(n.height - 16) / 2}
           label={`Expand subgraph ${n.id}`}
           expanded={false}
           onToggle={props.onToggle}
