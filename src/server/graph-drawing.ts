@@ -6,7 +6,7 @@
  * fan-out in keys of its own (src/draw/drawable.ts; docs/server.md "The drawing"). With `xray`,
  * subgraph nodes are replaced by their child's nodes, ids prefixed `parent:child` as LangGraph does.
  */
-import { dirname, resolve } from "node:path";
+import { dirname } from "node:path";
 import {
   type DrawableEdge,
   type DrawableGraph,
@@ -15,8 +15,10 @@ import {
   type NodeDetails,
   START_ID,
 } from "../draw/drawable.js";
+import { resolveGraphRef } from "../modules/index.js";
 import { buildGraph, reachedFromStart } from "../spec/control-flow.js";
 import { loadSpec } from "../spec/load.js";
+import { findProjectRoot } from "../spec/project-root.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 
 /** How deep xray goes when asked for "all": deeper nesting than this is a cycle, not a design. */
@@ -130,11 +132,13 @@ const startEnd = (prefix: string, parent: string | undefined): DrawableNode[] =>
 
 /**
  * The drawing of the spec at `path`, its ids prefixed by `prefix` (xray: `parent:`), subgraphs
- * expanded `depth` levels down. A child that does not load stays a subgraph node.
+ * expanded `depth` levels down. A child that does not load, or lies outside the project `root`,
+ * stays a subgraph node.
  */
 async function drawSpec(
   spec: GraphSpec,
   path: string,
+  root: string,
   depth: number,
   parent: string | undefined,
 ): Promise<DrawableGraph> {
@@ -153,13 +157,21 @@ async function drawSpec(
       ...(parent !== undefined ? { parent } : {}),
     };
     if (depth > 0 && node.kind === "subgraph" && typeof node.graph === "string") {
-      const childPath = resolve(dirname(path), node.graph);
-      const child = await loadSpec(childPath).then(
-        (doc) => doc.data as GraphSpec,
-        () => undefined,
-      );
-      if (child) {
-        const drawn = await drawSpec(child, childPath, depth - 1, full);
+      // As compile resolves it: a path that leaves the project (path-escape) is not read.
+      const childPath = (
+        await resolveGraphRef(
+          { specPath: path, root },
+          { node: name, graph: node.graph, path: ["nodes", name, "graph"] },
+        )
+      ).abs;
+      const child = childPath
+        ? await loadSpec(childPath, { root }).then(
+            (doc) => doc.data as GraphSpec,
+            () => undefined,
+          )
+        : undefined;
+      if (child && childPath) {
+        const drawn = await drawSpec(child, childPath, root, depth - 1, full);
         nodes.push(...drawn.nodes);
         inner.push(...drawn.edges);
         expanded.set(full, { start: `${full}:${START_ID}`, end: `${full}:${END_ID}` });
@@ -189,5 +201,5 @@ export interface DrawableSource {
 
 /** The graph's drawing; `xray` levels of subgraphs expanded (0: none). */
 export function graphDrawing(g: DrawableSource, xray = 0): Promise<DrawableGraph> {
-  return drawSpec(g.spec, g.path, xray, undefined);
+  return drawSpec(g.spec, g.path, findProjectRoot(dirname(g.path)), xray, undefined);
 }
