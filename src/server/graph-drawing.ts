@@ -23,6 +23,11 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 
 /** How deep xray goes when asked for "all": deeper nesting than this is a cycle, not a design. */
 const XRAY_ALL = 16;
+/**
+ * The most nodes an xray drawing holds: a spec mounting ten subgraphs that each mount ten more
+ * would otherwise ask for 10^16 of them. Past it, subgraph nodes stay unexpanded.
+ */
+export const XRAY_MAX_NODES = 2000;
 
 /** `?xray=` as the SDK sends it: `true` (all levels), a depth, or nothing (none). */
 export function xrayDepth(query: string | undefined): number {
@@ -135,13 +140,24 @@ const startEnd = (prefix: string, parent: string | undefined): DrawableNode[] =>
  * expanded `depth` levels down. A child that does not load, or lies outside the project `root`,
  * stays a subgraph node.
  */
+interface XrayWalk {
+  root: string;
+  /** Nodes in the drawing so far, all levels, counted as a spec is opened: at most XRAY_MAX_NODES. */
+  drawn: number;
+  /** Child specs read in this walk, by file: one mounted many times is read once. */
+  specs: Map<string, Promise<GraphSpec | undefined>>;
+}
+
 async function drawSpec(
   spec: GraphSpec,
   path: string,
-  root: string,
+  walk: XrayWalk,
   depth: number,
   parent: string | undefined,
+  /** The spec files of the subgraphs this one is inside: one that mounts itself is not opened again. */
+  within: readonly string[] = [path],
 ): Promise<DrawableGraph> {
+  const root = walk.root;
   const prefix = parent === undefined ? "" : `${parent}:`;
   const reached = reachedFromStart(buildGraph(spec));
   const [start, end] = startEnd(prefix, parent);
@@ -156,7 +172,12 @@ async function drawSpec(
       ...detailsOf(name, node, spec, reached),
       ...(parent !== undefined ? { parent } : {}),
     };
-    if (depth > 0 && node.kind === "subgraph" && typeof node.graph === "string") {
+    if (
+      depth > 0 &&
+      node.kind === "subgraph" &&
+      typeof node.graph === "string" &&
+      walk.drawn < XRAY_MAX_NODES
+    ) {
       // As compile resolves it: a path that leaves the project (path-escape) is not read.
       const childPath = (
         await resolveGraphRef(
@@ -164,14 +185,28 @@ async function drawSpec(
           { node: name, graph: node.graph, path: ["nodes", name, "graph"] },
         )
       ).abs;
-      const child = childPath
-        ? await loadSpec(childPath, { root }).then(
+      if (childPath && !walk.specs.has(childPath))
+        walk.specs.set(
+          childPath,
+          loadSpec(childPath, { root }).then(
             (doc) => doc.data as GraphSpec,
             () => undefined,
-          )
-        : undefined;
-      if (child && childPath) {
-        const drawn = await drawSpec(child, childPath, root, depth - 1, full);
+          ),
+        );
+      const child = childPath ? await walk.specs.get(childPath) : undefined;
+      const nodeCount = Object.keys(child?.nodes ?? {}).length;
+      if (
+        child &&
+        childPath &&
+        !within.includes(childPath) &&
+        // The subgraph node gives way to its child's nodes, START and END.
+        walk.drawn + nodeCount + 1 <= XRAY_MAX_NODES
+      ) {
+        walk.drawn += nodeCount + 1;
+        const drawn = await drawSpec(child, childPath, walk, depth - 1, full, [
+          ...within,
+          childPath,
+        ]);
         nodes.push(...drawn.nodes);
         inner.push(...drawn.edges);
         expanded.set(full, { start: `${full}:${START_ID}`, end: `${full}:${END_ID}` });
@@ -201,5 +236,7 @@ export interface DrawableSource {
 
 /** The graph's drawing; `xray` levels of subgraphs expanded (0: none). */
 export function graphDrawing(g: DrawableSource, xray = 0): Promise<DrawableGraph> {
-  return drawSpec(g.spec, g.path, findProjectRoot(dirname(g.path)), xray, undefined);
+  const drawn = Object.keys(g.spec.nodes ?? {}).length + 2;
+  const walk = { root: findProjectRoot(dirname(g.path)), drawn, specs: new Map() };
+  return drawSpec(g.spec, g.path, walk, xray, undefined);
 }
