@@ -78,7 +78,16 @@ export function GraphDrawing(props: {
           viewBox={`0 0 ${layout.width} ${layout.height}`}
           width={actualSize ? layout.width : "100%"}
           height={actualSize ? layout.height : undefined}
-          {...(actualSize ? {} : { style: { maxWidth: `${Math.max(layout.width * 1.3, 240)}px` } })}
+          {...(actualSize
+            ? {}
+            : {
+                // Fit the panel, but never below 80% of actual size for the sake of height: a
+                // long graph scrolls rather than shrinking into unreadable text.
+                style: {
+                  maxWidth: `${Math.max(layout.width * 1.3, 240)}px`,
+                  maxHeight: `max(75vh, ${Math.round(layout.height * 0.8)}px)`,
+                },
+              })}
           preserveAspectRatio="xMidYMin meet"
         >
           <defs>
