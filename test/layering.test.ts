@@ -29,6 +29,8 @@ const LANGCHAIN_FILE = /(^|\/)node_modules\/(@langchain\/|langchain\/)/;
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   diagnostics: [],
+  // The drawable-graph contract and its layout: shared by the server, the web page and `graphspec draw`.
+  draw: [],
   spec: ["diagnostics"],
   "json-schema": ["diagnostics", "spec"],
   modules: ["diagnostics", "spec"],
@@ -36,7 +38,17 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   check: ["diagnostics", "spec", "json-schema", "modules", "expr"],
   compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
   run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile"],
-  server: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile", "run"],
+  server: [
+    "diagnostics",
+    "spec",
+    "json-schema",
+    "modules",
+    "expr",
+    "check",
+    "compile",
+    "run",
+    "draw",
+  ],
   dev: [
     "diagnostics",
     "spec",
@@ -47,6 +59,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "compile",
     "run",
     "server",
+    "draw",
   ],
   cli: [
     "diagnostics",
@@ -59,6 +72,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "run",
     "server",
     "dev",
+    "draw",
   ],
 };
 /** check/'s one door for the layers above it. */

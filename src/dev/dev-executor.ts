@@ -6,6 +6,7 @@
 import { resolve } from "node:path";
 import { createReloadableExecutor } from "../run/executor.js";
 import type { Executor, ExecutorOptions } from "../run/executor-api.js";
+import type { ServedStatus } from "../server/assistant-metadata.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import type { ReloadEvent } from "./reload-event.js";
 import { DEFAULT_DEBOUNCE_MS, watchGraphs } from "./watch-graphs.js";
@@ -30,6 +31,11 @@ export interface DevExecutor {
    * good build: what the server's assistants describe (a refused file is not what serves).
    */
   servedSpec(path: string): GraphSpec | undefined;
+  /**
+   * Where the spec file `path` stands: the version that serves and when it came in, and the
+   * refused change sitting in the file, if any (what the assistant's metadata shows).
+   */
+  statusOf(path: string): ServedStatus | undefined;
   /** Module versions held: one per distinct content of each referenced module file, ever. */
   moduleVersionCount(): number;
   /** Resolves when no change is waiting or being built. */
@@ -42,6 +48,7 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
   const { onReload, debounceMs = DEFAULT_DEBOUNCE_MS, extraFiles, ...executorOptions } = options;
   const dir = resolve(executorOptions.dir ?? "graphs");
   const versions = new Map<string, number>();
+  const statuses = new Map<string, ServedStatus>();
   const { executor, registry } = createReloadableExecutor(
     { ...executorOptions, dir },
     { reload: true, ...(extraFiles ? { extraFiles } : {}) },
@@ -50,7 +57,17 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
     dir,
     registry,
     (event) => {
-      if (event.type === "reloaded") versions.set(event.path, event.version);
+      if (event.type === "reloaded") {
+        versions.set(event.path, event.version);
+        statuses.set(event.path, { version: event.version, updatedAt: new Date() });
+      } else if (event.type === "rejected") {
+        const known = statuses.get(event.path);
+        statuses.set(event.path, {
+          version: event.kept ?? known?.version,
+          updatedAt: known?.version !== undefined ? known.updatedAt : new Date(),
+          refused: { message: event.message, diagnostics: event.diagnostics },
+        });
+      }
       onReload?.(event);
     },
     debounceMs,
@@ -71,6 +88,7 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
       return path === undefined ? undefined : versions.get(path);
     },
     servedSpec: (path) => registry.current(resolve(path))?.value.spec,
+    statusOf: (path) => statuses.get(resolve(path)),
     moduleVersionCount: () => registry.moduleVersionCount,
     idle: () => watcher.idle(),
     async close() {

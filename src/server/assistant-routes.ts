@@ -1,12 +1,15 @@
 /** Assistants: one per graph, read-only — search, get, graph, schemas. */
 import { Hono } from "hono";
 import { notFound } from "./api-error.js";
-import { type GraphEntry, graphDrawing, graphSchemas } from "./graph-catalog.js";
+import { graphspecMetadata } from "./assistant-metadata.js";
+import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
+import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 
 const EPOCH = new Date(0).toISOString();
 
+/** graphspec dev: `version` is the version that serves (0: none yet), `updated_at` when it came in. */
 export const assistantOf = (g: GraphEntry) => ({
   assistant_id: g.assistantId,
   graph_id: g.name,
@@ -14,10 +17,13 @@ export const assistantOf = (g: GraphEntry) => ({
   description: g.description ?? null,
   config: {},
   context: {},
-  metadata: { created_by: "system" },
-  version: 1,
+  metadata: {
+    created_by: "system",
+    ...(g.status ? { graphspec: graphspecMetadata(g.path, g.status) } : {}),
+  },
+  version: g.status ? (g.status.version ?? 0) : 1,
   created_at: EPOCH,
-  updated_at: EPOCH,
+  updated_at: g.status ? g.status.updatedAt.toISOString() : EPOCH,
 });
 
 export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
@@ -43,7 +49,7 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
   api.post("/assistants/count", async (c) => c.json((await p.graphs.list()).length));
   api.get("/assistants/:id", async (c) => c.json(assistantOf(await find(c.req.param("id")))));
   api.get("/assistants/:id/graph", async (c) =>
-    c.json(graphDrawing(await find(c.req.param("id")))),
+    c.json(await graphDrawing(await find(c.req.param("id")), xrayDepth(c.req.query("xray")))),
   );
   api.get("/assistants/:id/schemas", async (c) =>
     c.json(graphSchemas(await find(c.req.param("id")))),

@@ -6,11 +6,12 @@
  */
 import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
+import { basename, extname, join, resolve } from "node:path";
 import { fieldJsonSchema } from "../compile/value-check.js";
 import { GRAPH_EXTENSIONS } from "../modules/files.js";
 import { loadSpec } from "../spec/load.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import type { ServedStatus } from "./assistant-metadata.js";
 
 export interface GraphEntry {
   /** A UUID derived from the graph's name, as the LangGraph server derives its assistants' ids. */
@@ -21,6 +22,8 @@ export interface GraphEntry {
   /** The spec file, as the executor runs it. */
   path: string;
   spec: GraphSpec;
+  /** graphspec dev: the version that serves and a refused change sitting in the file. */
+  status?: ServedStatus;
 }
 
 export interface GraphCatalog {
@@ -48,6 +51,24 @@ export interface FolderCatalogOptions {
    * newest good version, while a refused change sits in the file). Undefined: read the file.
    */
   served?: (path: string) => GraphSpec | undefined;
+  /**
+   * graphspec dev: where the spec file stands (served version, refused change), shown in the
+   * assistant's `version`, `updated_at` and `metadata.graphspec`. With it, a refused file that does
+   * not even parse is still listed, under its file's stem (docs/dev.md "The page").
+   */
+  status?: (path: string) => ServedStatus | undefined;
+}
+
+/** A refused spec file that does not load, listed by its stem with no nodes: diagnostics only. */
+function unparsedEntry(path: string): GraphEntry {
+  const name = basename(path, extname(path));
+  return {
+    assistantId: uuid5(name),
+    name,
+    description: undefined,
+    path,
+    spec: { version: 1, name, state: {}, nodes: {}, edges: [] } as unknown as GraphSpec,
+  };
 }
 
 const entryFrom = (path: string, spec: GraphSpec | undefined): GraphEntry | undefined =>
@@ -60,6 +81,13 @@ export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): 
   const root = resolve(dir);
   const cache = new Map<string, { mtimeMs: number; entry: GraphEntry | undefined }>();
   const entryOf = async (path: string): Promise<GraphEntry | undefined> => {
+    const status = options.status?.(path);
+    const entry = await specEntryOf(path);
+    if (!status) return entry;
+    // The name is inside a file that does not parse: its stem is what the person calls it.
+    return { ...(entry ?? unparsedEntry(path)), status };
+  };
+  const specEntryOf = async (path: string): Promise<GraphEntry | undefined> => {
     const served = options.served?.(path);
     if (served) return entryFrom(path, served);
     const { mtimeMs } = await stat(path);
@@ -126,28 +154,4 @@ export function graphSchemas(g: GraphEntry): Record<string, unknown> {
     context_schema: objectSchema(`${g.name} context`, context, required),
     config_schema: null,
   };
-}
-
-/** The graph's nodes and edges as the LangGraph server draws them (`__start__` … `__end__`). */
-export function graphDrawing(g: GraphEntry): Record<string, unknown> {
-  const id = (n: string) => (n === "START" ? "__start__" : n === "END" ? "__end__" : n);
-  const list = (v: string | string[] | undefined) => (v === undefined ? [] : [v].flat());
-  const edges: { source: string; target: string; conditional: boolean }[] = [];
-  for (const e of g.spec.edges ?? []) {
-    const routed = [
-      ...(e.route ?? []).map((c) => (c as { to?: string | string[] }).to),
-      ...(e.router?.to ?? []),
-    ].flatMap((t) => list(t as string | string[] | undefined));
-    for (const from of list(e.from)) {
-      for (const to of list(e.to))
-        edges.push({ source: id(from), target: id(to), conditional: false });
-      for (const to of routed) edges.push({ source: id(from), target: id(to), conditional: true });
-    }
-  }
-  const nodes = ["__start__", ...Object.keys(g.spec.nodes ?? {}), "__end__"].map((n) => ({
-    id: n,
-    type: n.startsWith("__") ? "schema" : "runnable",
-    data: n.startsWith("__") ? n : { id: n, name: n },
-  }));
-  return { nodes, edges };
 }

@@ -134,7 +134,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const server = await startServer({
     exec,
     // dev: an assistant is the version that serves, not a refused change sitting in the file.
-    graphs: folderCatalog(dir, dev ? { served: dev.servedSpec } : {}),
+    graphs: folderCatalog(dir, dev ? { served: dev.servedSpec, status: dev.statusOf } : {}),
     auth,
     host,
     port,

@@ -1,23 +1,37 @@
-/** The graphs of the folder, each with its description: the page's navigation. */
+/** The graphs of the folder, each with its description and a badge for its diagnostics: the page's navigation. */
 import type { Assistant } from "@langchain/langgraph-sdk";
 import { hrefOf } from "../route.js";
+import { diagnosticCount, graphMetaOf } from "./graph-meta.js";
 
 export function GraphList(props: { assistants: Assistant[]; selected: string | undefined }) {
   return (
     <nav aria-label="Graphs">
       <h2>Graphs</h2>
+      {props.assistants.length ? null : <p class="hint">No graph in the folder yet.</p>}
       <ul class="graph-list">
-        {props.assistants.map((a) => (
-          <li key={a.assistant_id}>
-            <a
-              href={hrefOf({ view: "graph", graph: a.graph_id })}
-              aria-current={props.selected === a.graph_id ? "page" : undefined}
-            >
-              {a.name}
-            </a>
-            {a.description ? <p class="description">{a.description}</p> : null}
-          </li>
-        ))}
+        {props.assistants.map((a) => {
+          const meta = graphMetaOf(a);
+          const badge = diagnosticCount(meta);
+          const errors = meta?.diagnostics.some((d) => d.severity === "error") || meta?.refused;
+          return (
+            <li key={a.assistant_id}>
+              <a
+                href={hrefOf({ view: "graph", graph: a.graph_id })}
+                aria-current={props.selected === a.graph_id ? "page" : undefined}
+              >
+                {a.name}
+                {badge ? (
+                  <span class={errors ? "badge error" : "badge warning"}>
+                    {/* Read as "triage, 2 errors": the badge is part of the link's name. */}
+                    <span class="visually-hidden">, </span>
+                    {badge}
+                  </span>
+                ) : null}
+              </a>
+              {a.description ? <p class="description">{a.description}</p> : null}
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );

@@ -1,0 +1,64 @@
+/**
+ * What an assistant says of its graph in `graphspec dev`: `metadata.graphspec` — the spec file, the
+ * diagnostics of a refused change sitting in it, and the version that serves — so that a client
+ * (the page) shows an invalid save where the person looks, through the API the SDK already reads.
+ * Keys may be added here (a graph's model prices, say); none is removed or renamed.
+ */
+import { dirname, isAbsolute, relative, sep } from "node:path";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import { findProjectRoot } from "../spec/project-root.js";
+
+/** Where a spec file stands in the development loop (graphspec dev's executor knows it). */
+export interface ServedStatus {
+  /** The version new runs get (1, 2, …); undefined before the file's first good build. */
+  version: number | undefined;
+  /** When that version came in; never built: when the file was last refused. */
+  updatedAt: Date;
+  /** The change sitting in the file that was refused, if any: the served version is older. */
+  refused?: { message: string; diagnostics: readonly Diagnostic[] };
+}
+
+export interface MetadataDiagnostic {
+  file: string;
+  line: number;
+  col: number;
+  severity: Diagnostic["severity"];
+  rule: string;
+  message: string;
+  hint?: string;
+}
+
+export interface GraphspecMetadata {
+  /** The spec file, relative to the project (the nearest folder with a package.json, .git, …). */
+  file: string;
+  /** The refused change's diagnostics (none when what is in the file serves). */
+  diagnostics: MetadataDiagnostic[];
+  refused: boolean;
+  /** The refused change in one line, when it has no diagnostics to say it (a module that throws). */
+  message?: string;
+  /** The version that serves; null when none does (the file never built). */
+  served_version: number | null;
+}
+
+const slashes = (p: string) => p.split(sep).join("/");
+
+export function graphspecMetadata(path: string, status: ServedStatus): GraphspecMetadata {
+  const root = findProjectRoot(dirname(path));
+  const shown = (file: string) => slashes(isAbsolute(file) ? relative(root, file) : file);
+  const diagnostics = (status.refused?.diagnostics ?? []).map((d) => ({
+    file: shown(d.file),
+    line: d.line,
+    col: d.column,
+    severity: d.severity,
+    rule: d.rule,
+    message: d.message,
+    ...(d.hint ? { hint: d.hint } : {}),
+  }));
+  return {
+    file: shown(path),
+    diagnostics,
+    refused: status.refused !== undefined,
+    ...(status.refused && !diagnostics.length ? { message: status.refused.message } : {}),
+    served_version: status.version ?? null,
+  };
+}
