@@ -50,6 +50,9 @@ export function SchemaForm(props: {
   /** Problems to show on fields (by name) — the form's own, and the server's. */
   errors?: Record<string, string>;
   onSubmit?: () => void;
+  /** Shown first inside the form (what an interrupt asks). */
+  intro?: ComponentChildren;
+  /** The form's buttons, before "Edit as JSON". */
   children?: ComponentChildren;
 }) {
   const { schema, state, onState, id } = props;
@@ -78,6 +81,7 @@ export function SchemaForm(props: {
         props.onSubmit?.();
       }}
     >
+      {props.intro}
       {state.json === undefined ? (
         fields.length ? (
           fields.map((f) => (

@@ -15,6 +15,7 @@ import {
   SchemaForm,
   type SchemaFormState,
 } from "../forms/schema-form.js";
+import { InterruptForms } from "./interrupt-forms.js";
 import { MessagesPanel, RunStatusLine, ToolCallsPanel, UsagePanel } from "./run-panels.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
 import { useRun } from "./use-run.js";
@@ -160,6 +161,12 @@ function RunBody(props: {
         {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
       </div>
       <RunStatusLine progress={run.progress} thread={run.thread} />
+      <InterruptForms
+        interrupts={run.interrupts}
+        busy={run.busy}
+        problem={run.problem?.from === "resume" ? run.problem.problem : undefined}
+        onResume={run.resume}
+      />
       <GraphDrawing name={props.name} graph={loaded.drawing} status={run.progress.nodes} />
       <div class="run-panels">
         <MessagesPanel progress={run.progress} />
