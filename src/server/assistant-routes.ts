@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { notFound } from "./api-error.js";
 import { type GraphEntry, graphDrawing, graphSchemas } from "./graph-catalog.js";
+import { modelsMetadata } from "./model-prices.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 
@@ -14,7 +15,7 @@ export const assistantOf = (g: GraphEntry) => ({
   description: g.description ?? null,
   config: {},
   context: {},
-  metadata: { created_by: "system" },
+  metadata: { created_by: "system", graphspec: { models: modelsMetadata(g.spec) } },
   version: 1,
   created_at: EPOCH,
   updated_at: EPOCH,

@@ -112,6 +112,34 @@ describe("applyEvent", () => {
     expect(q.usageByMessage.a2).toEqual({ model: "gpt-x", input: 35, output: 16, total: 51 });
   });
 
+  it("takes a model's finished message (events) as its usage, once, with the streamed chunks'", () => {
+    const meta = { ls_model_name: "priced", langgraph_checkpoint_ns: "answer:1" };
+    const u = { input_tokens: 12, output_tokens: 3, total_tokens: 15 };
+    const p = fold([
+      ["messages", [{ type: "AIMessageChunk", content: "Hi", id: "m1", usage_metadata: u }, meta]],
+      [
+        "events",
+        {
+          event: "on_chat_model_end",
+          run_id: "r9",
+          metadata: meta,
+          data: { output: { type: "ai", id: "m1", content: "Hi", usage_metadata: u } },
+        },
+      ],
+      [
+        "events",
+        {
+          event: "on_chat_model_end",
+          run_id: "r10",
+          metadata: meta,
+          data: { output: { type: "ai", id: "m2", content: "", usage_metadata: u } },
+        },
+      ],
+    ]);
+    expect(p.usage).toEqual({ input: 24, output: 6, total: 30 });
+    expect(p.usageByMessage.m2).toEqual({ model: "priced", input: 12, output: 3, total: 15 });
+  });
+
   it("lists tool calls with the arguments the tool got (bound ones included) and their results", () => {
     const p = fold([
       [

@@ -136,39 +136,60 @@ function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgr
     messages[i] = { ...messages[i]!, text: messages[i]!.text + text };
     next = { ...p, messages };
   }
-  const u = chunk.usage_metadata;
-  if (isObj(u)) {
-    const model =
-      isObj(metadata) && typeof metadata.ls_model_name === "string"
-        ? metadata.ls_model_name
+  const model =
+    isObj(metadata) && typeof metadata.ls_model_name === "string"
+      ? metadata.ls_model_name
+      : isObj(chunk.response_metadata) && typeof chunk.response_metadata.model_name === "string"
+        ? chunk.response_metadata.model_name
         : undefined;
-    const before = next.usageByMessage[id] ?? { model, input: 0, output: 0, total: 0 };
-    // Streamed chunks carry their share of the usage (LangChain adds them up the same way).
-    const add = { input: u.input_tokens, output: u.output_tokens, total: u.total_tokens };
-    next = {
-      ...next,
-      usage: {
-        input: sum(next.usage.input, add.input),
-        output: sum(next.usage.output, add.output),
-        total: sum(next.usage.total, add.total),
-      },
-      usageByMessage: {
-        ...next.usageByMessage,
-        [id]: {
-          model: before.model ?? model,
-          input: sum(before.input, add.input),
-          output: sum(before.output, add.output),
-          total: sum(before.total, add.total),
-        },
-      },
-    };
+  // Streamed chunks carry their share of the usage (LangChain adds them up the same way).
+  return withUsage(next, id, model, chunk.usage_metadata, "add");
+}
+
+/**
+ * A message's usage: added from a streamed chunk, or set from the model's finished message
+ * (`on_chat_model_end`, which every provider reports, streamed or not). The run's usage is the
+ * sum over its messages, so a message counted both ways is counted once.
+ */
+function withUsage(
+  p: RunProgress,
+  id: string,
+  model: string | undefined,
+  u: unknown,
+  how: "add" | "set",
+): RunProgress {
+  if (!isObj(u)) return p;
+  const before = how === "add" ? p.usageByMessage[id] : undefined;
+  const mine: ModelUsage = {
+    model: model ?? p.usageByMessage[id]?.model,
+    input: sum(before?.input ?? 0, u.input_tokens),
+    output: sum(before?.output ?? 0, u.output_tokens),
+    total: sum(before?.total ?? 0, u.total_tokens),
+  };
+  const usageByMessage = { ...p.usageByMessage, [id]: mine };
+  const usage = { input: 0, output: 0, total: 0 };
+  for (const m of Object.values(usageByMessage)) {
+    usage.input += m.input;
+    usage.output += m.output;
+    usage.total += m.total;
   }
-  return next;
+  return { ...p, usage, usageByMessage };
 }
 
 function onEvent(p: RunProgress, data: unknown): RunProgress {
   if (!isObj(data) || typeof data.run_id !== "string") return p;
   const inner = isObj(data.data) ? data.data : {};
+  if (data.event === "on_chat_model_end" && isObj(inner.output)) {
+    const out = inner.output;
+    const meta = isObj(data.metadata) ? data.metadata : {};
+    const model =
+      typeof meta.ls_model_name === "string"
+        ? meta.ls_model_name
+        : isObj(out.response_metadata) && typeof out.response_metadata.model_name === "string"
+          ? out.response_metadata.model_name
+          : undefined;
+    return withUsage(p, String(out.id ?? data.run_id), model, out.usage_metadata, "set");
+  }
   if (data.event === "on_tool_start") {
     if (p.toolCalls.some((c) => c.id === data.run_id)) return p;
     const call: ToolCall = {
@@ -270,7 +291,10 @@ export function progressFromState(
         output: sum(0, u.output_tokens),
         total: sum(0, u.total_tokens),
       };
-      p.usageByMessage[id] = { model: undefined, ...usage };
+      const meta = m.response_metadata;
+      const model =
+        isObj(meta) && typeof meta.model_name === "string" ? meta.model_name : undefined;
+      p.usageByMessage[id] = { model, ...usage };
       p.usage = {
         input: p.usage.input + usage.input,
         output: p.usage.output + usage.output,

@@ -16,6 +16,7 @@ import {
   type SchemaFormState,
 } from "../forms/schema-form.js";
 import { InterruptForms } from "./interrupt-forms.js";
+import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
 import { MessagesPanel, RunStatusLine, ToolCallsPanel, UsagePanel } from "./run-panels.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
 import { useRun } from "./use-run.js";
@@ -29,6 +30,7 @@ export function RunView(props: { assistant: Assistant; thread?: string }) {
       assistantId={props.assistant.assistant_id}
       name={props.assistant.name}
       thread={props.thread}
+      models={modelsOfMetadata(props.assistant.metadata)}
     />
   );
 }
@@ -69,6 +71,7 @@ function RunPage(props: {
   assistantId: string;
   name: string;
   thread: string | undefined;
+  models: Record<string, PricedModel>;
 }) {
   const { loaded, error } = useGraphDetails(props.assistantId);
   return (
@@ -101,6 +104,7 @@ function RunBody(props: {
   assistantId: string;
   name: string;
   thread: string | undefined;
+  models: Record<string, PricedModel>;
   loaded: Loaded;
 }) {
   const { loaded } = props;
@@ -119,6 +123,8 @@ function RunBody(props: {
       ? { [startProblem.field]: startProblem.message }
       : {}),
   });
+
+  const cost = costOf(run.progress.usageByMessage, props.models);
 
   const submit = () => {
     setChecked(true);
@@ -171,7 +177,10 @@ function RunBody(props: {
       <div class="run-panels">
         <MessagesPanel progress={run.progress} />
         <ToolCallsPanel progress={run.progress} />
-        <UsagePanel progress={run.progress} />
+        <UsagePanel
+          progress={run.progress}
+          cost={cost === undefined ? undefined : formatUsd(cost)}
+        />
       </div>
     </>
   );
