@@ -35,8 +35,8 @@ beforeAll(async () => {
     dir,
     checkpointer: "memory",
     scripts: { priced: [{ text: "Hi there.", usage: { input_tokens: 12, output_tokens: 3 } }] },
-  } as never);
-  server = await startServer({ exec, graphs: await folderCatalog(dir), port: 0 });
+  });
+  server = await startServer({ exec, graphs: await folderCatalog(dir), auth: undefined, port: 0 });
   client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
 });
 afterAll(async () => {
