@@ -52,7 +52,7 @@ export function SchemaForm(props: {
   onSubmit?: () => void;
   /** Shown first inside the form (what an interrupt asks). */
   intro?: ComponentChildren;
-  /** The form's buttons, before "Edit as JSON". */
+  /** The form's buttons, before "Write as JSON". */
   children?: ComponentChildren;
 }) {
   const { schema, state, onState, id } = props;
@@ -125,7 +125,7 @@ export function SchemaForm(props: {
           aria-pressed={state.json !== undefined}
           onClick={toggle}
         >
-          Edit as JSON
+          Write as JSON
         </button>
       </div>
     </form>
