@@ -334,6 +334,14 @@ describe("openai over HTTP, with the real client", () => {
     expect(stub!.headers[0]!.authorization).toBe("Bearer test");
   });
 
+  it("keeps `price` to graphspec: it is not sent to the provider", async () => {
+    const model = await openai(["ok"], { price: { input: 0.15, output: 0.6 } });
+    await ask(model, "Say ok.");
+    expect(stub!.requests[0]).not.toHaveProperty("price");
+    // The fields the provider's model was built with.
+    expect((model as unknown as { fields: object }).fields).not.toHaveProperty("price");
+  });
+
   it("takes base_url, api_key and nested options from the environment", async () => {
     stub = await startOpenAIStub(["ok"]);
     const model = await resolveModel(

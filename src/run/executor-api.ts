@@ -114,7 +114,12 @@ export interface HistoryEntry {
 /** Where a thread stands: its latest checkpoint, with the tasks still to run and their interrupts. */
 export interface ThreadState extends HistoryEntry {
   parentCheckpointId: string | undefined;
-  tasks: { id: string; name: string; interrupts: { id: string; value: unknown }[] }[];
+  tasks: {
+    id: string;
+    name: string;
+    /** `response_schema`: the JSON Schema the answer must match (an `interrupt` node's `schema`). */
+    interrupts: { id: string; value: unknown; response_schema?: unknown }[];
+  }[];
 }
 
 export interface ThreadInfo {

@@ -521,7 +521,12 @@ export function createReloadableExecutor(
         tasks: s.tasks.map((t) => ({
           id: t.id,
           name: t.name,
-          interrupts: (t.interrupts ?? []).map((i) => ({ id: String(i.id), value: i.value })),
+          interrupts: (t.interrupts ?? []).map((i) => ({
+            id: String(i.id),
+            value: i.value,
+            // The interrupt node's `schema`, so a client reading the thread back can render a form.
+            ...(i.response_schema ? { response_schema: i.response_schema } : {}),
+          })),
         })),
       };
     },

@@ -4,6 +4,7 @@ import { notFound } from "./api-error.js";
 import { graphspecMetadata } from "./assistant-metadata.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
 import { graphDrawing, xrayDepth } from "./graph-drawing.js";
+import { modelsMetadata } from "./model-prices.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 
@@ -19,7 +20,10 @@ export const assistantOf = (g: GraphEntry) => ({
   context: {},
   metadata: {
     created_by: "system",
-    ...(g.status ? { graphspec: graphspecMetadata(g.path, g.status) } : {}),
+    graphspec: {
+      models: modelsMetadata(g.spec),
+      ...(g.status ? graphspecMetadata(g.path, g.status) : {}),
+    },
   },
   version: g.status ? (g.status.version ?? 0) : 1,
   created_at: EPOCH,

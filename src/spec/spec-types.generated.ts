@@ -542,7 +542,7 @@ export interface ModuleRef {
   export?: string;
 }
 /**
- * A chat model. `model` goes through LangChain's initChatModel; `allow` lists the models a run may choose instead; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`.
+ * A chat model. `model` goes through LangChain's initChatModel; `allow` lists the models a run may choose instead; `price` is what it costs; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`.
  *
  * This interface was referenced by `GraphSpec`'s JSON-Schema
  * via the `definition` "Model".
@@ -570,6 +570,19 @@ export interface Model {
   api_key?: string;
   timeout_ms?: number;
   max_retries?: number;
+  /**
+   * What the model costs, in USD per million tokens, for showing a run's cost (graphspec dev's page); graphspec's own, never sent to the provider.
+   */
+  price?: {
+    /**
+     * USD per million input (prompt) tokens.
+     */
+    input: number;
+    /**
+     * USD per million output (completion) tokens.
+     */
+    output: number;
+  };
   [k: string]: unknown;
 }
 /**

@@ -98,8 +98,9 @@ function providerFields(
   provider: string,
   options: Record<string, unknown>,
 ): Record<string, unknown> {
-  // `allow` is graphspec's (the models a run may choose), not the provider's.
-  const { model: _model, allow: _allow, base_url, ...rest } = options;
+  // `allow` (the models a run may choose) and `price` (for showing a run's cost) are graphspec's,
+  // not the provider's.
+  const { model: _model, allow: _allow, price: _price, base_url, ...rest } = options;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) out[RENAMED[k] ?? k] = v;
   if (base_url !== undefined) {

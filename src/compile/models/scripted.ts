@@ -71,6 +71,11 @@ export class ScriptedChatModel extends FakeBuiltModel {
     return "scripted";
   }
 
+  /** Named as real models are in the stream's metadata (`ls_model_name`): the script's name. */
+  override getLsParams(options: this["ParsedCallOptions"]) {
+    return { ...super.getLsParams(options), ls_model_name: this.own.name };
+  }
+
   /** fakeModel answers by queue position: one factory per call, each taking the script's next turn. */
   private queueFactory(): void {
     this.respond((messages: BaseMessage[]) => {

@@ -1,11 +1,187 @@
-/** A run of one graph: input and context forms, then the run as it goes. */
+/**
+ * A run of one graph (`#/graphs/<g>/run[?thread=<id>]`): input and context forms from the
+ * assistant's schemas, "Start run", then the run as it goes — the graph with its nodes lighting
+ * up, the status, streamed text, tool calls, usage — and the forms that answer its interrupts.
+ */
 import type { Assistant } from "@langchain/langgraph-sdk";
+import { useEffect, useState } from "preact/hooks";
+import type { DrawableGraph } from "../../draw/drawable.js";
+import { client } from "../api.js";
+import { GraphDrawing } from "../draw/graph-drawing.js";
+import type { JsonSchema } from "../forms/schema-fields.js";
+import {
+  formValue,
+  initialFormState,
+  SchemaForm,
+  type SchemaFormState,
+} from "../forms/schema-form.js";
+import { InterruptForms } from "./interrupt-forms.js";
+import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
+import { MessagesPanel, RunStatusLine, ToolCallsPanel, UsagePanel } from "./run-panels.js";
+import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
+import { useRun } from "./use-run.js";
 
 export function RunView(props: { assistant: Assistant; thread?: string }) {
+  // Keyed by graph: another graph's run view starts afresh, not with this one's forms and run.
   return (
-    <section aria-labelledby="run-title">
-      <h2 id="run-title">Run {props.assistant.name}</h2>
-      {props.thread ? <p>Thread {props.thread}</p> : null}
+    <RunPage
+      key={props.assistant.assistant_id}
+      graph={props.assistant.graph_id}
+      assistantId={props.assistant.assistant_id}
+      name={props.assistant.name}
+      thread={props.thread}
+      models={modelsOfMetadata(props.assistant.metadata)}
+    />
+  );
+}
+
+interface Loaded {
+  input: JsonSchema;
+  context: JsonSchema;
+  drawing: DrawableGraph;
+}
+
+function useGraphDetails(assistantId: string) {
+  const [loaded, setLoaded] = useState<Loaded | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => {
+    let stopped = false;
+    Promise.all([
+      client.assistants.getSchemas(assistantId),
+      client.assistants.getGraph(assistantId),
+    ])
+      .then(([schemas, drawing]) => {
+        if (stopped) return;
+        setLoaded({
+          input: (schemas.input_schema ?? { type: "object", properties: {} }) as JsonSchema,
+          context: (schemas.context_schema ?? { type: "object", properties: {} }) as JsonSchema,
+          drawing: drawing as unknown as DrawableGraph,
+        });
+      })
+      .catch((e) => !stopped && setError(serverProblem(e).message));
+    return () => {
+      stopped = true;
+    };
+  }, [assistantId]);
+  return { loaded, error };
+}
+
+function RunPage(props: {
+  graph: string;
+  assistantId: string;
+  name: string;
+  thread: string | undefined;
+  models: Record<string, PricedModel>;
+}) {
+  const { loaded, error } = useGraphDetails(props.assistantId);
+  return (
+    <section aria-labelledby="run-title" class="run-view">
+      <h2 id="run-title">Run {props.name}</h2>
+      {error ? (
+        <p role="alert">
+          Could not load {props.name}: {error}
+        </p>
+      ) : null}
+      {loaded ? <RunBody {...props} loaded={loaded} /> : error ? null : <p>Loading…</p>}
     </section>
+  );
+}
+
+function ProblemNote(props: { problem: ServerProblem }) {
+  return (
+    <div role="alert" class="form-problem">
+      <p>
+        The server refused the run: {props.problem.message}
+        {props.problem.code ? ` [${props.problem.code}]` : null}
+      </p>
+      {props.problem.hint ? <p class="help">{props.problem.hint}</p> : null}
+    </div>
+  );
+}
+
+function RunBody(props: {
+  graph: string;
+  assistantId: string;
+  name: string;
+  thread: string | undefined;
+  models: Record<string, PricedModel>;
+  loaded: Loaded;
+}) {
+  const { loaded } = props;
+  const run = useRun(props.graph, props.assistantId, props.thread);
+  const [input, setInput] = useState<SchemaFormState>(() => initialFormState(loaded.input));
+  const [context, setContext] = useState<SchemaFormState>(() => initialFormState(loaded.context));
+  const [checked, setChecked] = useState(false);
+
+  const inputValue = formValue(loaded.input, input);
+  const contextValue = formValue(loaded.context, context);
+  const startProblem = run.problem?.from === "start" ? run.problem.problem : undefined;
+  const problemForm = startProblem ? formOfProblem(startProblem) : undefined;
+  const errorsOf = (form: "input" | "context", own: Record<string, string>) => ({
+    ...(checked ? own : {}),
+    ...(startProblem && problemForm === form && startProblem.field
+      ? { [startProblem.field]: startProblem.message }
+      : {}),
+  });
+
+  const cost = costOf(run.progress.usageByMessage, props.models);
+
+  const submit = () => {
+    setChecked(true);
+    if (run.busy) return;
+    if (Object.keys(inputValue.errors).length || Object.keys(contextValue.errors).length) return;
+    run.start(
+      inputValue.value as Record<string, unknown>,
+      contextValue.value as Record<string, unknown>,
+    );
+  };
+
+  return (
+    <>
+      <div class="run-forms">
+        <h3>Input</h3>
+        <SchemaForm
+          label="Input"
+          id="run-input"
+          schema={loaded.input}
+          state={input}
+          onState={setInput}
+          errors={errorsOf("input", inputValue.errors)}
+          onSubmit={submit}
+        >
+          <button type="submit" disabled={run.busy}>
+            Start run
+          </button>
+        </SchemaForm>
+        {startProblem && problemForm === "input" ? <ProblemNote problem={startProblem} /> : null}
+        <h3>Context</h3>
+        <SchemaForm
+          label="Context"
+          id="run-context"
+          schema={loaded.context}
+          state={context}
+          onState={setContext}
+          errors={errorsOf("context", contextValue.errors)}
+          onSubmit={submit}
+        />
+        {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
+      </div>
+      <RunStatusLine progress={run.progress} thread={run.thread} />
+      <InterruptForms
+        interrupts={run.interrupts}
+        busy={run.busy}
+        problem={run.problem?.from === "resume" ? run.problem.problem : undefined}
+        onResume={run.resume}
+      />
+      <GraphDrawing name={props.name} graph={loaded.drawing} status={run.progress.nodes} />
+      <div class="run-panels">
+        <MessagesPanel progress={run.progress} />
+        <ToolCallsPanel progress={run.progress} />
+        <UsagePanel
+          progress={run.progress}
+          cost={cost === undefined ? undefined : formatUsd(cost)}
+        />
+      </div>
+    </>
   );
 }

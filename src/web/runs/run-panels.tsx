@@ -1,0 +1,108 @@
+/** What a run shows as it goes: its status, each node's streamed text, its tool calls, its usage. */
+import type { RunProgress, RunStatus, ToolCall } from "./run-progress.js";
+
+const STATUS_TEXT: Record<RunStatus, string> = {
+  running: "Running…",
+  interrupted: "Paused: waiting for an answer",
+  success: "Finished",
+  error: "Failed",
+};
+
+/** The run's status, announced politely; `data-run-status` for tests and styles. */
+export function RunStatusLine(props: { progress: RunProgress; thread: string | undefined }) {
+  const { status, error } = props.progress;
+  return (
+    <p role="status" class={`run-status ${status ?? "idle"}`} data-run-status={status}>
+      {status ? STATUS_TEXT[status] : "Not started"}
+      {status === "error" && error ? `: ${error}` : null}
+      {props.thread ? <span class="thread"> · thread {props.thread}</span> : null}
+    </p>
+  );
+}
+
+export function MessagesPanel(props: { progress: RunProgress }) {
+  const { messages } = props.progress;
+  return (
+    <section aria-label="Messages" class="panel">
+      <h3>Messages</h3>
+      {messages.length ? (
+        <ol class="messages">
+          {messages.map((m) => (
+            <li key={m.id}>
+              <span class="node-name">{m.node || "model"}</span>
+              <p class="text">{m.text}</p>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="hint">No messages yet.</p>
+      )}
+    </section>
+  );
+}
+
+const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
+
+function ToolCallItem(props: { call: ToolCall }) {
+  const c = props.call;
+  return (
+    <li>
+      <span class="tool-name">{c.name}</span> <span class="node-name">in {c.node}</span>
+      <dl>
+        <dt>Arguments</dt>
+        <dd>
+          <pre>{shown(c.args)}</pre>
+        </dd>
+        <dt>{c.failed ? "Error" : "Result"}</dt>
+        <dd>
+          {"result" in c ? (
+            <pre class={c.failed ? "failed" : undefined}>{shown(c.result)}</pre>
+          ) : (
+            <span class="hint">running…</span>
+          )}
+        </dd>
+      </dl>
+    </li>
+  );
+}
+
+export function ToolCallsPanel(props: { progress: RunProgress }) {
+  const calls = props.progress.toolCalls;
+  return (
+    <section aria-label="Tool calls" class="panel">
+      <h3>Tool calls</h3>
+      {calls.length ? (
+        <ol class="tool-calls">
+          {calls.map((c) => (
+            <ToolCallItem key={c.id} call={c} />
+          ))}
+        </ol>
+      ) : (
+        <p class="hint">No tool calls yet.</p>
+      )}
+    </section>
+  );
+}
+
+export function UsagePanel(props: { progress: RunProgress; cost?: string | undefined }) {
+  const u = props.progress.usage;
+  return (
+    <section aria-label="Usage" class="panel">
+      <h3>Usage</h3>
+      <dl class="usage">
+        <dt>Input tokens</dt>
+        <dd data-usage="input">{u.input}</dd>
+        <dt>Output tokens</dt>
+        <dd data-usage="output">{u.output}</dd>
+        <dt>Total tokens</dt>
+        <dd data-usage="total">{u.total}</dd>
+        {props.cost !== undefined ? (
+          <>
+            <dt>Cost</dt>
+            <dd data-usage="cost">{props.cost}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,309 @@
+/**
+ * A run as the page shows it, folded from the server-sent events of `client.runs.stream` with
+ * `RUN_STREAM_MODES` and `streamSubgraphs: true`: which nodes started and finished, the text
+ * each node streamed, the tools called (with the arguments they got after binding) and their
+ * results, and the tokens used. Pure, so it is tested without a browser or a server.
+ */
+/** A node's status as GraphDrawing shows it (kept here so this file needs no JSX to type-check). */
+export type NodeStatus = "idle" | "running" | "done" | "interrupted" | "error";
+
+/**
+ * - `tasks`: a node's start (`input`) and finish (`result`, `error`, `interrupts`);
+ * - `messages-tuple`: each model's tokens (and whole tool messages) with the node that sent them;
+ * - `events`: `on_tool_start` has the arguments the tool got after binding, `on_tool_end` its result.
+ * `streamSubgraphs` so an agent's tokens (its loop is a subgraph) stream too.
+ */
+export const RUN_STREAM_MODES = ["tasks", "messages-tuple", "events"] as const;
+
+export type RunStatus = "running" | "interrupted" | "success" | "error";
+
+export interface StreamedMessage {
+  id: string;
+  /** The graph's node that sent it (an agent's loop counts as its node). */
+  node: string;
+  text: string;
+}
+
+export interface ToolCall {
+  /** The tool run's id (the event's `run_id`). */
+  id: string;
+  name: string;
+  node: string;
+  /** What the tool got, after the spec's `bind` filled its bound arguments. */
+  args: unknown;
+  /** The tool's answer (its tool message's content), once it finished. */
+  result?: unknown;
+  failed?: boolean;
+}
+
+export interface Usage {
+  input: number;
+  output: number;
+  total: number;
+}
+
+export interface ModelUsage extends Usage {
+  /** The model as the provider names it (`ls_model_name`), when the stream says. */
+  model: string | undefined;
+}
+
+export interface RunProgress {
+  status: RunStatus | undefined;
+  nodes: Record<string, NodeStatus>;
+  messages: StreamedMessage[];
+  toolCalls: ToolCall[];
+  usage: Usage;
+  /** Usage per model message, so the cost can be priced per model. */
+  usageByMessage: Record<string, ModelUsage>;
+  runId: string | undefined;
+  error: string | undefined;
+}
+
+export const emptyProgress = (): RunProgress => ({
+  status: undefined,
+  nodes: {},
+  messages: [],
+  toolCalls: [],
+  usage: { input: 0, output: 0, total: 0 },
+  usageByMessage: {},
+  runId: undefined,
+  error: undefined,
+});
+
+/** A new run (or a resume) on the same page: what the last one showed stays, its status is reset. */
+export const startedProgress = (p: RunProgress): RunProgress => ({
+  ...p,
+  status: "running",
+  error: undefined,
+  nodes: Object.fromEntries(
+    Object.entries(p.nodes).filter(([, s]) => s !== "interrupted" && s !== "running"),
+  ),
+});
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The graph's node a namespace (`node:taskid|inner:taskid`) or event metadata belongs to. */
+function topNode(namespace: string[], metadata: unknown): string {
+  const first =
+    namespace[0] ?? (isObj(metadata) ? String(metadata.langgraph_checkpoint_ns ?? "") : "");
+  const top = first.split("|")[0]!.split(":")[0]!;
+  if (top) return top;
+  return isObj(metadata) && typeof metadata.langgraph_node === "string"
+    ? metadata.langgraph_node
+    : "";
+}
+
+/** A message's text: its string content, or the text blocks of a list of content blocks. */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content))
+    return content
+      .map((b) => (isObj(b) && b.type === "text" && typeof b.text === "string" ? b.text : ""))
+      .join("");
+  return "";
+}
+
+const sum = (a: number, b: unknown) => a + (typeof b === "number" && Number.isFinite(b) ? b : 0);
+
+function onTask(p: RunProgress, data: unknown): RunProgress {
+  if (!isObj(data) || typeof data.name !== "string") return p;
+  const name = data.name;
+  let status: NodeStatus;
+  if ("input" in data && !("result" in data) && !("error" in data)) status = "running";
+  else if (data.error) status = "error";
+  else if (Array.isArray(data.interrupts) && data.interrupts.length) status = "interrupted";
+  else status = "done";
+  return { ...p, nodes: { ...p.nodes, [name]: status } };
+}
+
+function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgress {
+  if (!Array.isArray(data)) return p;
+  const [chunk, metadata] = data as [unknown, unknown];
+  if (!isObj(chunk)) return p;
+  const type = String(chunk.type ?? "");
+  // Tool results are shown with their calls; people's messages were typed, not streamed.
+  if (type !== "ai" && type !== "AIMessageChunk") return p;
+  const id = String(chunk.id ?? `m${p.messages.length}`);
+  const node = topNode(namespace, metadata);
+  const text = textOf(chunk.content);
+  let next = p;
+  const i = p.messages.findIndex((m) => m.id === id);
+  if (i < 0) {
+    if (text) next = { ...p, messages: [...p.messages, { id, node, text }] };
+  } else if (text) {
+    const messages = p.messages.slice();
+    messages[i] = { ...messages[i]!, text: messages[i]!.text + text };
+    next = { ...p, messages };
+  }
+  const model =
+    isObj(metadata) && typeof metadata.ls_model_name === "string"
+      ? metadata.ls_model_name
+      : isObj(chunk.response_metadata) && typeof chunk.response_metadata.model_name === "string"
+        ? chunk.response_metadata.model_name
+        : undefined;
+  // Streamed chunks carry their share of the usage (LangChain adds them up the same way).
+  return withUsage(next, id, model, chunk.usage_metadata, "add");
+}
+
+/**
+ * A message's usage: added from a streamed chunk, or set from the model's finished message
+ * (`on_chat_model_end`, which every provider reports, streamed or not). The run's usage is the
+ * sum over its messages, so a message counted both ways is counted once.
+ */
+function withUsage(
+  p: RunProgress,
+  id: string,
+  model: string | undefined,
+  u: unknown,
+  how: "add" | "set",
+): RunProgress {
+  if (!isObj(u)) return p;
+  const before = how === "add" ? p.usageByMessage[id] : undefined;
+  const mine: ModelUsage = {
+    model: model ?? p.usageByMessage[id]?.model,
+    input: sum(before?.input ?? 0, u.input_tokens),
+    output: sum(before?.output ?? 0, u.output_tokens),
+    total: sum(before?.total ?? 0, u.total_tokens),
+  };
+  const usageByMessage = { ...p.usageByMessage, [id]: mine };
+  const usage = { input: 0, output: 0, total: 0 };
+  for (const m of Object.values(usageByMessage)) {
+    usage.input += m.input;
+    usage.output += m.output;
+    usage.total += m.total;
+  }
+  return { ...p, usage, usageByMessage };
+}
+
+function onEvent(p: RunProgress, data: unknown): RunProgress {
+  if (!isObj(data) || typeof data.run_id !== "string") return p;
+  const inner = isObj(data.data) ? data.data : {};
+  if (data.event === "on_chat_model_end" && isObj(inner.output)) {
+    const out = inner.output;
+    const meta = isObj(data.metadata) ? data.metadata : {};
+    const model =
+      typeof meta.ls_model_name === "string"
+        ? meta.ls_model_name
+        : isObj(out.response_metadata) && typeof out.response_metadata.model_name === "string"
+          ? out.response_metadata.model_name
+          : undefined;
+    return withUsage(p, String(out.id ?? data.run_id), model, out.usage_metadata, "set");
+  }
+  if (data.event === "on_tool_start") {
+    if (p.toolCalls.some((c) => c.id === data.run_id)) return p;
+    const call: ToolCall = {
+      id: data.run_id,
+      name: String(data.name ?? "tool"),
+      node: topNode([], data.metadata),
+      args: inner.input,
+    };
+    return { ...p, toolCalls: [...p.toolCalls, call] };
+  }
+  if (data.event === "on_tool_end" || data.event === "on_tool_error") {
+    const i = p.toolCalls.findIndex((c) => c.id === data.run_id);
+    if (i < 0) return p;
+    const out = inner.output ?? inner.error;
+    const message = isObj(out) && "content" in out ? out : undefined;
+    const calls = p.toolCalls.slice();
+    calls[i] = {
+      ...calls[i]!,
+      result: message ? message.content : out,
+      failed: data.event === "on_tool_error" || message?.status === "error",
+    };
+    return { ...p, toolCalls: calls };
+  }
+  return p;
+}
+
+/** One server-sent event folded into the run. */
+export function applyEvent(p: RunProgress, event: string, data: unknown): RunProgress {
+  const [mode = "", ...namespace] = event.split("|");
+  switch (mode) {
+    case "metadata":
+      return isObj(data) && typeof data.run_id === "string" ? { ...p, runId: data.run_id } : p;
+    case "tasks":
+      // Only the graph's own nodes light up; an agent's inner steps show through its node.
+      return namespace.length ? p : onTask(p, data);
+    case "messages":
+      return onMessage(p, namespace, data);
+    case "events":
+      return onEvent(p, data);
+    case "error": {
+      const message = isObj(data)
+        ? String(data.message ?? data.error ?? "the run failed")
+        : String(data);
+      return { ...p, status: "error", error: message };
+    }
+    default:
+      return p;
+  }
+}
+
+/** How the run ended, once its stream closed: the thread's pending interrupts say if it paused. */
+export function finishedProgress(p: RunProgress, interrupted: boolean): RunProgress {
+  if (p.status === "error") {
+    const nodes = Object.fromEntries(
+      Object.entries(p.nodes).map(([k, s]) => [k, s === "running" ? ("error" as const) : s]),
+    );
+    return { ...p, nodes };
+  }
+  return { ...p, status: interrupted ? "interrupted" : "success" };
+}
+
+/**
+ * A thread read back (a reload, a link to `?thread=`): its messages' text, the tool calls its AI
+ * messages made with their tool messages' results, and the tokens their `usage_metadata` counts.
+ * Arguments here are the model's (before binding); only a live run's `events` show bound ones.
+ */
+export function progressFromState(
+  values: unknown,
+  pausedAt: string[],
+  next: string[],
+): RunProgress {
+  const p = emptyProgress();
+  const list = isObj(values) && Array.isArray(values.messages) ? values.messages : [];
+  const results = new Map<string, Json>();
+  for (const m of list)
+    if (isObj(m) && m.type === "tool" && typeof m.tool_call_id === "string")
+      results.set(m.tool_call_id, m);
+  for (const [i, m] of list.entries()) {
+    if (!isObj(m) || m.type !== "ai") continue;
+    const id = String(m.id ?? `m${i}`);
+    const node = typeof m.name === "string" ? m.name : "";
+    const text = textOf(m.content);
+    if (text) p.messages.push({ id, node, text });
+    for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
+      if (!isObj(call)) continue;
+      const result = typeof call.id === "string" ? results.get(call.id) : undefined;
+      p.toolCalls.push({
+        id: String(call.id ?? `${id}-${p.toolCalls.length}`),
+        name: String(call.name ?? "tool"),
+        node,
+        args: call.args,
+        ...(result ? { result: result.content, failed: result.status === "error" } : {}),
+      });
+    }
+    const u = m.usage_metadata;
+    if (isObj(u)) {
+      const usage = {
+        input: sum(0, u.input_tokens),
+        output: sum(0, u.output_tokens),
+        total: sum(0, u.total_tokens),
+      };
+      const meta = m.response_metadata;
+      const model =
+        isObj(meta) && typeof meta.model_name === "string" ? meta.model_name : undefined;
+      p.usageByMessage[id] = { model, ...usage };
+      p.usage = {
+        input: p.usage.input + usage.input,
+        output: p.usage.output + usage.output,
+        total: p.usage.total + usage.total,
+      };
+    }
+  }
+  p.nodes = Object.fromEntries(pausedAt.map((n) => [n, "interrupted" as const]));
+  const empty = !isObj(values) || Object.keys(values).length === 0;
+  p.status = pausedAt.length ? "interrupted" : next.length || empty ? undefined : "success";
+  return p;
+}
