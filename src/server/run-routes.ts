@@ -96,6 +96,12 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       );
     if (!existing)
       await p.store.ensureThread(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
+    // A thread made by `threads.create` learns its graph once a run of it has started on it, as
+    // on LangGraph's server: a thread list can then say which graph each thread ran.
+    const learnsGraph = async () => {
+      if (existing && existing.metadata.graph_id === undefined)
+        await p.store.patchThread(stored, { graph_id: graph.name });
+    };
     const started = !stateless && (await p.exec.state(stored)) !== undefined;
     // From a checkpoint (time travel): one of this thread's own, checked before the run is
     // started or queued; the executor checks again under the thread's claim.
@@ -135,6 +141,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         asked.metadata,
       );
       c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/${record.run_id}`);
+      await learnsGraph();
       return { record, storedThreadId: stored, live: undefined };
     }
     const run = await p.runs.start({
@@ -149,6 +156,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       subgraphs: body.stream_subgraphs ?? false,
       metadata: asked.metadata ?? {},
     });
+    await learnsGraph();
     // A stateless run's thread goes once the run has ended — for `runs.wait`, once its values
     // are read (the route calls it then).
     const forget =

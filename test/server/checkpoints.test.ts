@@ -166,3 +166,21 @@ const gates = (): (() => void)[] =>
 async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 5));
 }
+
+describe("threads as the page lists them", () => {
+  it("a thread made by threads.create learns its graph (metadata.graph_id) at its first run", async () => {
+    const client = h.client();
+    const { thread_id: id } = await client.threads.create({ metadata: { owner: "ann" } });
+    expect((await client.threads.get(id)).metadata).toEqual({ owner: "ann" });
+    await client.runs.wait(id, "three-steps", { input: {} });
+    expect((await client.threads.get(id)).metadata).toEqual({
+      owner: "ann",
+      graph_id: "three-steps",
+    });
+    const found = await client.threads.search({
+      metadata: { graph_id: "three-steps" },
+      limit: 100,
+    });
+    expect(found.map((t) => t.thread_id)).toContain(id);
+  });
+});
