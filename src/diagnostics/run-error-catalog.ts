@@ -60,6 +60,11 @@ export const RUN_ERRORS = {
     summary:
       "A resume found the thread waiting at a node, or holding a channel, that the graph's spec no longer has (it changed while the thread was paused); the message names them, and nothing ran.",
   },
+  "checkpoint-not-found": {
+    phase: "input",
+    summary:
+      "A run or a state update named a checkpoint (`checkpointId`) the thread does not have — another thread's checkpoint is not found either; nothing ran or was written.",
+  },
   // A node's work
   "invalid-write": {
     phase: "node",

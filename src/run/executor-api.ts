@@ -96,6 +96,13 @@ export interface StreamOptions extends RunOptions {
    * `streamMode` is built on it.
    */
   graphStream?: GraphStreamRequest;
+  /**
+   * With `threadId`: run from this checkpoint of the thread instead of its latest (LangGraph's
+   * time travel): `continue` replays from it, `input` is new input on its state, `resume` answers
+   * its interrupt. The run's checkpoints are a new branch whose first parent is this one. A
+   * checkpoint the thread does not have fails the run with `checkpoint-not-found`; nothing runs.
+   */
+  checkpointId?: string;
 }
 
 /** One checkpoint of a thread, as `history` lists them (newest first). */
@@ -111,7 +118,7 @@ export interface HistoryEntry {
   values: Record<string, unknown>;
 }
 
-/** Where a thread stands: its latest checkpoint, with the tasks still to run and their interrupts. */
+/** A checkpoint with its parent and the tasks to run after it (their interrupts): `state` gives the latest. */
 export interface ThreadState extends HistoryEntry {
   parentCheckpointId: string | undefined;
   tasks: {
@@ -152,8 +159,12 @@ export interface Executor {
    * (refused, as a failed result, when it is not a spec inside the project).
    */
   inspect(threadId: string, graph?: string): Promise<RunResult | undefined>;
-  /** A thread's checkpoints, newest first; undefined for an unknown thread (or, without `graph`, one whose spec is not inside the project). */
-  history(threadId: string, graph?: string): Promise<HistoryEntry[] | undefined>;
+  /**
+   * A thread's checkpoints, newest first, each with its parent and its tasks (with their
+   * interrupts); undefined for an unknown thread (or, without `graph`, one whose spec is not
+   * inside the project).
+   */
+  history(threadId: string, graph?: string): Promise<ThreadState[] | undefined>;
   /**
    * Where a thread stands — all its values, its next nodes and their interrupts — read from its
    * latest checkpoint; undefined for an unknown thread (or, without `graph`, one whose spec is not
@@ -168,7 +179,15 @@ export interface Executor {
   updateState(
     threadId: string,
     values: Record<string, unknown>,
-    options?: { graph?: string; asNode?: string },
+    options?: {
+      graph?: string;
+      asNode?: string;
+      /**
+       * Write on top of this checkpoint of the thread instead of its latest: a fork, whose new
+       * checkpoint has it as parent. One the thread does not have is `checkpoint-not-found`.
+       */
+      checkpointId?: string;
+    },
   ): Promise<{ checkpointId: string } | RunResult>;
   /** Every thread, newest checkpoint first, with the graph it ran (one query per store; no checkpoint is loaded). */
   threads(): Promise<ThreadInfo[]>;

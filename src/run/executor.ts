@@ -17,6 +17,7 @@ import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { atCheckpoint, missingCheckpoint } from "./checkpoint-at.js";
 import { withBounds } from "./checkpoint-bounds.js";
 import { ALLOWED_TOOLS_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
@@ -25,7 +26,6 @@ import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type {
   Executor,
   ExecutorOptions,
-  HistoryEntry,
   ResumeOptions,
   RunChoiceOptions,
   RunOptions,
@@ -66,6 +66,8 @@ interface Execution extends RunLimits {
   onEvent?: (event: RunEvent) => void;
   /** With `onEvent`: LangGraph's own stream output to report too. */
   graphStream?: GraphStreamRequest;
+  /** Run from this checkpoint of the thread (checked to exist), not its latest. */
+  checkpointId?: string;
 }
 
 /** A graph as one version of its spec compiled it. */
@@ -215,6 +217,7 @@ export function createReloadableExecutor(
       onEvent,
       choices = {},
       graphStream,
+      checkpointId,
     } = run;
     const {
       graph: compiled,
@@ -231,6 +234,8 @@ export function createReloadableExecutor(
       // Graph and context go into each checkpoint's metadata (checkpointer.ts): a thread remembers them.
       configurable: {
         thread_id: threadId,
+        // From an earlier checkpoint: LangGraph runs from there, its checkpoints a new branch.
+        ...(checkpointId !== undefined ? atCheckpoint(threadId, checkpointId) : {}),
         // The chosen model is stored with the thread (checkpointer.ts): a resume keeps it.
         ...(choices.model !== undefined
           ? { model: choices.model, [MODEL_KEY]: choices.model }
@@ -354,7 +359,11 @@ export function createReloadableExecutor(
    * What a resume runs: the answer as a Command, or `null` to go on from the last checkpoint —
    * or, when the thread is finished or unknown, the RunResult saying so.
    */
-  async function resumeInput(graph: string, opts: ResumeOptions, loaded: Loaded): Promise<unknown> {
+  async function resumeInput(
+    graph: string,
+    opts: ResumeOptions & { checkpointId?: string },
+    loaded: Loaded,
+  ): Promise<unknown> {
     const { graph: compiled, spec } = loaded;
     /** Where the thread stands, read only: what a resume that cannot go on answers with. */
     const inspect = () =>
@@ -366,11 +375,11 @@ export function createReloadableExecutor(
         inspectOnly: true,
         loaded,
       });
-    const { snapshot: before } = await threadSnapshot(
-      compiled,
-      (await saver()).saver,
-      opts.threadId,
-    );
+    // From a checkpoint: what is pending there (its interrupt, its next nodes), not at the latest.
+    const before =
+      opts.checkpointId !== undefined
+        ? await compiled.getState({ configurable: atCheckpoint(opts.threadId, opts.checkpointId) })
+        : (await threadSnapshot(compiled, (await saver()).saver, opts.threadId)).snapshot;
     // A thread paused under an earlier version of the spec, at a node (or with a channel) it lost.
     const changed = before.config?.configurable?.checkpoint_id
       ? await graphChanged((await saver()).saver, opts.threadId, spec)
@@ -439,7 +448,9 @@ export function createReloadableExecutor(
   /** A run (or with `resume`, a resume) on a thread claimed for it, events to `onEvent`. */
   async function runOnThread(
     graph: string,
-    opts: (RunOptions & { resume?: undefined }) | (ResumeOptions & { resume: true }),
+    opts: ((RunOptions & { resume?: undefined }) | (ResumeOptions & { resume: true })) & {
+      checkpointId?: string;
+    },
     onEvent?: (event: RunEvent) => void,
     graphStream?: GraphStreamRequest,
   ): Promise<RunResult> {
@@ -448,11 +459,32 @@ export function createReloadableExecutor(
     return onThread(claims, owners, threadId, pathOf(graph), async () => {
       // One version for the whole run, however many reloads happen meanwhile.
       const loaded = await load(graph);
+      let { checkpointId } = opts;
+      if (checkpointId !== undefined) {
+        const missing = await missingCheckpoint((await saver()).saver, threadId, checkpointId);
+        if (missing) return refused(threadId, missing);
+        // An answer to an earlier interrupt: LangGraph would replay the answer that checkpoint
+        // already got (its writes are kept with it). A new checkpoint on top of it, with the same
+        // values and next nodes and none of those writes, takes the new answer.
+        if (opts.resume && opts.value !== undefined) {
+          const branch = await loaded.graph.updateState(
+            {
+              configurable: { ...atCheckpoint(threadId, checkpointId), [GRAPH_KEY]: pathOf(graph) },
+            },
+            undefined,
+          );
+          checkpointId = String(branch.configurable?.checkpoint_id);
+        }
+      }
       const input = opts.resume
         ? await resumeInput(graph, { ...opts, threadId }, loaded)
         : (opts.input ?? {});
       if (isResult(input)) return input;
-      const run = { ...(await executionOf(graph, opts, input, threadId)), loaded };
+      const run = {
+        ...(await executionOf(graph, opts, input, threadId)),
+        loaded,
+        ...(checkpointId !== undefined ? { checkpointId } : {}),
+      };
       return execute(onEvent ? { ...run, onEvent, ...(graphStream ? { graphStream } : {}) } : run);
     });
   }
@@ -483,11 +515,11 @@ export function createReloadableExecutor(
       });
     },
     /** A thread's checkpoints, newest first: where it stood after each step. */
-    async history(threadId: string, graph?: string): Promise<HistoryEntry[] | undefined> {
+    async history(threadId: string, graph?: string): Promise<ThreadState[] | undefined> {
       const spec = graph ?? (await graphOf(threadId));
       if (spec === undefined) return undefined;
       const { graph: compiled } = await load(spec);
-      const entries: HistoryEntry[] = [];
+      const entries: ThreadState[] = [];
       for await (const s of compiled.getStateHistory({ configurable: { thread_id: threadId } })) {
         const meta = (s.metadata ?? {}) as { step?: number; source?: string };
         entries.push({
@@ -497,6 +529,12 @@ export function createReloadableExecutor(
           createdAt: s.createdAt,
           next: [...s.next],
           values: s.values as Record<string, unknown>,
+          parentCheckpointId: s.parentConfig?.configurable?.checkpoint_id as string | undefined,
+          tasks: s.tasks.map((t) => ({
+            id: t.id,
+            name: t.name,
+            interrupts: (t.interrupts ?? []).map((i) => ({ id: String(i.id), value: i.value })),
+          })),
         });
       }
       return entries;
@@ -534,7 +572,7 @@ export function createReloadableExecutor(
     async updateState(
       threadId: string,
       values: Record<string, unknown>,
-      opts: { graph?: string; asNode?: string } = {},
+      opts: { graph?: string; asNode?: string; checkpointId?: string } = {},
     ): Promise<{ checkpointId: string } | RunResult> {
       const found = await graphForThread(owners, threadId, opts.graph && pathOf(opts.graph));
       if (found === undefined) {
@@ -553,10 +591,21 @@ export function createReloadableExecutor(
       let written: { checkpointId: string } | undefined;
       const outcome = await onThread(claims, owners, threadId, found.path, async () => {
         const { graph: compiled, secrets: specified } = await load(found.path);
+        const from = opts.checkpointId;
+        if (from !== undefined) {
+          const missing = await missingCheckpoint((await saver()).saver, threadId, from);
+          if (missing) return refused(threadId, missing);
+        }
         // What is written is masked as a run's writes are (secret-guard.ts, through `configurable`).
         const secrets = runSecrets(specified, envSecrets, undefined);
         const config = {
-          configurable: { thread_id: threadId, [GRAPH_KEY]: found.path, ...secrets.configurable },
+          configurable: {
+            thread_id: threadId,
+            // A fork: the new checkpoint's parent is `from`, the thread's latest moves to it.
+            ...(from !== undefined ? atCheckpoint(threadId, from) : {}),
+            [GRAPH_KEY]: found.path,
+            ...secrets.configurable,
+          },
         };
         try {
           const next = await compiled.updateState(config, values, opts.asNode);

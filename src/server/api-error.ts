@@ -33,6 +33,7 @@ const REFUSAL_STATUS: Record<string, ApiStatus> = {
   "thread-busy": 409,
   "thread-graph-mismatch": 409,
   "graph-outside-project": 409,
+  "checkpoint-not-found": 404,
   "policy-denied": 403,
   policy_denied: 403,
 };

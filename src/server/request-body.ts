@@ -73,14 +73,40 @@ export const ThreadSearch = z.looseObject({
 
 export const ThreadPrune = z.looseObject({ prefix: z.string().min(1) });
 
+/** Where the SDK names a checkpoint: `checkpoint_id`, or `checkpoint: { checkpoint_id }`. */
+const checkpointFields = {
+  checkpoint_id: z.string().min(1).nullable().optional(),
+  checkpoint: z
+    .looseObject({ checkpoint_id: z.string().min(1).nullable().optional() })
+    .nullable()
+    .optional(),
+};
+
+/** The checkpoint a request names, if any. */
+export const checkpointOf = (body: {
+  checkpoint_id?: string | null | undefined;
+  checkpoint?: { checkpoint_id?: string | null | undefined } | null | undefined;
+}): string | undefined => body.checkpoint_id ?? body.checkpoint?.checkpoint_id ?? undefined;
+
 export const StateUpdate = z.looseObject({
   values: z.union([record, z.null()]).optional(),
   as_node: z.string().optional(),
+  ...checkpointFields,
 });
 
 export const HistoryQuery = z.looseObject({
   limit: z.number().int().min(1).max(1000).optional(),
-  before: z.union([z.string(), z.looseObject({ checkpoint_id: z.string().optional() })]).optional(),
+  // The SDK sends a config (`{ configurable: { checkpoint_id } }`); a checkpoint or its id also do.
+  before: z
+    .union([
+      z.string(),
+      z.looseObject({
+        checkpoint_id: z.string().optional(),
+        configurable: z.looseObject({ checkpoint_id: z.string().optional() }).optional(),
+      }),
+    ])
+    .nullable()
+    .optional(),
 });
 
 export const AssistantSearch = z.looseObject({
@@ -109,5 +135,6 @@ export const RunCreate = z.looseObject({
   multitask_strategy: z.enum(["reject", "interrupt", "rollback", "enqueue"]).nullable().optional(),
   if_not_exists: z.enum(["create", "reject"]).nullable().optional(),
   on_completion: z.enum(["delete", "keep"]).nullable().optional(),
+  ...checkpointFields,
 });
 export type RunCreate = z.infer<typeof RunCreate>;

@@ -237,7 +237,8 @@ export class RunRegistry {
         if (run.handBack && run.request && error?.code === "cancelled") {
           // This replica stops: the run goes back to the queue, to go on from its checkpoint.
           run.record.status = "pending";
-          const { input: _i, resume: _r, ...rest } = run.request.options;
+          // From its own last checkpoint: not again from the one it was started at.
+          const { input: _i, resume: _r, checkpointId: _c, ...rest } = run.request.options;
           await this.store
             .requeue(run.record.run_id, {
               ...run.request,

@@ -11,13 +11,13 @@ import { toPlain } from "../run/serialize.js";
 import { ApiError, notFound } from "./api-error.js";
 import { matchesFilters } from "./auth-filters.js";
 import { followRemote, remoteEnd } from "./follow-remote.js";
-import { jsonBody, parsed, RunCreate } from "./request-body.js";
+import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
 import type { LiveRun, RunRecord } from "./run-registry.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
 import { streamModes } from "./stream-modes.js";
-import type { Allow } from "./thread-routes.js";
+import { type Allow, checkpointNotFound } from "./thread-routes.js";
 import { threadView } from "./thread-views.js";
 
 type C = Context<ServerEnv>;
@@ -96,7 +96,21 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       );
     if (!existing)
       await p.store.ensureThread(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
+    // A thread made by `threads.create` learns its graph once a run of it has started on it, as
+    // on LangGraph's server: a thread list can then say which graph each thread ran.
+    const learnsGraph = async () => {
+      if (existing && existing.metadata.graph_id === undefined)
+        await p.store.patchThread(stored, { graph_id: graph.name });
+    };
     const started = !stateless && (await p.exec.state(stored)) !== undefined;
+    // From a checkpoint (time travel): one of this thread's own, checked before the run is
+    // started or queued; the executor checks again under the thread's claim.
+    const checkpointId = checkpointOf(body);
+    if (checkpointId !== undefined) {
+      const history = started ? await p.exec.history(stored) : undefined;
+      if (!history?.some((h) => h.checkpointId === checkpointId))
+        throw checkpointNotFound(checkpointId);
+    }
     const resume =
       body.command && "resume" in body.command ? { resume: body.command.resume } : undefined;
     const input = body.input ?? undefined;
@@ -105,6 +119,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       resume ?? (input === undefined && started ? { continue: true } : { input: input ?? {} });
     const options = {
       ...how,
+      ...(checkpointId !== undefined ? { checkpointId } : {}),
       ...runChoices(body),
       ...(body.context ? { context: body.context } : {}),
     };
@@ -126,6 +141,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         asked.metadata,
       );
       c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/${record.run_id}`);
+      await learnsGraph();
       return { record, storedThreadId: stored, live: undefined };
     }
     const run = await p.runs.start({
@@ -140,6 +156,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       subgraphs: body.stream_subgraphs ?? false,
       metadata: asked.metadata ?? {},
     });
+    await learnsGraph();
     // A stateless run's thread goes once the run has ended — for `runs.wait`, once its values
     // are read (the route calls it then).
     const forget =

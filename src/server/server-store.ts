@@ -30,7 +30,13 @@ export interface QueuedRequest {
   graph: string;
   clientThreadId: string;
   tenant: string | undefined;
-  options: { input?: unknown; resume?: unknown; continue?: boolean; context?: unknown };
+  options: {
+    input?: unknown;
+    resume?: unknown;
+    continue?: boolean;
+    context?: unknown;
+    checkpointId?: string;
+  };
   stateless: boolean;
   keep: boolean;
 }

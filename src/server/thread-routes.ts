@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { ApiError, notFound, refusalError } from "./api-error.js";
 import { type AuthFilters, matchesFilters } from "./auth-filters.js";
 import {
+  checkpointOf,
   HistoryQuery,
   jsonBody,
   parsed,
@@ -191,17 +192,19 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       throw new ApiError(409, "thread-busy", `thread \`${client}\` has a run in progress`, {
         hint: "wait for it to finish",
       });
-    const out = await p.exec.updateState(
-      stored,
-      body.values ?? {},
-      body.as_node ? { asNode: body.as_node } : {},
-    );
+    const from = checkpointOf(body);
+    const out = await p.exec.updateState(stored, body.values ?? {}, {
+      ...(body.as_node ? { asNode: body.as_node } : {}),
+      // A fork: written on top of that checkpoint (of this thread only), not the latest.
+      ...(from !== undefined ? { checkpointId: from } : {}),
+    });
     if ("status" in out) {
       // A thread created but never run has no graph yet: nothing to update.
       if (out.error?.code === "nothing-to-resume")
         throw new ApiError(409, "thread-not-started", `thread \`${client}\` has no state yet`, {
           hint: "run a graph on it first",
         });
+      if (out.error?.code === "checkpoint-not-found") throw checkpointNotFound(from ?? "");
       throw refusalError(out.error!);
     }
     await p.store.touchThread(stored);
@@ -215,8 +218,15 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const filters = await allow(c, "threads", "read", { thread_id: client });
     await existing(stored, client, filters);
     let history = (await p.exec.history(stored)) ?? [];
-    const before = typeof q.before === "string" ? q.before : q.before?.checkpoint_id;
-    if (before) history = history.slice(history.findIndex((h) => h.checkpointId === before) + 1);
+    const before =
+      typeof q.before === "string"
+        ? q.before
+        : (q.before?.checkpoint_id ?? q.before?.configurable?.checkpoint_id);
+    // Older than `before`: a checkpoint the thread does not have pages nothing (not everything).
+    if (before) {
+      const at = history.findIndex((h) => h.checkpointId === before);
+      history = at < 0 ? [] : history.slice(at + 1);
+    }
     const latest = await p.exec.state(stored);
     return c.json(
       history
@@ -228,6 +238,14 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   });
   return api;
 }
+
+/** A checkpoint the thread does not have (the message names the client's ids, never stored ones). */
+export const checkpointNotFound = (checkpointId: string): ApiError =>
+  notFound(
+    "checkpoint",
+    checkpointId,
+    "take a checkpoint id from this thread's history (`threads.getHistory`)",
+  );
 
 /**
  * Asks the Auth handler's `on` callbacks (when there are) whether the caller may do this, and

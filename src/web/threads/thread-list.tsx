@@ -1,0 +1,102 @@
+/** The server's threads, newest update first, a page at a time ("More" asks for the next one). */
+import type { Thread } from "@langchain/langgraph-sdk";
+import { useEffect, useState } from "preact/hooks";
+import { client } from "../api.js";
+import { hrefOf } from "../route.js";
+import { failureText } from "./api-failure.js";
+
+export const PAGE = 20;
+
+export function ThreadList() {
+  const [threads, setThreads] = useState<Thread[] | undefined>(undefined);
+  const [more, setMore] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+
+  const load = async (offset: number) => {
+    setBusy(true);
+    try {
+      const page = await client.threads.search({
+        limit: PAGE,
+        offset,
+        sortBy: "updated_at",
+        sortOrder: "desc",
+      });
+      setThreads((shown) => (offset ? [...(shown ?? []), ...page] : page));
+      setMore(page.length === PAGE);
+      setError(undefined);
+    } catch (e) {
+      setError(failureText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => {
+    load(0);
+  }, []);
+
+  return (
+    <>
+      {error ? <p role="alert">Cannot list the threads: {error}</p> : null}
+      {threads === undefined ? (
+        error ? null : (
+          <p>Loading threads…</p>
+        )
+      ) : threads.length === 0 ? (
+        <p class="hint">No threads yet: run a graph to start one.</p>
+      ) : (
+        <table class="threads" aria-label="Threads">
+          <thead>
+            <tr>
+              <th scope="col">Thread</th>
+              <th scope="col">Graph</th>
+              <th scope="col">Status</th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {threads.map((t) => (
+              <ThreadRow key={t.thread_id} thread={t} />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {more ? (
+        <button type="button" onClick={() => load(threads?.length ?? 0)} disabled={busy}>
+          More
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function ThreadRow(props: { thread: Thread }) {
+  const t = props.thread;
+  const graph = typeof t.metadata?.graph_id === "string" ? t.metadata.graph_id : undefined;
+  return (
+    <tr>
+      <th scope="row">
+        <a href={hrefOf({ view: "threads", thread: t.thread_id })}>
+          <code>{t.thread_id}</code>
+        </a>
+      </th>
+      <td>{graph ? <a href={hrefOf({ view: "graph", graph })}>{graph}</a> : "—"}</td>
+      <td>
+        <ThreadStatus status={t.status} />
+      </td>
+      <td>
+        <When at={t.updated_at} />
+      </td>
+    </tr>
+  );
+}
+
+export function ThreadStatus(props: { status: string }) {
+  return <span class={`thread-status status-${props.status}`}>{props.status}</span>;
+}
+
+/** A time, in the reader's locale, with the exact one kept in `datetime`. */
+export function When(props: { at: string | null | undefined }) {
+  if (!props.at) return <span>—</span>;
+  return <time dateTime={props.at}>{new Date(props.at).toLocaleString()}</time>;
+}

@@ -1,0 +1,220 @@
+/**
+ * One thread: its status and graph, its state, the interrupts it waits on (answered in the run
+ * view), its checkpoints as a timeline to run or fork from, and "Delete thread".
+ */
+import type { Thread, ThreadState } from "@langchain/langgraph-sdk";
+import { useCallback, useEffect, useState } from "preact/hooks";
+import { client } from "../api.js";
+import { hrefOf, navigate } from "../route.js";
+import { failureText, statusOf } from "./api-failure.js";
+import { CheckpointTimeline } from "./checkpoint-timeline.js";
+import { DeleteDialog } from "./delete-dialog.js";
+import { ForkDialog } from "./fork-dialog.js";
+import { StateValues, ValueTree } from "./state-values.js";
+import { ThreadStatus, When } from "./thread-list.js";
+
+/** Checkpoints read at a time; "Older checkpoints" reads the next ones. */
+export const HISTORY_PAGE = 50;
+/** While a run is in progress the page follows it. */
+const BUSY_POLL_MS = 1000;
+
+interface Loaded {
+  thread: Thread;
+  state: ThreadState;
+  history: ThreadState[];
+  /** The last page of history was full: there may be older checkpoints. */
+  older: boolean;
+}
+
+export function ThreadPage(props: { id: string }) {
+  const { id } = props;
+  const [data, setData] = useState<Loaded | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [gone, setGone] = useState(false);
+  const [selected, setSelected] = useState<string | undefined>(undefined);
+  const [forking, setForking] = useState<ThreadState | undefined>(undefined);
+  const [deleting, setDeleting] = useState(false);
+  const [working, setWorking] = useState(false);
+
+  const reload = useCallback(async () => {
+    try {
+      const [thread, state, history] = await Promise.all([
+        client.threads.get(id),
+        client.threads.getState(id),
+        client.threads.getHistory(id, { limit: HISTORY_PAGE }),
+      ]);
+      setData({ thread, state, history, older: history.length === HISTORY_PAGE });
+      setError(undefined);
+    } catch (e) {
+      if (statusOf(e) === 404) setGone(true);
+      else setError(failureText(e));
+    }
+  }, [id]);
+
+  useEffect(() => {
+    setData(undefined);
+    setGone(false);
+    setSelected(undefined);
+    reload();
+  }, [reload]);
+  const busy = data?.thread.status === "busy";
+  useEffect(() => {
+    if (!busy) return;
+    const timer = setTimeout(reload, BUSY_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [busy, data, reload]);
+
+  const older = async () => {
+    if (!data) return;
+    const last = data.history.at(-1)?.checkpoint.checkpoint_id;
+    if (!last) return;
+    try {
+      const page = await client.threads.getHistory(id, {
+        limit: HISTORY_PAGE,
+        before: { configurable: { checkpoint_id: last } },
+      });
+      setData({
+        ...data,
+        history: [...data.history, ...page],
+        older: page.length === HISTORY_PAGE,
+      });
+    } catch (e) {
+      setError(failureText(e));
+    }
+  };
+
+  if (gone)
+    return (
+      <section aria-labelledby="thread-title">
+        <h2 id="thread-title">Thread {id}</h2>
+        <p role="alert">There is no thread {id}.</p>
+        <p>
+          <a href={hrefOf({ view: "threads" })}>All threads</a>
+        </p>
+      </section>
+    );
+
+  const graph =
+    typeof data?.thread.metadata?.graph_id === "string" ? data.thread.metadata.graph_id : undefined;
+  const runFrom = async (s: ThreadState) => {
+    if (!graph) return;
+    setWorking(true);
+    try {
+      await client.runs.create(id, graph, {
+        input: null,
+        checkpointId: s.checkpoint.checkpoint_id ?? undefined,
+      });
+      navigate({ view: "run", graph, thread: id });
+    } catch (e) {
+      setError(`The run did not start: ${failureText(e)}`);
+    } finally {
+      setWorking(false);
+    }
+  };
+  const pending =
+    data?.state.tasks.flatMap((t) => t.interrupts.map((i) => ({ task: t.name, i }))) ?? [];
+
+  return (
+    <section aria-labelledby="thread-title" class="thread-page">
+      <p>
+        <a href={hrefOf({ view: "threads" })}>All threads</a>
+      </p>
+      <h2 id="thread-title">
+        Thread <code>{id}</code>
+      </h2>
+      {error ? <p role="alert">{error}</p> : null}
+      {!data ? (
+        <p>Loading the thread…</p>
+      ) : (
+        <>
+          <dl class="thread-facts">
+            <div>
+              <dt>Status</dt>
+              <dd>
+                <ThreadStatus status={data.thread.status} />
+              </dd>
+            </div>
+            <div>
+              <dt>Graph</dt>
+              <dd>
+                {graph ? <a href={hrefOf({ view: "graph", graph })}>{graph}</a> : "not known"}
+              </dd>
+            </div>
+            <div>
+              <dt>Updated</dt>
+              <dd>
+                <When at={data.thread.updated_at} />
+              </dd>
+            </div>
+          </dl>
+          <p class="actions">
+            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              Delete thread
+            </button>
+            <button type="button" onClick={reload}>
+              Refresh
+            </button>
+          </p>
+          {pending.length ? (
+            <section aria-labelledby="interrupts-title" class="interrupts">
+              <h3 id="interrupts-title">Waiting for an answer</h3>
+              <ul>
+                {pending.map(({ task, i }) => (
+                  <li key={i.id ?? task}>
+                    <span>
+                      {task} asks: <ValueTree value={i.value} depth={1} />
+                    </span>{" "}
+                    {graph ? <a href={hrefOf({ view: "run", graph, thread: id })}>Answer</a> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <section aria-label="State" class="state">
+            <h3>State</h3>
+            <StateValues values={data.state.values} />
+          </section>
+          <section aria-labelledby="checkpoints-title">
+            <h3 id="checkpoints-title">Checkpoints</h3>
+            {data.history.length ? (
+              <CheckpointTimeline
+                history={data.history}
+                selected={selected}
+                onSelect={setSelected}
+                onRun={graph ? runFrom : undefined}
+                onFork={setForking}
+                working={working || busy}
+              />
+            ) : (
+              <p class="hint">No checkpoints yet: the thread has not run.</p>
+            )}
+            {data.older ? (
+              <button type="button" onClick={older}>
+                Older checkpoints
+              </button>
+            ) : null}
+          </section>
+        </>
+      )}
+      {forking ? (
+        <ForkDialog
+          threadId={id}
+          checkpoint={forking}
+          onClose={() => setForking(undefined)}
+          onForked={async (checkpointId) => {
+            setForking(undefined);
+            await reload();
+            setSelected(checkpointId);
+          }}
+        />
+      ) : null}
+      {deleting ? (
+        <DeleteDialog
+          threadId={id}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => navigate({ view: "threads" })}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * Checkpoints through the official SDK against a real server: history pages with `before` and
+ * `limit` and gives each checkpoint its parent, metadata, next and tasks with interrupts;
+ * `threads.updateState` with `checkpointId` forks from that checkpoint; `runs.stream` with
+ * `checkpointId` replays from it (input null) or answers its interrupt (`command.resume`); an
+ * unknown checkpoint is a 404 naming it; deleting a busy thread is a 409 that deletes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collect, type Harness, startHarness } from "./harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** A thread of three-steps run to its end; its history, and the checkpoint before `two` ran. */
+async function ranThreeSteps() {
+  const client = h.client();
+  const thread = await client.threads.create();
+  await client.runs.wait(thread.thread_id, "three-steps", { input: {} });
+  const history = await client.threads.getHistory(thread.thread_id, { limit: 100 });
+  const afterOne = history.find((s) => s.next[0] === "two")!;
+  return { client, id: thread.thread_id, history, afterOne };
+}
+
+describe("checkpoints through the SDK", () => {
+  it("history pages with before and limit; each checkpoint has its parent, metadata, next and tasks", async () => {
+    const { client, id, history } = await ranThreeSteps();
+    expect(history.map((s) => s.metadata?.step)).toEqual([3, 2, 1, 0, -1]);
+    expect(history.map((s) => s.metadata?.source)).toEqual([
+      "loop",
+      "loop",
+      "loop",
+      "loop",
+      "input",
+    ]);
+    for (const [i, s] of history.entries())
+      expect(s.parent_checkpoint?.checkpoint_id ?? null).toBe(
+        history[i + 1]?.checkpoint.checkpoint_id ?? null,
+      );
+    expect(history[2]).toMatchObject({ next: ["two"], tasks: [{ name: "two", interrupts: [] }] });
+    const first = await client.threads.getHistory(id, { limit: 2 });
+    expect(first.map((s) => s.checkpoint.checkpoint_id)).toEqual(
+      history.slice(0, 2).map((s) => s.checkpoint.checkpoint_id),
+    );
+    const next = await client.threads.getHistory(id, {
+      limit: 2,
+      before: { configurable: { checkpoint_id: first[1]!.checkpoint.checkpoint_id! } },
+    });
+    expect(next.map((s) => s.checkpoint.checkpoint_id)).toEqual(
+      history.slice(2, 4).map((s) => s.checkpoint.checkpoint_id),
+    );
+  });
+
+  it("history shows an interrupt in its checkpoint's tasks", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "approval", { input: { draft: "hi" } });
+    await client.runs.wait(thread.thread_id, "approval", { command: { resume: false } });
+    const history = await client.threads.getHistory(thread.thread_id);
+    const asked = history.find((s) => s.next[0] === "ask")!;
+    expect(asked.tasks[0]!.interrupts).toMatchObject([
+      { value: { question: "Send this reply?", draft: "hi" } },
+    ]);
+  });
+
+  it("updateState with checkpointId forks from that checkpoint", async () => {
+    const { client, id, afterOne } = await ranThreeSteps();
+    const from = afterOne.checkpoint.checkpoint_id!;
+    const written = await client.threads.updateState(id, {
+      values: { n: 10 },
+      asNode: "one",
+      checkpointId: from,
+    });
+    const state = await client.threads.getState(id);
+    expect(state.checkpoint.checkpoint_id).toBe(written.configurable?.checkpoint_id);
+    expect(state.parent_checkpoint?.checkpoint_id).toBe(from);
+    expect(state.values).toMatchObject({ n: 11, path: ["one"] });
+    expect(state.next).toEqual(["two"]);
+    // The `checkpoint: { checkpoint_id }` form too.
+    const again = await client.threads.updateState(id, {
+      values: { n: 20 },
+      asNode: "one",
+      // The SDK's type asks for a whole Checkpoint; the id is what the server reads.
+      checkpoint: { checkpoint_id: from } as never,
+    });
+    expect((await client.threads.getState(id)).parent_checkpoint?.checkpoint_id).toBe(from);
+    expect(again.configurable?.checkpoint_id).not.toBe(written.configurable?.checkpoint_id);
+  });
+
+  it("runs.stream with checkpointId and input null replays from there, as a new branch", async () => {
+    const { client, id, history, afterOne } = await ranThreeSteps();
+    const events = await collect(
+      client.runs.stream(id, "three-steps", {
+        input: null,
+        checkpointId: afterOne.checkpoint.checkpoint_id!,
+        streamMode: "values",
+      }),
+    );
+    expect(events.at(-1)!.data).toMatchObject({ n: 3, path: ["one", "two", "three"] });
+    const after = await client.threads.getHistory(id, { limit: 100 });
+    expect(after.length).toBe(history.length + 3);
+    expect(after[2]!.parent_checkpoint?.checkpoint_id).toBe(afterOne.checkpoint.checkpoint_id);
+  });
+
+  it("runs.stream with checkpointId and command.resume answers that checkpoint's interrupt", async () => {
+    const client = h.client();
+    const { thread_id: id } = await client.threads.create();
+    await client.runs.wait(id, "approval", { input: { draft: "hi" } });
+    const asked = await client.threads.getState(id);
+    await client.runs.wait(id, "approval", { command: { resume: false } });
+    const events = await collect(
+      client.runs.stream(id, "approval", {
+        checkpointId: asked.checkpoint.checkpoint_id!,
+        command: { resume: true },
+        streamMode: "values",
+      }),
+    );
+    expect(events.at(-1)!.data).toMatchObject({ draft: "hi (sent)", log: ["prepared", "sent"] });
+  });
+
+  it("an unknown checkpoint is a 404 naming it, and nothing is written", async () => {
+    const { client, id, history } = await ranThreeSteps();
+    await expect(
+      client.threads.updateState(id, { values: { n: 1 }, asNode: "one", checkpointId: "nope-1" }),
+    ).rejects.toThrow(/404.*nope-1|nope-1.*404/s);
+    await expect(
+      collect(client.runs.stream(id, "three-steps", { input: null, checkpointId: "nope-2" })),
+    ).rejects.toThrow(/nope-2/);
+    await expect(
+      client.runs.wait(id, "three-steps", { input: null, checkpointId: "nope-3" }),
+    ).rejects.toThrow(/404/);
+    const res = await fetch(`${h.url}/threads/${id}/runs/wait`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "three-steps", checkpoint_id: "nope-4" }),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "checkpoint-not-found" });
+    expect((await client.threads.getHistory(id, { limit: 100 })).length).toBe(history.length);
+  });
+
+  it("deleting a thread with a run in progress is a 409 thread-busy; nothing is deleted", async () => {
+    const client = h.client();
+    const { thread_id: id } = await client.threads.create();
+    const run = await client.runs.create(id, "gated", { input: {} });
+    await until(() => gates().length === 1);
+    const res = await fetch(`${h.url}/threads/${id}`, { method: "DELETE" });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: "thread-busy" });
+    await expect(client.threads.delete(id)).rejects.toThrow(/409/);
+    gates().shift()!();
+    expect(await client.runs.join(id, run.run_id)).toMatchObject({ done: true });
+    expect((await client.threads.get(id)).values).toMatchObject({ done: true });
+    await client.threads.delete(id);
+    await expect(client.threads.get(id)).rejects.toThrow(/404/);
+  });
+});
+
+const gates = (): (() => void)[] =>
+  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
+
+async function until(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe("threads as the page lists them", () => {
+  it("a thread made by threads.create learns its graph (metadata.graph_id) at its first run", async () => {
+    const client = h.client();
+    const { thread_id: id } = await client.threads.create({ metadata: { owner: "ann" } });
+    expect((await client.threads.get(id)).metadata).toEqual({ owner: "ann" });
+    await client.runs.wait(id, "three-steps", { input: {} });
+    expect((await client.threads.get(id)).metadata).toEqual({
+      owner: "ann",
+      graph_id: "three-steps",
+    });
+    const found = await client.threads.search({
+      metadata: { graph_id: "three-steps" },
+      limit: 100,
+    });
+    expect(found.map((t) => t.thread_id)).toContain(id);
+  });
+});
