@@ -53,6 +53,7 @@ describe("the assistant in graphspec dev", () => {
     const first = await named("greeting");
     expect(first).toMatchObject({ version: 1, description: "Says hello." });
     expect(meta(first)).toEqual({
+      models: {},
       file: "graphs/greeting.yaml",
       diagnostics: [],
       refused: false,
@@ -81,6 +82,7 @@ describe("the assistant in graphspec dev", () => {
     await until(async () => (await named("greeting"))?.version === 2);
     const fixed = await named("greeting");
     expect(meta(fixed)).toEqual({
+      models: {},
       file: "graphs/greeting.yaml",
       diagnostics: [],
       refused: false,
