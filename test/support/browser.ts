@@ -89,8 +89,6 @@ export async function openPage(
     problems.push(`uncaught: ${e.message}`);
   });
   page.on("requestfailed", (r) => {
-    // A stream the page closes itself (leaving a run view) is not the server failing.
-    if (r.failure()?.errorText === "net::ERR_ABORTED" && r.method() === "POST") return;
     problems.push(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
   });
   page.on("response", (r) => {
