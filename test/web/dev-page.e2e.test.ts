@@ -63,20 +63,19 @@ let s: PageSession;
 let page: Page;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([
-    startDevServer({
-      repoGraphs: true,
-      files: { [SPEC]: approvalDemo() },
-      scripts: {
-        "ticket-agent": [
-          { tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1001" } }] },
-          { tool_calls: [{ name: "notify_customer", args: { message: "We are on it." } }] },
-          { text: "I told the customer." },
-        ],
-      },
-    }),
-    launchBrowser(),
-  ]);
+  // The browser first: without one the file fails at once, with no server left behind.
+  browser = await launchBrowser();
+  server = await startDevServer({
+    repoGraphs: true,
+    files: { [SPEC]: approvalDemo() },
+    scripts: {
+      "ticket-agent": [
+        { tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1001" } }] },
+        { tool_calls: [{ name: "notify_customer", args: { message: "We are on it." } }] },
+        { text: "I told the customer." },
+      ],
+    },
+  });
   s = await openPage(browser, "e2e");
   page = s.page;
   // A step that does not come fails in 15 s, so one missing view does not hold the rest up.

@@ -20,7 +20,9 @@ let browser: Browser;
 const sessions: PageSession[] = [];
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDevServer({ repoGraphs: true }), launchBrowser()]);
+  // The browser first: without one the file fails at once, with no server left behind.
+  browser = await launchBrowser();
+  server = await startDevServer({ repoGraphs: true });
 }, 60_000);
 afterAll(async () => {
   for (const s of sessions) await s.close();
