@@ -202,16 +202,22 @@ describe("graphspec dev's page, end to end", () => {
 
   it("8. has no serious accessibility violation on the finished views, and no page error", async () => {
     const found: Record<string, unknown> = {};
-    for (const [view, hash] of [
-      ["run", "#/graphs/ticket-agent/run"],
-      ["graph", "#/graphs/approval-demo"],
-      ["threads", "#/threads"],
-    ] as const) {
-      await page.goto(`${server.url}/${hash}`);
+    const check = async (view: string) => {
       await page.getByRole("heading", { level: 2 }).last().waitFor();
       await s.shot(`8-axe-${view}`);
       const violations = await seriousAxeViolations(page);
       if (violations.length) found[view] = violations;
+    };
+    // The run view as the last step left it (a finished run, its tool calls and messages shown).
+    await check("run");
+    const thread = /[?&]thread=([^&]+)/.exec(page.url())?.[1];
+    for (const [view, hash] of [
+      ["graph", "#/graphs/approval-demo"],
+      ["threads", "#/threads"],
+      ...(thread ? [["thread", `#/threads/${thread}`] as const] : []),
+    ] as const) {
+      await page.goto(`${server.url}/${hash}`);
+      await check(view);
     }
     expect(found).toEqual({});
     s.expectClean();
