@@ -55,6 +55,11 @@ const POLISH = `
   polish:
     kind: set
     values: { draft: "\${{ state.draft + '!' }}" }`;
+/** A node the invalid save adds, so a drawing of the refused file would show it. */
+const REVIEW = `
+  review:
+    kind: set
+    values: { draft: "\${{ state.draft }}" }`;
 
 const SPEC = "graphs/approval-demo.yaml";
 let server: DevServer;
@@ -68,7 +73,9 @@ beforeAll(async () => {
   server = await startDevServer({
     repoGraphs: true,
     files: { [SPEC]: approvalDemo() },
+    // With --scripts, a graph whose scripted model has no script does not build: one each.
     scripts: {
+      "support-triage": [{ structured: { priority: "urgent", reason: "locked out" } }],
       "ticket-agent": [
         { tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1001" } }] },
         { tool_calls: [{ name: "notify_customer", args: { message: "We are on it." } }] },
@@ -127,7 +134,11 @@ describe("graphspec dev's page, end to end", () => {
   });
 
   it("3. shows an invalid save's diagnostics and keeps the last good drawing", async () => {
-    server.write(SPEC, approvalDemo(POLISH, "polish", "lats"));
+    // A new node `review`, and an edge from it to a node that does not exist.
+    server.write(
+      SPEC,
+      `${approvalDemo(POLISH + REVIEW, "polish", "review")}  - { from: review, to: lats }\n`,
+    );
     const diagnostics = page.getByRole("region", { name: "Diagnostics" });
     const item = diagnostics.getByRole("listitem").filter({ hasText: "unknown-node" });
     await item.waitFor();
@@ -135,8 +146,10 @@ describe("graphspec dev's page, end to end", () => {
     expect(text).toMatch(/approval-demo\.yaml:\d+:\d+/);
     expect(text).toContain("error");
     expect(text).toContain("lats");
-    // The last good version stays drawn.
-    await node(drawing("approval-demo"), "polish").waitFor();
+    // The last good version stays drawn: polish, and not the refused file's review.
+    const fig = drawing("approval-demo");
+    await node(fig, "polish").waitFor();
+    expect(await node(fig, "review").count()).toBe(0);
     await s.shot("3-invalid");
   });
 
