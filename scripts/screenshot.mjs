@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * The README's picture of the page: `graphspec dev` (the built CLI) on the repository's graphs/,
+ * headless Chromium (Debian's, through playwright-core) at a view, a screenshot to
+ * docs/images/dev-page.png. Run after `npm run build`, again when the page changes:
+ *
+ *   node scripts/screenshot.mjs [--view '#/graphs/support-triage'] [--out docs/images/dev-page.png]
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const { values: opts } = parseArgs({
+  options: {
+    view: { type: "string", default: "#/graphs/support-triage" },
+    out: { type: "string", default: join(ROOT, "docs/images/dev-page.png") },
+  },
+});
+const executablePath = process.env.GRAPHSPEC_CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(executablePath)) {
+  console.error(
+    `no Chromium at ${executablePath}: apt-get install chromium, or set GRAPHSPEC_CHROMIUM`,
+  );
+  process.exit(1);
+}
+
+const server = spawn(
+  process.execPath,
+  [join(ROOT, "bin/graphspec.js"), "dev", "graphs", "--port", "0", "--checkpointer", "memory"],
+  { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+);
+try {
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => {
+      out += d;
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+      if (m) resolve(m[0]);
+    });
+    server.once("exit", (code) => reject(new Error(`graphspec dev exited with ${code}`)));
+  });
+  const browser = await chromium.launch({
+    executablePath,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+    await page.goto(`${url}/${opts.view}`);
+    await page.locator('nav[aria-label="Graphs"] a').first().waitFor();
+    // The drawing, when the view has one; the page settles once its requests are answered.
+    await page
+      .locator("figure g.node")
+      .first()
+      .waitFor({ timeout: 5_000 })
+      .catch(() =>
+        console.error("no drawing on this view: the screenshot shows the page without one"),
+      );
+    await page.waitForLoadState("networkidle").catch(() => {});
+    mkdirSync(dirname(opts.out), { recursive: true });
+    await page.screenshot({ path: opts.out });
+    console.log(opts.out);
+  } finally {
+    await browser.close();
+  }
+} finally {
+  server.kill("SIGTERM");
+}
