@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import axe from "axe-core";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Page, type Request } from "playwright-core";
 import { expect } from "vitest";
 
 /** Where screenshots go: kept after the run for a person (or CI) to look at. */
@@ -79,8 +79,16 @@ export async function openPage(
   const page = await context.newPage();
   const requests: string[] = [];
   const problems: string[] = [];
+  // A reload or a new page load aborts the requests the old document had in flight: those are the
+  // navigation's doing, not failures. Each request is stamped with the number of main-frame
+  // navigations begun before it; an abort is excused only if a navigation began after the request.
+  let navigations = 0;
+  const begunAfter = new WeakMap<Request, number>();
+  const aborted: { request: Request; problem: string }[] = [];
   page.on("request", (r) => {
     requests.push(r.url());
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations += 1;
+    begunAfter.set(r, navigations);
   });
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(`console error: ${m.text()} (${m.location().url})`);
@@ -89,7 +97,9 @@ export async function openPage(
     problems.push(`uncaught: ${e.message}`);
   });
   page.on("requestfailed", (r) => {
-    problems.push(`request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`);
+    const problem = `request failed: ${r.method()} ${r.url()}: ${r.failure()?.errorText}`;
+    if (r.failure()?.errorText === "net::ERR_ABORTED") aborted.push({ request: r, problem });
+    else problems.push(problem);
   });
   page.on("response", (r) => {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.request().method()} ${r.url()}`);
@@ -105,7 +115,10 @@ export async function openPage(
       return path;
     },
     expectClean() {
-      expect(problems).toEqual([]);
+      const unexcused = aborted
+        .filter((a) => (begunAfter.get(a.request) ?? 0) >= navigations)
+        .map((a) => a.problem);
+      expect([...problems, ...unexcused]).toEqual([]);
     },
     close: () => context.close(),
   };
