@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   launchBrowser,
   openPage,
+  PAGE_TESTS_SKIPPED,
   type PageSession,
   seriousAxeViolations,
 } from "../support/browser.js";
@@ -20,6 +21,7 @@ let browser: Browser;
 const sessions: PageSession[] = [];
 
 beforeAll(async () => {
+  if (PAGE_TESTS_SKIPPED) return;
   // The browser first: without one the file fails at once, with no server left behind.
   browser = await launchBrowser();
   server = await startDevServer({ repoGraphs: true });
@@ -38,7 +40,7 @@ async function open(test: string, hash = ""): Promise<PageSession> {
   return s;
 }
 
-describe("the page of graphspec dev", () => {
+describe.skipIf(PAGE_TESTS_SKIPPED)("the page of graphspec dev", () => {
   it("loads from the server alone, under a 'self'-only CSP", async () => {
     const s = await openPage(browser, "offline");
     sessions.push(s);

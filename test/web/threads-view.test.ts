@@ -10,10 +10,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutor, folderCatalog, type RunningServer, startServer } from "../../src/index.js";
 import { GRAPHS } from "../server/harness.js";
+import { launchBrowser, PAGE_TESTS_SKIPPED } from "../support/browser.js";
 
 let server: RunningServer;
 let browser: Browser;
@@ -22,6 +23,7 @@ let client: Client;
 const dir = mkdtempSync(join(tmpdir(), "graphspec-threads-view-"));
 
 beforeAll(async () => {
+  if (PAGE_TESTS_SKIPPED) return;
   server = await startServer({
     exec: createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath: join(dir, "s.db") }),
     graphs: await folderCatalog(GRAPHS),
@@ -30,10 +32,7 @@ beforeAll(async () => {
     page: true,
   });
   client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
+  browser = await launchBrowser();
   page = await browser.newPage();
 }, 60_000);
 afterAll(async () => {
@@ -44,7 +43,7 @@ afterAll(async () => {
 
 const checkpoints = () => page.locator("ol[aria-label='Checkpoints'] > li");
 
-describe("the threads view", () => {
+describe.skipIf(PAGE_TESTS_SKIPPED)("the threads view", () => {
   it("lists threads with their graph and status, and opens one: state, interrupts, timeline", async () => {
     const { thread_id: done } = await client.threads.create();
     await client.runs.wait(done, "three-steps", { input: {} });
