@@ -43,7 +43,7 @@ export function ThreadList() {
           <p>Loading threads…</p>
         )
       ) : threads.length === 0 ? (
-        <p class="hint">No threads yet: run a graph to start one.</p>
+        <p class="empty-state">No threads yet: run a graph to start one.</p>
       ) : (
         <table class="threads" aria-label="Threads">
           <thead>

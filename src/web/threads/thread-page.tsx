@@ -191,7 +191,7 @@ export function ThreadPage(props: { id: string }) {
                 working={working || busy}
               />
             ) : (
-              <p class="hint">No checkpoints yet: the thread has not run.</p>
+              <p class="empty-state">No checkpoints yet: the thread has not run.</p>
             )}
             {data.older ? (
               <button type="button" onClick={older}>
