@@ -23,6 +23,9 @@ function App() {
           <a href="#/">graphspec dev</a>
         </h1>
         <nav aria-label="Views" class="views">
+          <a href="#/" aria-current={route.view !== "threads" ? "page" : undefined}>
+            Graphs
+          </a>
           <a
             href={hrefOf({ view: "threads" })}
             aria-current={route.view === "threads" ? "page" : undefined}
@@ -56,7 +59,7 @@ function body(
   if (route.view === "threads")
     return <ThreadsView {...(route.thread ? { thread: route.thread } : {})} />;
   if (route.view === "home")
-    return <p class="hint">Choose a graph to see it drawn, run it, or open its threads.</p>;
+    return <p class="empty-state">Choose a graph to see it drawn, run it, or open its threads.</p>;
   if (!assistant) return loaded ? <p role="alert">No graph named {route.graph}.</p> : null;
   if (route.view === "run")
     return <RunView assistant={assistant} {...(route.thread ? { thread: route.thread } : {})} />;

@@ -28,7 +28,12 @@ export function GraphList(props: { assistants: Assistant[]; selected: string | u
                   </span>
                 ) : null}
               </a>
-              {a.description ? <p class="description">{a.description}</p> : null}
+              {/* Cut to three lines by style.css; the title and the graph's view have it whole. */}
+              {a.description ? (
+                <p class="description" title={a.description}>
+                  {a.description}
+                </p>
+              ) : null}
             </li>
           );
         })}

@@ -108,7 +108,7 @@ function QuestionForm(props: {
           if (!props.busy && !Object.keys(value.errors).length) props.onAnswer(value.value);
         }}
       >
-        <button type="submit" disabled={props.busy}>
+        <button type="submit" class="primary" disabled={props.busy}>
           Resume
         </button>
       </SchemaForm>
@@ -177,6 +177,7 @@ function ApprovalForm(props: {
               {a.allowed.includes("approve") ? (
                 <button
                   type="button"
+                  class="primary"
                   aria-pressed={c?.type === "approve"}
                   disabled={props.busy}
                   onClick={() => choose(n, { type: "approve" })}
@@ -198,7 +199,7 @@ function ApprovalForm(props: {
               {a.allowed.includes("reject") ? (
                 <button
                   type="button"
-                  class="secondary"
+                  class="danger"
                   aria-pressed={c?.type === "reject"}
                   disabled={props.busy}
                   onClick={() => choose(n, { type: "reject", message: "" })}
@@ -251,7 +252,7 @@ function ApprovalForm(props: {
       })}
       {needsResume ? (
         <div class="form-actions">
-          <button type="submit" disabled={props.busy || choices.some((c) => !c)}>
+          <button type="submit" class="primary" disabled={props.busy || choices.some((c) => !c)}>
             Resume
           </button>
         </div>

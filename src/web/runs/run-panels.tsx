@@ -15,7 +15,12 @@ export function RunStatusLine(props: { progress: RunProgress; thread: string | u
     <p role="status" class={`run-status ${status ?? "idle"}`} data-run-status={status}>
       {status ? STATUS_TEXT[status] : "Not started"}
       {status === "error" && error ? `: ${error}` : null}
-      {props.thread ? <span class="thread"> · thread {props.thread}</span> : null}
+      {props.thread ? (
+        <span class="thread" title={props.thread}>
+          {" "}
+          · thread {props.thread}
+        </span>
+      ) : null}
     </p>
   );
 }
@@ -46,7 +51,7 @@ const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, nul
 function ToolCallItem(props: { call: ToolCall }) {
   const c = props.call;
   return (
-    <li>
+    <li class={`tool-call${c.failed ? " failed" : ""}`}>
       <span class="tool-name">{c.name}</span> <span class="node-name">in {c.node}</span>
       <dl>
         <dt>Arguments</dt>
@@ -89,18 +94,25 @@ export function UsagePanel(props: { progress: RunProgress; cost?: string | undef
   return (
     <section aria-label="Usage" class="panel">
       <h3>Usage</h3>
+      {/* Each figure in its own div (allowed in a dl): the panel shows them as one row. */}
       <dl class="usage">
-        <dt>Input tokens</dt>
-        <dd data-usage="input">{u.input}</dd>
-        <dt>Output tokens</dt>
-        <dd data-usage="output">{u.output}</dd>
-        <dt>Total tokens</dt>
-        <dd data-usage="total">{u.total}</dd>
+        <div>
+          <dt>Input tokens</dt>
+          <dd data-usage="input">{u.input}</dd>
+        </div>
+        <div>
+          <dt>Output tokens</dt>
+          <dd data-usage="output">{u.output}</dd>
+        </div>
+        <div>
+          <dt>Total tokens</dt>
+          <dd data-usage="total">{u.total}</dd>
+        </div>
         {props.cost !== undefined ? (
-          <>
+          <div>
             <dt>Cost</dt>
             <dd data-usage="cost">{props.cost}</dd>
-          </>
+          </div>
         ) : null}
       </dl>
     </section>

@@ -136,44 +136,50 @@ function RunBody(props: {
     );
   };
 
+  // Three areas: at 1200px and wider the drawing is a sticky right column beside the forms and
+  // the panels (style.css "Run view"), so the nodes lighting up stay in view while text streams.
   return (
-    <>
-      <div class="run-forms">
-        <h3>Input</h3>
-        <SchemaForm
-          label="Input"
-          id="run-input"
-          schema={loaded.input}
-          state={input}
-          onState={setInput}
-          errors={errorsOf("input", inputValue.errors)}
-          onSubmit={submit}
-        >
-          <button type="submit" disabled={run.busy}>
-            Start run
-          </button>
-        </SchemaForm>
-        {startProblem && problemForm === "input" ? <ProblemNote problem={startProblem} /> : null}
-        <h3>Context</h3>
-        <SchemaForm
-          label="Context"
-          id="run-context"
-          schema={loaded.context}
-          state={context}
-          onState={setContext}
-          errors={errorsOf("context", contextValue.errors)}
-          onSubmit={submit}
+    <div class="run-layout">
+      <div class="run-controls">
+        <div class="run-forms">
+          <h3>Input</h3>
+          <SchemaForm
+            label="Input"
+            id="run-input"
+            schema={loaded.input}
+            state={input}
+            onState={setInput}
+            errors={errorsOf("input", inputValue.errors)}
+            onSubmit={submit}
+          >
+            <button type="submit" class="primary" disabled={run.busy}>
+              Start run
+            </button>
+          </SchemaForm>
+          {startProblem && problemForm === "input" ? <ProblemNote problem={startProblem} /> : null}
+          <h3>Context</h3>
+          <SchemaForm
+            label="Context"
+            id="run-context"
+            schema={loaded.context}
+            state={context}
+            onState={setContext}
+            errors={errorsOf("context", contextValue.errors)}
+            onSubmit={submit}
+          />
+          {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
+        </div>
+        <RunStatusLine progress={run.progress} thread={run.thread} />
+        <InterruptForms
+          interrupts={run.interrupts}
+          busy={run.busy}
+          problem={run.problem?.from === "resume" ? run.problem.problem : undefined}
+          onResume={run.resume}
         />
-        {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
       </div>
-      <RunStatusLine progress={run.progress} thread={run.thread} />
-      <InterruptForms
-        interrupts={run.interrupts}
-        busy={run.busy}
-        problem={run.problem?.from === "resume" ? run.problem.problem : undefined}
-        onResume={run.resume}
-      />
-      <GraphDrawing name={props.name} graph={loaded.drawing} status={run.progress.nodes} />
+      <div class="run-drawing">
+        <GraphDrawing name={props.name} graph={loaded.drawing} status={run.progress.nodes} />
+      </div>
       <div class="run-panels">
         <MessagesPanel progress={run.progress} />
         <ToolCallsPanel progress={run.progress} />
@@ -182,6 +188,6 @@ function RunBody(props: {
           cost={cost === undefined ? undefined : formatUsd(cost)}
         />
       </div>
-    </>
+    </div>
   );
 }

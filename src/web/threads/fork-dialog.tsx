@@ -86,7 +86,7 @@ export function ForkDialog(props: {
         </p>
         {error ? <p role="alert">{error}</p> : null}
         <div class="actions">
-          <button type="submit" disabled={working}>
+          <button type="submit" class="primary" disabled={working}>
             Fork
           </button>
           <button type="button" onClick={props.onClose}>

@@ -43,7 +43,7 @@ export function ThreadList() {
           <p>Loading threads…</p>
         )
       ) : threads.length === 0 ? (
-        <p class="hint">No threads yet: run a graph to start one.</p>
+        <p class="empty-state">No threads yet: run a graph to start one.</p>
       ) : (
         <table class="threads" aria-label="Threads">
           <thead>
@@ -76,8 +76,8 @@ function ThreadRow(props: { thread: Thread }) {
   return (
     <tr>
       <th scope="row">
-        <a href={hrefOf({ view: "threads", thread: t.thread_id })}>
-          <code>{t.thread_id}</code>
+        <a href={hrefOf({ view: "threads", thread: t.thread_id })} title={t.thread_id}>
+          <code class="long-id">{t.thread_id}</code>
         </a>
       </th>
       <td>{graph ? <a href={hrefOf({ view: "graph", graph })}>{graph}</a> : "—"}</td>

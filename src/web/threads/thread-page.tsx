@@ -116,45 +116,50 @@ export function ThreadPage(props: { id: string }) {
 
   return (
     <section aria-labelledby="thread-title" class="thread-page">
-      <p>
+      <p class="breadcrumb">
         <a href={hrefOf({ view: "threads" })}>All threads</a>
       </p>
       <h2 id="thread-title">
-        Thread <code>{id}</code>
+        Thread{" "}
+        <code class="long-id" title={id}>
+          {id}
+        </code>
       </h2>
       {error ? <p role="alert">{error}</p> : null}
       {!data ? (
         <p>Loading the thread…</p>
       ) : (
         <>
-          <dl class="thread-facts">
-            <div>
-              <dt>Status</dt>
-              <dd>
-                <ThreadStatus status={data.thread.status} />
-              </dd>
-            </div>
-            <div>
-              <dt>Graph</dt>
-              <dd>
-                {graph ? <a href={hrefOf({ view: "graph", graph })}>{graph}</a> : "not known"}
-              </dd>
-            </div>
-            <div>
-              <dt>Updated</dt>
-              <dd>
-                <When at={data.thread.updated_at} />
-              </dd>
-            </div>
-          </dl>
-          <p class="actions">
-            <button type="button" class="danger" onClick={() => setDeleting(true)}>
-              Delete thread
-            </button>
-            <button type="button" onClick={reload}>
-              Refresh
-            </button>
-          </p>
+          <div class="thread-head">
+            <dl class="thread-facts">
+              <div>
+                <dt>Status</dt>
+                <dd>
+                  <ThreadStatus status={data.thread.status} />
+                </dd>
+              </div>
+              <div>
+                <dt>Graph</dt>
+                <dd>
+                  {graph ? <a href={hrefOf({ view: "graph", graph })}>{graph}</a> : "not known"}
+                </dd>
+              </div>
+              <div>
+                <dt>Updated</dt>
+                <dd>
+                  <When at={data.thread.updated_at} />
+                </dd>
+              </div>
+            </dl>
+            <p class="actions">
+              <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                Delete thread
+              </button>
+              <button type="button" onClick={reload}>
+                Refresh
+              </button>
+            </p>
+          </div>
           {pending.length ? (
             <section aria-labelledby="interrupts-title" class="interrupts">
               <h3 id="interrupts-title">Waiting for an answer</h3>
@@ -174,7 +179,7 @@ export function ThreadPage(props: { id: string }) {
             <h3>State</h3>
             <StateValues values={data.state.values} />
           </section>
-          <section aria-labelledby="checkpoints-title">
+          <section aria-labelledby="checkpoints-title" class="checkpoints">
             <h3 id="checkpoints-title">Checkpoints</h3>
             {data.history.length ? (
               <CheckpointTimeline
@@ -186,7 +191,7 @@ export function ThreadPage(props: { id: string }) {
                 working={working || busy}
               />
             ) : (
-              <p class="hint">No checkpoints yet: the thread has not run.</p>
+              <p class="empty-state">No checkpoints yet: the thread has not run.</p>
             )}
             {data.older ? (
               <button type="button" onClick={older}>
