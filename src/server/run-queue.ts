@@ -49,8 +49,9 @@ export function runQueue(p: ServerParts): RunQueue {
         clientThreadId: request.clientThreadId,
         tenant: request.tenant,
         options: request.options as never,
-        modes: ["values"],
-        subgraphs: false,
+        // The modes `runs.create` asked for, so `joinStream` replays them from the start.
+        modes: request.modes ?? ["values"],
+        subgraphs: request.subgraphs ?? false,
         metadata: queued.record.metadata,
         queued: { runId: queued.record.run_id, createdAt: queued.record.created_at, request },
       })

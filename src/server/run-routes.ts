@@ -137,6 +137,8 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
           options,
           stateless,
           keep,
+          modes,
+          subgraphs: body.stream_subgraphs ?? false,
         },
         asked.metadata,
       );

@@ -5,6 +5,8 @@
  * checkpointer's database otherwise (sql-server-store.ts), so a restart keeps them and replicas on
  * one PostgreSQL share them — and take queued runs from one queue.
  */
+import type { ApiStreamMode } from "./stream-modes.js";
+
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
 
 /** A run as the API shows it. */
@@ -39,6 +41,9 @@ export interface QueuedRequest {
   };
   stateless: boolean;
   keep: boolean;
+  /** The `stream_mode`s asked for (kept for `joinStream`); `values` when absent (older rows). */
+  modes?: ApiStreamMode[] | undefined;
+  subgraphs?: boolean | undefined;
 }
 
 export interface StoredRun {

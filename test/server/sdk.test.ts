@@ -147,6 +147,22 @@ describe("the SDK Client against graphspec's server", () => {
     expect((await b.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
   });
 
+  it("a queued background run keeps the stream modes it was created with: joinStream replays them from the start", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "gated", {
+      input: {},
+      streamMode: ["tasks", "values"],
+    });
+    await until(() => gates().length === 1);
+    const joined = collect(client.runs.joinStream(thread.thread_id, run.run_id));
+    gates().shift()!();
+    const events = (await joined) as { event: string; data: { name?: string } }[];
+    const tasks = events.filter((e) => e.event === "tasks").map((e) => e.data.name);
+    expect(tasks).toEqual(["hold", "hold"]);
+    expect(events.some((e) => e.event === "values")).toBe(true);
+  });
+
   it("a client that disconnects mid-stream does not lose its run: it joins it", async () => {
     const client = h.client();
     const thread = await client.threads.create();

@@ -213,6 +213,11 @@ describe("a run's end and the next one", () => {
     expect(finishedProgress(emptyProgress(), false).status).toBe("success");
   });
 
+  it("a node still running when the run ends well is done (a joined run without tasks events)", () => {
+    const p = { ...emptyProgress(), nodes: { hold: "running", one: "done" } } as RunProgress;
+    expect(finishedProgress(p, false).nodes).toEqual({ hold: "done", one: "done" });
+  });
+
   it("a resume keeps what was shown and lights the paused node again", () => {
     const p = {
       ...emptyProgress(),

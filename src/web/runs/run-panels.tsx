@@ -9,11 +9,21 @@ const STATUS_TEXT: Record<RunStatus, string> = {
 };
 
 /** The run's status, announced politely; `data-run-status` for tests and styles. */
-export function RunStatusLine(props: { progress: RunProgress; thread: string | undefined }) {
+export function RunStatusLine(props: {
+  progress: RunProgress;
+  thread: string | undefined;
+  /** Held by a static breakpoint before these nodes (no question to answer). */
+  pausedBefore?: string[];
+}) {
   const { status, error } = props.progress;
+  const before = status === "interrupted" ? (props.pausedBefore ?? []) : [];
   return (
     <p role="status" class={`run-status ${status ?? "idle"}`} data-run-status={status}>
-      {status ? STATUS_TEXT[status] : "Not started"}
+      {before.length
+        ? `Paused before ${before.join(", ")}`
+        : status
+          ? STATUS_TEXT[status]
+          : "Not started"}
       {status === "error" && error ? `: ${error}` : null}
       {props.thread ? (
         <span class="thread" title={props.thread}>

@@ -248,7 +248,11 @@ export function finishedProgress(p: RunProgress, interrupted: boolean): RunProgr
     );
     return { ...p, nodes };
   }
-  return { ...p, status: interrupted ? "interrupted" : "success" };
+  // A node still running when the run ended well finished (a joined run streamed no `tasks`).
+  const nodes = Object.fromEntries(
+    Object.entries(p.nodes).map(([k, s]) => [k, s === "running" ? ("done" as const) : s]),
+  );
+  return { ...p, nodes, status: interrupted ? "interrupted" : "success" };
 }
 
 /**

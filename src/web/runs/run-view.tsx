@@ -169,7 +169,23 @@ function RunBody(props: {
           />
           {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
         </div>
-        <RunStatusLine progress={run.progress} thread={run.thread} />
+        <RunStatusLine
+          progress={run.progress}
+          thread={run.thread}
+          pausedBefore={run.pausedBefore}
+        />
+        {run.pausedBefore.length > 0 && !run.interrupts.length ? (
+          <p>
+            <button
+              type="button"
+              class="primary"
+              disabled={run.busy}
+              onClick={() => run.continueRun()}
+            >
+              Continue
+            </button>
+          </p>
+        ) : null}
         <InterruptForms
           interrupts={run.interrupts}
           busy={run.busy}

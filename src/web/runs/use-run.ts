@@ -1,7 +1,8 @@
 /**
  * One graph's run on the page: start it on a new thread, follow its stream, learn at its end
- * whether it paused (the thread's pending interrupts), resume it, and open a thread named in the
- * URL again. Everything goes through the SDK `client`.
+ * whether it paused (the thread's pending interrupts, or a static breakpoint), resume or continue
+ * it, and open a thread named in the URL again — joining its run live when one is going. Everything
+ * goes through the SDK `client`.
  */
 import type { Command } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
@@ -12,6 +13,7 @@ import {
   applyEvent,
   emptyProgress,
   finishedProgress,
+  type NodeStatus,
   progressFromState,
   RUN_STREAM_MODES,
   type RunProgress,
@@ -32,6 +34,8 @@ export interface RunState {
   progress: RunProgress;
   thread: string | undefined;
   interrupts: PendingInterrupt[];
+  /** Paused at a static breakpoint (`interrupts.before/after`, `interrupt_before`): the next nodes. */
+  pausedBefore: string[];
   /** The server refused the request (a 422 naming a field): shown by the form that sent it. */
   problem: { from: "start" | "resume"; problem: ServerProblem } | undefined;
   busy: boolean;
@@ -52,11 +56,28 @@ async function pendingInterrupts(thread: string): Promise<PendingInterrupt[]> {
   );
 }
 
+/** Where a thread stands once no run is going: its interrupts, or the nodes a breakpoint holds. */
+async function pauseOf(thread: string, failed: boolean) {
+  const state = await client.threads.getState(thread);
+  const interrupts = await pendingInterrupts(thread);
+  // `next` without interrupts is a breakpoint — unless the last run failed there.
+  const pausedBefore = interrupts.length || failed ? [] : (state.next ?? []);
+  return { state, interrupts, pausedBefore };
+}
+
+const withNodes = (p: RunProgress, nodes: string[], status: NodeStatus): RunProgress => ({
+  ...p,
+  nodes: { ...p.nodes, ...Object.fromEntries(nodes.map((n) => [n, status])) },
+});
+
+type StreamChunk = { event: string; data: unknown };
+
 export function useRun(graph: string, assistantId: string, initialThread: string | undefined) {
   const [state, setState] = useState<RunState>({
     progress: emptyProgress(),
     thread: initialThread,
     interrupts: [],
+    pausedBefore: [],
     problem: undefined,
     busy: false,
   });
@@ -75,25 +96,21 @@ export function useRun(graph: string, assistantId: string, initialThread: string
   const remember = (thread: string) =>
     history.replaceState(null, "", hrefOf({ view: "run", graph, thread }));
 
-  const follow = useCallback(
+  /** Shows a run's events as they come (a run started here, or one joined), then how it ended. */
+  const show = useCallback(
     async (
       thread: string,
       from: "start" | "resume",
-      payload: {
-        input?: Record<string, unknown>;
-        context?: Record<string, unknown>;
-        command?: Command;
-      },
+      stream: AsyncIterable<StreamChunk>,
+      /** Nodes known to be running already (a joined run's `next`), until its events say more. */
+      running: string[] = [],
     ) => {
       set((s) => ({ ...s, busy: true, problem: undefined }));
       let accepted = false;
+      let failed = false;
       try {
-        const stream = client.runs.stream(thread, assistantId, {
-          ...payload,
-          streamMode: [...RUN_STREAM_MODES],
-          streamSubgraphs: true,
-        });
         for await (const chunk of stream) {
+          if (chunk.event.split("|")[0] === "error") failed = true;
           if (!accepted) {
             accepted = true;
             remember(thread);
@@ -101,17 +118,22 @@ export function useRun(graph: string, assistantId: string, initialThread: string
               ...s,
               thread,
               interrupts: [],
-              progress: startedProgress(s.progress),
+              pausedBefore: [],
+              progress: withNodes(startedProgress(s.progress), running, "running"),
             }));
           }
           set((s) => ({ ...s, progress: applyEvent(s.progress, chunk.event, chunk.data) }));
         }
-        const interrupts = await pendingInterrupts(thread);
+        const { interrupts, pausedBefore } = await pauseOf(thread, failed);
         set((s) => ({
           ...s,
           busy: false,
           interrupts,
-          progress: finishedProgress(s.progress, interrupts.length > 0),
+          pausedBefore,
+          progress: finishedProgress(
+            withNodes(s.progress, pausedBefore, "interrupted"),
+            interrupts.length + pausedBefore.length > 0,
+          ),
         }));
       } catch (e) {
         const problem = serverProblem(e);
@@ -127,7 +149,29 @@ export function useRun(graph: string, assistantId: string, initialThread: string
         }
       }
     },
-    [assistantId, graph],
+    [graph],
+  );
+
+  const follow = useCallback(
+    (
+      thread: string,
+      from: "start" | "resume",
+      payload: {
+        input?: Record<string, unknown> | null;
+        context?: Record<string, unknown>;
+        command?: Command;
+      },
+    ) =>
+      show(
+        thread,
+        from,
+        client.runs.stream(thread, assistantId, {
+          ...payload,
+          streamMode: [...RUN_STREAM_MODES],
+          streamSubgraphs: true,
+        }),
+      ),
+    [assistantId, show],
   );
 
   const start = useCallback(
@@ -140,7 +184,7 @@ export function useRun(graph: string, assistantId: string, initialThread: string
         set((s) => ({ ...s, busy: false, problem: { from: "start", problem: serverProblem(e) } }));
         return;
       }
-      set((s) => ({ ...s, progress: emptyProgress(), interrupts: [] }));
+      set((s) => ({ ...s, progress: emptyProgress(), interrupts: [], pausedBefore: [] }));
       await follow(thread, "start", { input, context });
     },
     [follow],
@@ -154,23 +198,46 @@ export function useRun(graph: string, assistantId: string, initialThread: string
     [follow, state.thread],
   );
 
-  // A thread named in the URL (a reload, a link): show where it stands and what it waits for.
+  /** Goes on from a static breakpoint: a run with no input continues from the last checkpoint. */
+  const continueRun = useCallback(async () => {
+    if (!state.thread) return;
+    await follow(state.thread, "resume", { input: null });
+  }, [follow, state.thread]);
+
+  // A thread named in the URL (a reload, a link, "Run from here"): join its run live if one is
+  // pending or running — its events replay from the start — else show where it stands.
   useEffect(() => {
     if (!initialThread) return;
     let stopped = false;
     (async () => {
       try {
-        const [threadState, interrupts] = await Promise.all([
-          client.threads.getState(initialThread),
-          pendingInterrupts(initialThread),
-        ]);
+        const runs = await client.runs.list(initialThread, { limit: 10 });
+        if (stopped) return;
+        const going = runs.find((r) => r.status === "pending" || r.status === "running");
+        if (going) {
+          set((s) => ({ ...s, progress: { ...emptyProgress(), status: "running" } }));
+          // A run created without the page's stream modes replays only `values`: its `next`
+          // nodes at least show as running.
+          const now = await client.threads.getState(initialThread);
+          if (stopped) return;
+          const stream = client.runs.joinStream(initialThread, going.run_id, {
+            streamMode: [...RUN_STREAM_MODES],
+          });
+          await show(initialThread, "resume", stream, now.next ?? []);
+          return;
+        }
+        const {
+          state: threadState,
+          interrupts,
+          pausedBefore,
+        } = await pauseOf(initialThread, runs[0]?.status === "error");
         if (stopped) return;
         const progress = progressFromState(
           threadState.values,
-          interrupts.map((i) => i.node),
+          interrupts.length ? interrupts.map((i) => i.node) : pausedBefore,
           threadState.next ?? [],
         );
-        set((s) => ({ ...s, interrupts, progress }));
+        set((s) => ({ ...s, interrupts, pausedBefore, progress }));
       } catch (e) {
         if (!stopped)
           set((s) => ({
@@ -188,5 +255,5 @@ export function useRun(graph: string, assistantId: string, initialThread: string
     };
   }, [initialThread]);
 
-  return { ...state, start, resume };
+  return { ...state, start, resume, continueRun };
 }

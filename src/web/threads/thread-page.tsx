@@ -6,6 +6,7 @@ import type { Thread, ThreadState } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { client } from "../api.js";
 import { hrefOf, navigate } from "../route.js";
+import { RUN_STREAM_MODES } from "../runs/run-progress.js";
 import { failureText, statusOf } from "./api-failure.js";
 import { CheckpointTimeline } from "./checkpoint-timeline.js";
 import { DeleteDialog } from "./delete-dialog.js";
@@ -103,6 +104,9 @@ export function ThreadPage(props: { id: string }) {
       await client.runs.create(id, graph, {
         input: null,
         checkpointId: s.checkpoint.checkpoint_id ?? undefined,
+        // What the run view shows, kept by the server so the run view can join it from the start.
+        streamMode: [...RUN_STREAM_MODES],
+        streamSubgraphs: true,
       });
       navigate({ view: "run", graph, thread: id });
     } catch (e) {

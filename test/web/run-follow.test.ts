@@ -1,0 +1,114 @@
+/**
+ * The run view on a thread whose run is already going (a reload, a shared link, the threads view's
+ * "Run from here"): it joins the run live (`runs.joinStream`) and shows it as a run started on the
+ * page — status, nodes lighting up, its end. And a thread held by a static breakpoint: "Paused
+ * before <node>" and "Continue". Headless Chromium against a real server serving the built page
+ * (`npm run build` first); the run is held in its node by the test's gate (gate.mjs).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createExecutor, folderCatalog, type RunningServer, startServer } from "../../src/index.js";
+import { GRAPHS } from "../server/harness.js";
+import { launchBrowser, PAGE_TESTS_SKIPPED } from "../support/browser.js";
+
+let server: RunningServer;
+let browser: Browser;
+let page: Page;
+let client: Client;
+const dir = mkdtempSync(join(tmpdir(), "graphspec-run-follow-"));
+
+beforeAll(async () => {
+  if (PAGE_TESTS_SKIPPED) return;
+  server = await startServer({
+    exec: createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath: join(dir, "s.db") }),
+    graphs: await folderCatalog(GRAPHS),
+    auth: undefined,
+    port: 0,
+    page: true,
+  });
+  client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
+  browser = await launchBrowser();
+  page = await browser.newPage();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close(1000);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
+const gates = (): (() => void)[] =>
+  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
+
+const runStatus = () =>
+  page.locator("[role=status][data-run-status]").getAttribute("data-run-status");
+const nodeStatus = (id: string) =>
+  page.locator(`figure g.node[data-node-id="${id}"]`).getAttribute("data-status");
+
+describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", () => {
+  it("joins a background run started through the SDK, live, to its end", async () => {
+    const { thread_id: id } = await client.threads.create();
+    // A plain `runs.create`, no stream modes: the join replays only `values`.
+    await client.runs.create(id, "gated", { input: {} });
+    await expect.poll(() => gates().length).toBe(1);
+
+    await page.goto(`${server.url}/#/graphs/gated/run?thread=${id}`);
+    await expect.poll(runStatus).toBe("running");
+    await expect.poll(() => nodeStatus("hold")).toBe("running");
+
+    gates().shift()!();
+    await expect.poll(runStatus).toBe("success");
+    expect(await nodeStatus("hold")).toBe("done");
+    expect((await client.threads.getState(id)).values).toEqual({ done: true });
+  });
+
+  it('"Run from here" in the threads view lands in a run view that follows the run', async () => {
+    const { thread_id: id } = await client.threads.create();
+    const first = await client.runs.create(id, "gated", { input: {} });
+    await expect.poll(() => gates().length).toBe(1);
+    gates().shift()!();
+    await client.runs.join(id, first.run_id);
+
+    await page.goto(`${server.url}/#/threads/${encodeURIComponent(id)}`);
+    const before = page
+      .locator("ol[aria-label='Checkpoints'] > li")
+      .filter({ hasText: "next: hold" });
+    await before.first().getByRole("button", { name: "Run from here" }).click();
+    await page.waitForURL(`**/#/graphs/gated/run?thread=${id}`);
+    await expect.poll(() => gates().length).toBe(1);
+    await expect.poll(runStatus).toBe("running");
+    await expect.poll(() => nodeStatus("hold")).toBe("running");
+    // Its events replayed from the start: the run's id came with them (the `metadata` event).
+    gates().shift()!();
+    await expect.poll(runStatus).toBe("success");
+    expect(await nodeStatus("hold")).toBe("done");
+  });
+});
+
+describe.skipIf(PAGE_TESTS_SKIPPED)("the run view at a static breakpoint", () => {
+  it('says "Paused before <node>" and "Continue" runs on from there', async () => {
+    const { thread_id: id } = await client.threads.create();
+    await client.runs.wait(id, "three-steps", { input: {}, interruptBefore: ["two"] });
+    expect((await client.threads.getState(id)).next).toEqual(["two"]);
+
+    await page.goto(`${server.url}/#/graphs/three-steps/run?thread=${id}`);
+    const status = page.getByRole("status");
+    await expect.poll(runStatus).toBe("interrupted");
+    expect(await status.innerText()).toMatch(/Paused before two/);
+    expect(await nodeStatus("two")).toBe("interrupted");
+    expect(await page.getByRole("form", { name: "Answer interrupt" }).count()).toBe(0);
+
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect.poll(runStatus).toBe("success");
+    await expect.poll(() => nodeStatus("three")).toBe("done");
+    expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
+    expect((await client.threads.getState(id)).values).toEqual({
+      n: 3,
+      path: ["one", "two", "three"],
+    });
+  });
+});
