@@ -4,7 +4,10 @@
  * headless Chromium (Debian's, through playwright-core) at a view, a screenshot to
  * docs/images/dev-page.png. Run after `npm run build`, again when the page changes:
  *
- *   node scripts/screenshot.mjs [--view '#/graphs/support-triage'] [--out docs/images/dev-page.png]
+ *   node scripts/screenshot.mjs [--view '#/graphs/support-triage/run'] [--out docs/images/dev-page.png]
+ *
+ * On a run view it starts a run of support-triage (its classifier scripted to find the ticket
+ * urgent) and waits until it pauses for the person's approval: the drawing lit, the form asking.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -16,9 +19,14 @@ import { chromium } from "playwright-core";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: opts } = parseArgs({
   options: {
-    view: { type: "string", default: "#/graphs/support-triage" },
+    view: { type: "string", default: "#/graphs/support-triage/run" },
     out: { type: "string", default: join(ROOT, "docs/images/dev-page.png") },
   },
+});
+// What the scripted classifier answers; a graph whose model has no script does not build, so the
+// list shows ticket-agent refused — true to `graphspec dev --scripts`, and a badge worth showing.
+const SCRIPTS = JSON.stringify({
+  "support-triage": [{ structured: { priority: "urgent", reason: "the customer is locked out" } }],
 });
 const executablePath = process.env.GRAPHSPEC_CHROMIUM || "/usr/bin/chromium";
 if (!existsSync(executablePath)) {
@@ -30,7 +38,10 @@ if (!existsSync(executablePath)) {
 
 const server = spawn(
   process.execPath,
-  [join(ROOT, "bin/graphspec.js"), "dev", "graphs", "--port", "0", "--checkpointer", "memory"],
+  [
+    join(ROOT, "bin/graphspec.js"),
+    ...["dev", "graphs", "--port", "0", "--checkpointer", "memory", "--scripts", SCRIPTS],
+  ],
   { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
 );
 try {
@@ -48,7 +59,7 @@ try {
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${url}/${opts.view}`);
     await page.locator('nav[aria-label="Graphs"] a').first().waitFor();
     // The drawing, when the view has one; the page settles once its requests are answered.
@@ -59,6 +70,13 @@ try {
       .catch(() =>
         console.error("no drawing on this view: the screenshot shows the page without one"),
       );
+    if (opts.view.endsWith("/run")) {
+      const input = page.getByRole("form", { name: "Input" });
+      await input.getByLabel("ticket").fill("I cannot log in since this morning");
+      await page.getByRole("form", { name: "Context" }).getByLabel(/^user_id/).fill("u-42");
+      await input.getByRole("button", { name: "Start run" }).click();
+      await page.locator('[data-run-status="interrupted"]').waitFor({ timeout: 20_000 });
+    }
     await page.waitForLoadState("networkidle").catch(() => {});
     mkdirSync(dirname(opts.out), { recursive: true });
     await page.screenshot({ path: opts.out });
