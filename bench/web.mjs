@@ -19,13 +19,12 @@
  *
  * Options: --loads N (default 15), --graphs N (default 20).
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { chromium } from "playwright-core";
+import { launchChromium, startDev } from "../scripts/dev-in-chromium.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: opts } = parseArgs({
@@ -37,13 +36,6 @@ const { values: opts } = parseArgs({
 const LOADS = Number(opts.loads);
 const GRAPHS = Number(opts.graphs);
 
-const executablePath = process.env.GRAPHSPEC_CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(executablePath)) {
-  console.error(
-    `no Chromium at ${executablePath}: apt-get install chromium, or set GRAPHSPEC_CHROMIUM`,
-  );
-  process.exit(1);
-}
 if (!existsSync(join(ROOT, "dist/web/app.js"))) {
   console.error("dist/web/app.js is missing: run `npm run build` first");
   process.exit(1);
@@ -66,33 +58,8 @@ for (let i = 0; i < GRAPHS; i++) {
   writeFileSync(join(dir, "graphs", `${name}.yaml`), text);
 }
 
-const server = spawn(
-  process.execPath,
-  [join(ROOT, "bin/graphspec.js"), "dev", "graphs", "--port", "0", "--checkpointer", "memory"],
-  { cwd: dir, stdio: ["ignore", "pipe", "inherit"] },
-);
-const url = await new Promise((resolve, reject) => {
-  let out = "";
-  server.stdout.on("data", (d) => {
-    out += d;
-    const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-    if (m) resolve(m[0]);
-  });
-  server.once("exit", (code) => reject(new Error(`graphspec dev exited with ${code}`)));
-});
-
-const browser = await chromium.launch({
-  executablePath,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-  ],
-});
+const { url, server } = await startDev(dir);
+const browser = await launchChromium();
 
 /** One cold load of `path`; with `links`, also the time until that many graph links show. */
 async function load(path, links) {

@@ -9,12 +9,11 @@
  * On a run view it starts a run of support-triage (its classifier scripted to find the ticket
  * urgent) and waits until it pauses for the person's approval: the drawing lit, the form asking.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { chromium } from "playwright-core";
+import { launchChromium, startDev } from "./dev-in-chromium.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { values: opts } = parseArgs({
@@ -28,36 +27,10 @@ const { values: opts } = parseArgs({
 const SCRIPTS = JSON.stringify({
   "support-triage": [{ structured: { priority: "urgent", reason: "the customer is locked out" } }],
 });
-const executablePath = process.env.GRAPHSPEC_CHROMIUM || "/usr/bin/chromium";
-if (!existsSync(executablePath)) {
-  console.error(
-    `no Chromium at ${executablePath}: apt-get install chromium, or set GRAPHSPEC_CHROMIUM`,
-  );
-  process.exit(1);
-}
 
-const server = spawn(
-  process.execPath,
-  [
-    join(ROOT, "bin/graphspec.js"),
-    ...["dev", "graphs", "--port", "0", "--checkpointer", "memory", "--scripts", SCRIPTS],
-  ],
-  { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
-);
+const { url, server } = await startDev(ROOT, ["--scripts", SCRIPTS]);
 try {
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    server.once("exit", (code) => reject(new Error(`graphspec dev exited with ${code}`)));
-  });
-  const browser = await chromium.launch({
-    executablePath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`${url}/${opts.view}`);
@@ -73,7 +46,10 @@ try {
     if (opts.view.endsWith("/run")) {
       const input = page.getByRole("form", { name: "Input" });
       await input.getByLabel("ticket").fill("I cannot log in since this morning");
-      await page.getByRole("form", { name: "Context" }).getByLabel(/^user_id/).fill("u-42");
+      await page
+        .getByRole("form", { name: "Context" })
+        .getByLabel(/^user_id/)
+        .fill("u-42");
       await input.getByRole("button", { name: "Start run" }).click();
       await page.locator('[data-run-status="interrupted"]').waitFor({ timeout: 20_000 });
     }

@@ -5,40 +5,24 @@
  * before <node>" and "Continue". Headless Chromium against a real server serving the built page
  * (`npm run build` first); the run is held in its node by the test's gate (gate.mjs).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
-import type { Browser, Page } from "playwright-core";
+import type { Client } from "@langchain/langgraph-sdk";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExecutor, folderCatalog, type RunningServer, startServer } from "../../src/index.js";
-import { GRAPHS } from "../server/harness.js";
-import { launchBrowser, PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import type { RunningServer } from "../../src/index.js";
+import { PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import { type PageServer, startPageServer } from "../support/page-server.js";
 
+let env: PageServer | undefined;
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 let client: Client;
-const dir = mkdtempSync(join(tmpdir(), "graphspec-run-follow-"));
 
 beforeAll(async () => {
   if (PAGE_TESTS_SKIPPED) return;
-  server = await startServer({
-    exec: createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath: join(dir, "s.db") }),
-    graphs: await folderCatalog(GRAPHS),
-    auth: undefined,
-    port: 0,
-    page: true,
-  });
-  client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
-  browser = await launchBrowser();
-  page = await browser.newPage();
+  env = await startPageServer("run-follow");
+  ({ server, page, client } = env);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close(1000);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => env?.close());
 
 /** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
 const gates = (): (() => void)[] =>

@@ -6,40 +6,24 @@
  * "Delete thread" — refused for a busy thread, done once confirmed. The page is driven by its
  * roles and names, as the DOM contract in docs/dev.md says.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Client } from "@langchain/langgraph-sdk";
-import type { Browser, Page } from "playwright-core";
+import type { Client } from "@langchain/langgraph-sdk";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExecutor, folderCatalog, type RunningServer, startServer } from "../../src/index.js";
-import { GRAPHS } from "../server/harness.js";
-import { launchBrowser, PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import type { RunningServer } from "../../src/index.js";
+import { PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import { type PageServer, startPageServer } from "../support/page-server.js";
 
+let env: PageServer | undefined;
 let server: RunningServer;
-let browser: Browser;
 let page: Page;
 let client: Client;
-const dir = mkdtempSync(join(tmpdir(), "graphspec-threads-view-"));
 
 beforeAll(async () => {
   if (PAGE_TESTS_SKIPPED) return;
-  server = await startServer({
-    exec: createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath: join(dir, "s.db") }),
-    graphs: await folderCatalog(GRAPHS),
-    auth: undefined,
-    port: 0,
-    page: true,
-  });
-  client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
-  browser = await launchBrowser();
-  page = await browser.newPage();
+  env = await startPageServer("threads-view");
+  ({ server, page, client } = env);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close(1000);
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => env?.close());
 
 const checkpoints = () => page.locator("ol[aria-label='Checkpoints'] > li");
 
