@@ -57,6 +57,7 @@ export async function compile(
     const diagnostics = await checkDocument(doc, { cache, inspector: inProcessInspector });
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (errors.length) refuse(doc, errors, diagnostics);
+    options.onDiagnostics?.(diagnostics);
   } else if (doc.problems.some((p) => p.severity === "error")) {
     refuse(
       doc,

@@ -6,6 +6,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ScriptQueues, Scripts } from "./models/index.js";
 
 export interface CompileOptions {
@@ -40,4 +41,9 @@ export interface CompileOptions {
    * child specs by absolute path. A fresh map re-imports everything.
    */
   cache?: Map<string, unknown>;
+  /**
+   * Called with what the check found when the spec compiles (its warnings: a spec with errors is
+   * refused). graphspec dev shows a served graph's warnings with it.
+   */
+  onDiagnostics?: (diagnostics: readonly Diagnostic[]) => void;
 }

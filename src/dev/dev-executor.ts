@@ -58,8 +58,11 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
     registry,
     (event) => {
       if (event.type === "reloaded") {
+        const warnings = registry.current(event.path)?.value.warnings ?? [];
         versions.set(event.path, event.version);
-        statuses.set(event.path, { version: event.version, updatedAt: new Date() });
+        statuses.set(event.path, { version: event.version, updatedAt: new Date(), warnings });
+        onReload?.(warnings.length ? { ...event, warnings } : event);
+        return;
       } else if (event.type === "rejected") {
         const known = statuses.get(event.path);
         statuses.set(event.path, {

@@ -15,6 +15,8 @@ export type ReloadEvent =
       changed: string[];
       /** From the first change seen to the swap. */
       ms: number;
+      /** What validate warns about in the new version (it has no errors, or it would not serve). */
+      warnings?: readonly Diagnostic[];
     }
   /**
    * A change (or the first load) that does not build: the last good version, if any, keeps

@@ -3,6 +3,7 @@
  * them on threads with a checkpointer, and returns a RunResult — status, output, interrupts, next
  * nodes, summed token usage, warnings, and a structured error instead of a thrown one.
  */
+
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -13,6 +14,7 @@ import { ScriptQueues } from "../compile/models/script.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
@@ -77,6 +79,8 @@ export interface Loaded {
   /** Checks a run's context against the spec's `context` (before any node runs and spends). */
   checkContext: ResolveContext;
   secrets: SpecSecrets;
+  /** What the check found when it compiled: warnings only (a spec with errors does not compile). */
+  warnings: readonly Diagnostic[];
 }
 
 const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
@@ -185,8 +189,16 @@ export function createReloadableExecutor(
         ...(given ? { store: given } : {}),
       };
       const spec = doc.data as GraphSpec;
+      let warnings: readonly Diagnostic[] = [];
+      const graph = await compile(doc, {
+        ...compileOptions,
+        onDiagnostics: (found) => {
+          warnings = found;
+        },
+      });
       return {
-        graph: await compile(doc, compileOptions),
+        graph,
+        warnings,
         spec,
         checkContext: contextResolver(spec),
         secrets: await specSecrets(doc, options.env ?? process.env),

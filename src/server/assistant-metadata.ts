@@ -14,6 +14,8 @@ export interface ServedStatus {
   version: number | undefined;
   /** When that version came in; never built: when the file was last refused. */
   updatedAt: Date;
+  /** What validate warns about in the version that serves. */
+  warnings?: readonly Diagnostic[];
   /** The change sitting in the file that was refused, if any: the served version is older. */
   refused?: { message: string; diagnostics: readonly Diagnostic[] };
 }
@@ -31,7 +33,7 @@ export interface MetadataDiagnostic {
 export interface GraphspecMetadata {
   /** The spec file, relative to the project (the nearest folder with a package.json, .git, …). */
   file: string;
-  /** The refused change's diagnostics (none when what is in the file serves). */
+  /** The refused change's diagnostics; when what is in the file serves, its warnings (if any). */
   diagnostics: MetadataDiagnostic[];
   refused: boolean;
   /** The refused change in one line, when it has no diagnostics to say it (a module that throws). */
@@ -45,7 +47,9 @@ const slashes = (p: string) => p.split(sep).join("/");
 export function graphspecMetadata(path: string, status: ServedStatus): GraphspecMetadata {
   const root = findProjectRoot(dirname(path));
   const shown = (file: string) => slashes(isAbsolute(file) ? relative(root, file) : file);
-  const diagnostics = (status.refused?.diagnostics ?? []).map((d) => ({
+  // A refused change: its findings (what the person must fix now); else the served version's warnings.
+  const found = status.refused ? status.refused.diagnostics : (status.warnings ?? []);
+  const diagnostics = found.map((d) => ({
     file: shown(d.file),
     line: d.line,
     col: d.column,

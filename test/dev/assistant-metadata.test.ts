@@ -12,6 +12,7 @@ import { BIN, project, until } from "./project.js";
 const p = project("assistant-metadata");
 let child: ChildProcess | undefined;
 let client: Client;
+let stderr = "";
 
 const spec = (last: string) => `version: 1
 name: greeting
@@ -33,6 +34,9 @@ beforeAll(async () => {
   let out = "";
   child.stdout?.on("data", (b) => {
     out += b;
+  });
+  child.stderr?.on("data", (b) => {
+    stderr += b;
   });
   await until(() => /http:\/\/127\.0\.0\.1:\d+/.test(out));
   const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)![0];
@@ -110,5 +114,26 @@ describe("the assistant in graphspec dev", () => {
     expect(drawing.nodes.map((n) => n.id)).toEqual(["__start__", "__end__"]);
     // The other graph is untouched.
     expect((await named("greeting"))?.version).toBe(2);
+  });
+
+  it("a version that serves with warnings carries them, not refused; the terminal prints them", async () => {
+    const unguarded = spec("END").replace(
+      "  - { from: hello, to: END }\n",
+      `  - from: hello\n    route:\n      - { when: "state.text == 'hello'", to: END }\n`,
+    );
+    p.write("graphs/greeting.yaml", unguarded);
+    await until(async () => (await named("greeting"))?.version === 3);
+    const warned = await named("greeting");
+    expect(meta(warned)).toMatchObject({ refused: false, served_version: 3 });
+    expect(meta(warned)?.diagnostics).toEqual([
+      expect.objectContaining({
+        file: "graphs/greeting.yaml",
+        line: 11,
+        severity: "warning",
+        rule: "route-no-default",
+      }),
+    ]);
+    await until(() => stderr.includes("[route-no-default]"));
+    expect(stderr).toMatch(/graphs\/greeting\.yaml:11:\d+: warning: .*\[route-no-default\]/);
   });
 });

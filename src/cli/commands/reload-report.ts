@@ -1,6 +1,7 @@
 /**
  * What `graphspec dev` says when a graph reloads: a line per reload, and a refused change's
- * diagnostics as `graphspec validate` prints them (paths from the working directory, source lines).
+ * diagnostics — or a served version's warnings — as `graphspec validate` prints them (paths from
+ * the working directory, source lines).
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
@@ -12,11 +13,14 @@ import type { Io } from "../io.js";
 export function reloadReporter(io: Io): (event: ReloadEvent) => void {
   const shown = (path: string) => relative(io.cwd, path) || path;
   return (event) => {
-    if (event.type === "reloaded" && event.changed.length)
-      io.err(
-        `reloaded ${shown(event.path)} (version ${event.version}, ${Math.round(event.ms)} ms)`,
-      );
-    else if (event.type === "rejected") {
+    if (event.type === "reloaded") {
+      // The first load's warnings too: what validate would say, said once per version.
+      if (event.warnings?.length) io.err(pretty(event.warnings, io));
+      if (event.changed.length)
+        io.err(
+          `reloaded ${shown(event.path)} (version ${event.version}, ${Math.round(event.ms)} ms)`,
+        );
+    } else if (event.type === "rejected") {
       const kept =
         event.kept === undefined
           ? "it is not served until it is fixed"

@@ -1,4 +1,7 @@
-/** A graph's refused change, as `graphspec validate` finds it: one item per diagnostic. */
+/**
+ * What `graphspec validate` finds in a graph's file, one item per diagnostic: a refused change's
+ * errors (and the version that keeps serving), or the warnings of the version that serves.
+ */
 import type { GraphMeta } from "./graph-meta.js";
 
 export function DiagnosticsList(props: { meta: GraphMeta | undefined }) {
@@ -13,11 +16,17 @@ export function DiagnosticsList(props: { meta: GraphMeta | undefined }) {
         <p class="hint">None: {meta.file} serves as saved.</p>
       ) : (
         <>
-          <p class={meta.served_version === null ? "refused none" : "refused"}>
-            {meta.served_version === null
-              ? `${meta.file} has never built: nothing serves until it is fixed.`
-              : `The change in ${meta.file} was refused: version ${meta.served_version} keeps serving (drawn below).`}
-          </p>
+          {meta.refused ? (
+            <p class={meta.served_version === null ? "refused none" : "refused"}>
+              {meta.served_version === null
+                ? `${meta.file} has never built: nothing serves until it is fixed.`
+                : `The change in ${meta.file} was refused: version ${meta.served_version} keeps serving (drawn below).`}
+            </p>
+          ) : (
+            <p class="hint">
+              {meta.file} serves as saved (version {meta.served_version}), with these warnings.
+            </p>
+          )}
           {meta.message && !found.length ? <p>{meta.message}</p> : null}
           <ul>
             {found.map((d) => (
