@@ -23,7 +23,7 @@ const toolMeta = {
 };
 
 describe("applyEvent", () => {
-  it("lights the graph's nodes as their tasks start and finish, not an agent's inner steps", () => {
+  it("lights the graph's nodes as their tasks start and finish; a subgraph's as `parent:child`", () => {
     const p = fold([
       ["metadata", { run_id: "r1", attempt: 1 }],
       ["tasks", { id: "t1", name: "classify", input: {}, triggers: [], interrupts: [] }],
@@ -58,7 +58,23 @@ describe("applyEvent", () => {
       ],
       p,
     );
-    expect(q.nodes).toEqual({ classify: "done", approval: "interrupted", notify: "error" });
+    // The agent's inner step is keyed under it (the drawing has no such node to light).
+    expect(q.nodes).toEqual({
+      classify: "done",
+      "investigate:model_request": "running",
+      approval: "interrupted",
+      notify: "error",
+    });
+    // A subgraph's node, two deep: the ids of the xray drawing's opened clusters.
+    const nested = fold([
+      ["tasks|research:a1b2", { id: "s1", name: "search", input: {}, interrupts: [] }],
+      ["tasks|research:a1b2|deep:c3d4", { id: "s2", name: "look", input: {}, interrupts: [] }],
+      [
+        "tasks|research:a1b2",
+        { id: "s1", name: "search", result: {}, interrupts: [], error: null },
+      ],
+    ]);
+    expect(nested.nodes).toEqual({ "research:search": "done", "research:deep:look": "running" });
   });
 
   it("gathers each message's tokens under the node that streamed it, an agent's included", () => {

@@ -106,9 +106,13 @@ export function textOf(content: unknown): string {
 
 const sum = (a: number, b: unknown) => a + (typeof b === "number" && Number.isFinite(b) ? b : 0);
 
-function onTask(p: RunProgress, data: unknown): RunProgress {
+/**
+ * A task's node as the drawing names it: `node` for the graph's own, `parent:node` for a node of a
+ * subgraph (the xray drawing's ids), from the event's namespace (`parent:<task id>|…`).
+ */
+function onTask(p: RunProgress, data: unknown, namespace: string[] = []): RunProgress {
   if (!isObj(data) || typeof data.name !== "string") return p;
-  const name = data.name;
+  const name = [...namespace.map((ns) => ns.split(":")[0]), data.name].join(":");
   let status: NodeStatus;
   if ("input" in data && !("result" in data) && !("error" in data)) status = "running";
   else if (data.error) status = "error";
@@ -223,8 +227,9 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
     case "metadata":
       return isObj(data) && typeof data.run_id === "string" ? { ...p, runId: data.run_id } : p;
     case "tasks":
-      // Only the graph's own nodes light up; an agent's inner steps show through its node.
-      return namespace.length ? p : onTask(p, data);
+      // A subgraph's nodes light up in its opened cluster (`parent:child`); an agent's inner
+      // steps are keyed the same way but drawn only through the agent's own node.
+      return onTask(p, data, namespace);
     case "messages":
       return onMessage(p, namespace, data);
     case "events":
