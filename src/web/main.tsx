@@ -4,6 +4,7 @@
  * through the official SDK `Client` (api.ts).
  */
 import { render } from "preact";
+import { ApiKeyForm } from "./api-key-form.js";
 import { GraphList } from "./graphs/graph-list.js";
 import { GraphView } from "./graphs/graph-view.js";
 import { useAssistants } from "./graphs/use-assistants.js";
@@ -13,7 +14,7 @@ import { ThreadsView } from "./threads/threads-view.js";
 
 function App() {
   const route = useRoute();
-  const { list, error } = useAssistants();
+  const { list, error, unauthorized, retry } = useAssistants();
   const graph = route.view === "graph" || route.view === "run" ? route.graph : undefined;
   const assistant = list?.find((a) => a.graph_id === graph);
   return (
@@ -41,9 +42,19 @@ function App() {
       </header>
       <div class="layout">
         <aside>
-          {list ? <GraphList assistants={list} selected={graph} /> : <p>Loading graphs…</p>}
+          {list ? (
+            <GraphList assistants={list} selected={graph} />
+          ) : unauthorized !== undefined ? null : (
+            <p>Loading graphs…</p>
+          )}
         </aside>
-        <main>{body(route, assistant, list !== undefined)}</main>
+        <main>
+          {unauthorized !== undefined ? (
+            <ApiKeyForm message={unauthorized} onKey={retry} />
+          ) : (
+            body(route, assistant, list !== undefined)
+          )}
+        </main>
       </div>
     </>
   );

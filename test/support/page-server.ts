@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import type { Browser, Page } from "playwright-core";
 import { createExecutor, folderCatalog, type RunningServer, startServer } from "../../src/index.js";
+import type { Authenticator } from "../../src/server/auth.js";
 import { GRAPHS } from "../server/harness.js";
 import { launchBrowser } from "./browser.js";
 
@@ -21,12 +22,15 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-export async function startPageServer(name: string): Promise<PageServer> {
+export async function startPageServer(
+  name: string,
+  auth: Authenticator | undefined = undefined,
+): Promise<PageServer> {
   const dir = mkdtempSync(join(tmpdir(), `graphspec-${name}-`));
   const server = await startServer({
     exec: createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath: join(dir, "s.db") }),
     graphs: await folderCatalog(GRAPHS),
-    auth: undefined,
+    auth,
     port: 0,
     page: true,
   });
