@@ -3,12 +3,11 @@
  * them on threads with a checkpointer, and returns a RunResult — status, output, interrupts, next
  * nodes, summed token usage, warnings, and a structured error instead of a thrown one.
  */
-
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
-import { Command } from "@langchain/langgraph";
+import { Command, type StateSnapshot } from "@langchain/langgraph";
 import { compile, type SpecGraph } from "../compile/compile.js";
 import { ScriptQueues } from "../compile/models/script.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
@@ -82,6 +81,21 @@ export interface Loaded {
   /** What the check found when it compiled: warnings only (a spec with errors does not compile). */
   warnings: readonly Diagnostic[];
 }
+
+/**
+ * A checkpoint's tasks with their interrupts, as `state` and `history` report them; an interrupt
+ * node's `schema` travels as `response_schema`, so a client reading the thread back can render a form.
+ */
+const tasksOf = (s: StateSnapshot): ThreadState["tasks"] =>
+  s.tasks.map((t) => ({
+    id: t.id,
+    name: t.name,
+    interrupts: (t.interrupts ?? []).map((i) => ({
+      id: String(i.id),
+      value: i.value,
+      ...(i.response_schema ? { response_schema: i.response_schema } : {}),
+    })),
+  }));
 
 const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
 
@@ -542,11 +556,7 @@ export function createReloadableExecutor(
           next: [...s.next],
           values: s.values as Record<string, unknown>,
           parentCheckpointId: s.parentConfig?.configurable?.checkpoint_id as string | undefined,
-          tasks: s.tasks.map((t) => ({
-            id: t.id,
-            name: t.name,
-            interrupts: (t.interrupts ?? []).map((i) => ({ id: String(i.id), value: i.value })),
-          })),
+          tasks: tasksOf(s),
         });
       }
       return entries;
@@ -568,16 +578,7 @@ export function createReloadableExecutor(
         createdAt: s.createdAt,
         next: [...s.next],
         values: s.values as Record<string, unknown>,
-        tasks: s.tasks.map((t) => ({
-          id: t.id,
-          name: t.name,
-          interrupts: (t.interrupts ?? []).map((i) => ({
-            id: String(i.id),
-            value: i.value,
-            // The interrupt node's `schema`, so a client reading the thread back can render a form.
-            ...(i.response_schema ? { response_schema: i.response_schema } : {}),
-          })),
-        })),
+        tasks: tasksOf(s),
       };
     },
     /** Writes values to a thread as node `asNode` would have, with the thread claimed. */

@@ -15,13 +15,18 @@ afterAll(async () => {
 });
 
 describe("an interrupt's response_schema over the API", () => {
-  it("is in threads.getState and threads.get, also after a refused resume asks again", async () => {
+  it("is in threads.getState, getHistory and threads.get, also after a refused resume asks again", async () => {
     const client = h.client();
     const { thread_id } = await client.threads.create();
     await collect(client.runs.stream(thread_id, "approval", { input: { draft: "hi" } }));
     const state = await client.threads.getState(thread_id);
     expect(state.tasks[0]!.interrupts[0]).toMatchObject({
       value: { question: "Send this reply?", draft: "hi" },
+      response_schema: { type: "boolean" },
+    });
+    // The paused checkpoint in the history carries it too (the threads view's timeline reads it).
+    const [paused] = await client.threads.getHistory(thread_id, { limit: 1 });
+    expect(paused!.tasks[0]!.interrupts[0]).toMatchObject({
       response_schema: { type: "boolean" },
     });
     const thread = await client.threads.get(thread_id);
