@@ -98,14 +98,18 @@ export async function openPage(
   const problems: string[] = [];
   // A reload or a new page load aborts the requests the old document had in flight: those are the
   // navigation's doing, not failures. Each request is stamped with the number of main-frame
-  // navigations begun before it; an abort is excused only if a navigation began after the request.
+  // navigations committed before it; an abort is excused only if one committed after the request.
+  // Counted at commit, not when the navigation's request starts: the old document can still issue
+  // requests in between (a hash route's fetches racing a reload), and the commit aborts those too.
   let navigations = 0;
   const begunAfter = new WeakMap<Request, number>();
   const aborted: { request: Request; problem: string }[] = [];
   page.on("request", (r) => {
     requests.push(r.url());
-    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) navigations += 1;
     begunAfter.set(r, navigations);
+  });
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) navigations += 1;
   });
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(`console error: ${m.text()} (${m.location().url})`);
