@@ -164,13 +164,29 @@ export interface Executor {
    * interrupts); undefined for an unknown thread (or, without `graph`, one whose spec is not
    * inside the project).
    */
-  history(threadId: string, graph?: string): Promise<ThreadState[] | undefined>;
+  history(
+    threadId: string,
+    graph?: string,
+    options?: {
+      /** At most this many checkpoints. */
+      limit?: number;
+      /** Only checkpoints older than this one of the thread (paging); none when the thread lacks it. */
+      before?: string;
+      /** Only checkpoints whose metadata has these values (`{ source: "input" }`). */
+      filter?: Record<string, unknown>;
+    },
+  ): Promise<ThreadState[] | undefined>;
   /**
    * Where a thread stands — all its values, its next nodes and their interrupts — read from its
-   * latest checkpoint; undefined for an unknown thread (or, without `graph`, one whose spec is not
-   * inside the project).
+   * latest checkpoint, or with `checkpointId` from that one checkpoint of the thread (one read, not
+   * the history); undefined for an unknown thread or checkpoint (or, without `graph`, a thread whose
+   * spec is not inside the project).
    */
-  state(threadId: string, graph?: string): Promise<ThreadState | undefined>;
+  state(
+    threadId: string,
+    graph?: string,
+    options?: { checkpointId?: string },
+  ): Promise<ThreadState | undefined>;
   /**
    * Writes values to a thread as if node `asNode` had (LangGraph's `updateState`), with the thread
    * claimed like a run; the new checkpoint's id, or a failed RunResult when the thread is busy,

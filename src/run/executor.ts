@@ -541,12 +541,31 @@ export function createReloadableExecutor(
       });
     },
     /** A thread's checkpoints, newest first: where it stood after each step. */
-    async history(threadId: string, graph?: string): Promise<ThreadState[] | undefined> {
+    async history(
+      threadId: string,
+      graph?: string,
+      opts: { limit?: number; before?: string; filter?: Record<string, unknown> } = {},
+    ): Promise<ThreadState[] | undefined> {
       const spec = graph ?? (await graphOf(threadId));
       if (spec === undefined) return undefined;
       const { graph: compiled } = await load(spec);
       const entries: ThreadState[] = [];
-      for await (const s of compiled.getStateHistory({ configurable: { thread_id: threadId } })) {
+      const { limit, before, filter } = opts;
+      // The checkpointer's `before` compares ids, so an id the thread lacks would still page.
+      if (
+        before !== undefined &&
+        (await missingCheckpoint((await saver()).saver, threadId, before))
+      )
+        return entries;
+      const paging = {
+        ...(limit !== undefined ? { limit } : {}),
+        ...(filter !== undefined ? { filter } : {}),
+        ...(before !== undefined
+          ? { before: { configurable: atCheckpoint(threadId, before) } }
+          : {}),
+      };
+      const config = { configurable: { thread_id: threadId } };
+      for await (const s of compiled.getStateHistory(config, paging)) {
         const meta = (s.metadata ?? {}) as { step?: number; source?: string };
         entries.push({
           checkpointId: String(s.config.configurable?.checkpoint_id),
@@ -561,14 +580,26 @@ export function createReloadableExecutor(
       }
       return entries;
     },
-    /** Where a thread stands: its latest checkpoint, all values, next nodes and their interrupts. */
-    async state(threadId: string, graph?: string): Promise<ThreadState | undefined> {
+    /** Where a thread stands: its latest checkpoint (or one asked for), all values, next nodes and their interrupts. */
+    async state(
+      threadId: string,
+      graph?: string,
+      opts: { checkpointId?: string } = {},
+    ): Promise<ThreadState | undefined> {
       const found = await graphForThread(owners, threadId, graph && pathOf(graph));
       if (found === undefined || "refusal" in found) return undefined;
       const { graph: compiled } = await load(found.path);
-      const { snapshot: s } = await threadSnapshot(compiled, (await saver()).saver, threadId);
+      const asked = opts.checkpointId;
+      if (asked !== undefined) {
+        // Looked up within the thread only: `checkpoint-at.ts` says why before LangGraph reads it.
+        if (await missingCheckpoint((await saver()).saver, threadId, asked)) return undefined;
+      }
+      const s =
+        asked === undefined
+          ? (await threadSnapshot(compiled, (await saver()).saver, threadId)).snapshot
+          : await compiled.getState({ configurable: atCheckpoint(threadId, asked) });
       const checkpointId = s.config?.configurable?.checkpoint_id as string | undefined;
-      if (!checkpointId) return undefined;
+      if (!checkpointId || (asked !== undefined && checkpointId !== asked)) return undefined;
       const meta = (s.metadata ?? {}) as { step?: number; source?: string };
       return {
         checkpointId,

@@ -18,8 +18,8 @@ export function lazyExecutor(options: ExecutorOptions = {}): Executor {
       yield* (await real()).stream(graph, opts);
     },
     inspect: async (threadId, graph) => (await real()).inspect(threadId, graph),
-    history: async (threadId, graph) => (await real()).history(threadId, graph),
-    state: async (threadId, graph) => (await real()).state(threadId, graph),
+    history: async (threadId, graph, opts) => (await real()).history(threadId, graph, opts),
+    state: async (threadId, graph, opts) => (await real()).state(threadId, graph, opts),
     updateState: async (threadId, values, opts) =>
       (await real()).updateState(threadId, values, opts),
     threads: async () => (await real()).threads(),

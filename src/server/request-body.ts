@@ -96,6 +96,8 @@ export const StateUpdate = z.looseObject({
 
 export const HistoryQuery = z.looseObject({
   limit: z.number().int().min(1).max(1000).optional(),
+  /** Only checkpoints whose metadata has these values (`{ source: "input" }`, `{ step: 2 }`). */
+  metadata: record.nullable().optional(),
   // The SDK sends a config (`{ configurable: { checkpoint_id } }`); a checkpoint or its id also do.
   before: z
     .union([

@@ -107,9 +107,8 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // started or queued; the executor checks again under the thread's claim.
     const checkpointId = checkpointOf(body);
     if (checkpointId !== undefined) {
-      const history = started ? await p.exec.history(stored) : undefined;
-      if (!history?.some((h) => h.checkpointId === checkpointId))
-        throw checkpointNotFound(checkpointId);
+      const at = started ? await p.exec.state(stored, undefined, { checkpointId }) : undefined;
+      if (at === undefined) throw checkpointNotFound(checkpointId);
     }
     const resume =
       body.command && "resume" in body.command ? { resume: body.command.resume } : undefined;

@@ -177,9 +177,9 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const { client, stored } = ids(c);
     const filters = await allow(c, "threads", "read", { thread_id: client });
     await existing(stored, client, filters);
-    const history = (await p.exec.history(stored)) ?? [];
-    const entry = history.find((h) => h.checkpointId === c.req.param("checkpoint_id"));
-    if (!entry) throw notFound("checkpoint", c.req.param("checkpoint_id"));
+    const asked = c.req.param("checkpoint_id");
+    const entry = await p.exec.state(stored, undefined, { checkpointId: asked });
+    if (!entry) throw notFound("checkpoint", asked);
     return c.json(stateView(client, entry));
   });
 
@@ -217,23 +217,22 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const q = parsed(HistoryQuery, await jsonBody(c, p.maxBodyBytes));
     const filters = await allow(c, "threads", "read", { thread_id: client });
     await existing(stored, client, filters);
-    let history = (await p.exec.history(stored)) ?? [];
     const before =
       typeof q.before === "string"
         ? q.before
         : (q.before?.checkpoint_id ?? q.before?.configurable?.checkpoint_id);
     // Older than `before`: a checkpoint the thread does not have pages nothing (not everything).
-    if (before) {
-      const at = history.findIndex((h) => h.checkpointId === before);
-      history = at < 0 ? [] : history.slice(at + 1);
-    }
+    const history =
+      (await p.exec.history(stored, undefined, {
+        limit: q.limit ?? 10,
+        ...(before ? { before } : {}),
+        ...(q.metadata ? { filter: q.metadata } : {}),
+      })) ?? [];
     const latest = await p.exec.state(stored);
     return c.json(
-      history
-        .slice(0, q.limit ?? 10)
-        .map((h) =>
-          stateView(client, latest && h.checkpointId === latest.checkpointId ? latest : h),
-        ),
+      history.map((h) =>
+        stateView(client, latest && h.checkpointId === latest.checkpointId ? latest : h),
+      ),
     );
   });
   return api;

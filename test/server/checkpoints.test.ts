@@ -55,6 +55,34 @@ describe("checkpoints through the SDK", () => {
     );
   });
 
+  it("history filters by metadata; paging before a checkpoint the thread lacks gives none", async () => {
+    const { client, id, history } = await ranThreeSteps();
+    const inputs = await client.threads.getHistory(id, { metadata: { source: "input" } });
+    expect(inputs.map((s) => s.checkpoint.checkpoint_id)).toEqual([
+      history.at(-1)!.checkpoint.checkpoint_id,
+    ]);
+    const stepTwo = await client.threads.getHistory(id, { metadata: { step: 2 } });
+    expect(stepTwo.map((s) => s.metadata?.step)).toEqual([2]);
+    // Ids compare as time-ordered strings: one of another thread (or invented) must not page this one.
+    const other = await ranThreeSteps();
+    const foreign = other.history[0]!.checkpoint.checkpoint_id!;
+    expect(
+      await client.threads.getHistory(id, { before: { configurable: { checkpoint_id: foreign } } }),
+    ).toEqual([]);
+  });
+
+  it("getState at a checkpoint reads that checkpoint of the thread, not another thread's", async () => {
+    const { client, id, afterOne } = await ranThreeSteps();
+    const at = await client.threads.getState(id, afterOne.checkpoint.checkpoint_id!);
+    expect(at.checkpoint.checkpoint_id).toBe(afterOne.checkpoint.checkpoint_id);
+    expect(at.values).toEqual(afterOne.values);
+    expect(at.next).toEqual(["two"]);
+    const other = await ranThreeSteps();
+    await expect(
+      client.threads.getState(id, other.afterOne.checkpoint.checkpoint_id!),
+    ).rejects.toThrow(/404/);
+  });
+
   it("history shows an interrupt in its checkpoint's tasks", async () => {
     const client = h.client();
     const thread = await client.threads.create();
