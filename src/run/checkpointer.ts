@@ -10,6 +10,7 @@ import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { scrubber } from "../spec/secrets.js";
 import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, GRAPH_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CheckpointerError } from "./checkpointer-error.js";
+import { setupOnce } from "./postgres-setup.js";
 import { guardSecrets } from "./secret-guard.js";
 import { processClaims, type ThreadClaims } from "./thread-claims.js";
 import { postgresClaims } from "./thread-claims-postgres.js";
@@ -77,10 +78,19 @@ async function openPostgres(url: string | undefined): Promise<OpenCheckpointer> 
   // Our own pool (PostgresSaver.fromConnString makes the same one, but keeps it private): thread
   // listing queries it directly.
   const pool = new pg.Pool({ connectionString: url });
+  // An idle pooled connection the server ends (a restart, an admin's pg_terminate_backend) is
+  // reported as the pool's `error`; unheard, that event would be thrown and end the process. The
+  // pool has already dropped the connection: the next query opens another.
+  pool.on("error", () => {});
   const saver = new PostgresSaver(pool);
   try {
     // Creates the tables (and runs LangGraph's migrations) when they are not there yet.
-    await saver.setup();
+    const session = await pool.connect();
+    try {
+      await setupOnce(session, () => saver.setup());
+    } finally {
+      session.release();
+    }
   } catch (e) {
     await saver.end().catch(() => {});
     throw unusable(url, e);

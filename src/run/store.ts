@@ -5,6 +5,7 @@
  */
 import { type BaseStore, InMemoryStore } from "@langchain/langgraph";
 import { CheckpointerError } from "./checkpointer-error.js";
+import { setupOnce } from "./postgres-setup.js";
 
 export type StoreChoice = "memory" | "postgres" | BaseStore;
 
@@ -27,6 +28,14 @@ export async function openStore(
   }
   const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
   const store = PostgresStore.fromConnString(databaseUrl);
-  await store.setup();
+  const { default: pg } = await import("pg");
+  const session = new pg.Client({ connectionString: databaseUrl });
+  session.on("error", () => {});
+  try {
+    await session.connect();
+    await setupOnce(session, () => store.setup());
+  } finally {
+    await session.end().catch(() => {});
+  }
   return { store, close: () => store.stop() };
 }
