@@ -1,4 +1,5 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { allowWideFanOut, main } from "../dist/cli/main.js";
 
+allowWideFanOut();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { EXIT, type Io, processIo, UsageError } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -49,6 +50,17 @@ ${Object.entries(COMMANDS)
   .join("\n")}
 
 Run \`graphspec <command> --help\` for a command's options.`;
+
+/**
+ * LangGraph combines a run's abort signals into one and adds an abort listener to it per running
+ * task, removed when the task ends: a fan-out (`map`, parallel edges) of more than ten tasks is not
+ * a leak, yet Node warned "MaxListenersExceededWarning" on stderr. The signal is LangGraph's own,
+ * so the limit is lifted for the signals this process makes — the CLI's process only; a program
+ * that imports the package keeps its own setting.
+ */
+export function allowWideFanOut(): void {
+  setMaxListeners(0);
+}
 
 /** Runs the CLI; returns the exit code. Never throws: errors become messages and exit code 2. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
