@@ -34,6 +34,21 @@ const nodeStatus = (id: string) =>
   page.locator(`figure g.node[data-node-id="${id}"]`).getAttribute("data-status");
 
 describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", () => {
+  it("a yes/no interrupt is a checkbox labelled Yes under its question; checked, it resumes true", async () => {
+    const { thread_id: id } = await client.threads.create();
+    await client.runs.wait(id, "approval", { input: { draft: "Hi" } });
+    await page.goto(`${server.url}/#/graphs/approval/run?thread=${id}`);
+    const answer = page.getByRole("form", { name: "Answer interrupt" });
+    await answer.getByText("Send this reply?", { exact: true }).waitFor();
+    await answer.getByRole("checkbox", { name: "Yes" }).check();
+    await answer.getByRole("button", { name: "Resume" }).click();
+    await expect.poll(runStatus).toBe("success");
+    expect((await client.threads.getState(id)).values).toMatchObject({
+      approved: true,
+      draft: "Hi (sent)",
+    });
+  });
+
   it("joins a background run started through the SDK, live, to its end", async () => {
     const { thread_id: id } = await client.threads.create();
     // A plain `runs.create`, no stream modes: the join replays only `values`.

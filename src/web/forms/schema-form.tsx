@@ -54,6 +54,8 @@ export function SchemaForm(props: {
   intro?: ComponentChildren;
   /** The form's buttons, before "Write as JSON". */
   children?: ComponentChildren;
+  /** The label of the one field of a schema that is not an object, when it has no `title`. */
+  wholeLabel?: string;
 }) {
   const { schema, state, onState, id } = props;
   const fields = fieldsOf(schema);
@@ -88,6 +90,7 @@ export function SchemaForm(props: {
             <FieldControl
               key={f.name}
               field={f}
+              label={f.name === WHOLE ? (f.schema.title ?? props.wholeLabel ?? WHOLE) : f.name}
               id={`${id}-${f.name}`}
               text={state.texts[f.name] ?? ""}
               error={errors[f.name]}
@@ -200,13 +203,14 @@ function FieldShell(props: {
 
 function FieldControl(props: {
   field: Field;
+  label: string;
   id: string;
   text: string;
   error: string | undefined;
   onText: (t: string) => void;
 }) {
   const { field: f, text } = props;
-  const label = f.name === WHOLE ? (f.schema.title ?? WHOLE) : f.name;
+  const { label } = props;
   const control = (a: ControlAttrs) => {
     switch (f.control) {
       case "checkbox":

@@ -102,6 +102,8 @@ function QuestionForm(props: {
         state={state}
         onState={setState}
         intro={intro}
+        // A bare yes/no answers the question shown above it; any other bare value is "the answer".
+        wholeLabel={schema.type === "boolean" ? "Yes" : "Answer"}
         errors={checked ? value.errors : {}}
         onSubmit={() => {
           setChecked(true);
