@@ -15,15 +15,31 @@ export type LoadedModule =
   | { ok: true; exports: Record<string, unknown> }
   | { ok: false; error: unknown };
 
-export async function importModule(abs: string): Promise<Record<string, unknown>> {
-  const url = pathToFileURL(abs).href;
-  if (TYPESCRIPT.has(extname(abs).toLowerCase())) {
-    // tsx is loaded only when a spec references TypeScript.
-    const { tsImport } = await import("tsx/esm/api");
-    return (await tsImport(url, { parentURL: import.meta.url })) as Record<string, unknown>;
-  }
+type TsApi = { import: (specifier: string, parentURL: string) => Promise<unknown> };
+let tsApi: Promise<TsApi> | undefined;
+/**
+ * One tsx registration for the process, loaded only when a spec references TypeScript. Each call of
+ * tsx's `tsImport` registers a loader of its own with a new namespace, and so imports a new copy of
+ * every module the file imports — LangChain included: about two seconds per executor (each test of
+ * `graphspec test` opens one), and a tool built by one copy of `@langchain/core` handed to another.
+ * Under one namespace a TypeScript module is cached by its URL as a JavaScript one is.
+ */
+export const typescript = (): Promise<TsApi> => {
+  tsApi ??= import("tsx/esm/api").then(
+    (m) => m.register({ namespace: "graphspec" }) as unknown as TsApi,
+  );
+  return tsApi;
+};
+
+/** Imports a module by its URL (a query makes a new version: module-versions.ts), TypeScript through tsx. */
+export async function importUrl(abs: string, url: string): Promise<Record<string, unknown>> {
+  if (TYPESCRIPT.has(extname(abs).toLowerCase()))
+    return (await (await typescript()).import(url, import.meta.url)) as Record<string, unknown>;
   return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
 }
+
+export const importModule = (abs: string): Promise<Record<string, unknown>> =>
+  importUrl(abs, pathToFileURL(abs).href);
 
 /** Where `loadModule` keeps a module in a shared cache: a caller may put a version of its own there first (module-versions.ts). */
 export const moduleCacheKey = (abs: string): string => `graphspec:module:${abs}`;

@@ -6,33 +6,15 @@
  * record per distinct content of each referenced file, never one per reload.
  *
  * Only the referenced file itself is re-evaluated: the modules it imports keep their first URL
- * (and version). TypeScript goes through one tsx registration for all versions (tsx's `tsImport`
- * would register a new loader, a new namespace and a new copy of every dependency on each call).
+ * (and version). TypeScript goes through the process's one tsx registration (load.ts says why).
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { importModule, type LoadedModule } from "./load.js";
+import { importModule, importUrl, type LoadedModule } from "./load.js";
 
-const TYPESCRIPT = new Set([".ts", ".mts", ".cts"]);
-
-type TsApi = { import: (specifier: string, parentURL: string) => Promise<unknown> };
-let tsApi: Promise<TsApi> | undefined;
-/** One tsx registration for every reloaded TypeScript version (tsx loads only when one is reloaded). */
-const typescript = (): Promise<TsApi> => {
-  tsApi ??= import("tsx/esm/api").then(
-    (m) => m.register({ namespace: "graphspec-reload" }) as unknown as TsApi,
-  );
-  return tsApi;
-};
-
-async function importVersion(abs: string, version: string): Promise<Record<string, unknown>> {
-  const url = `${pathToFileURL(abs).href}?v=${version}`;
-  if (TYPESCRIPT.has(extname(abs).toLowerCase()))
-    return (await (await typescript()).import(url, import.meta.url)) as Record<string, unknown>;
-  return (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-}
+const importVersion = (abs: string, version: string): Promise<Record<string, unknown>> =>
+  importUrl(abs, `${pathToFileURL(abs).href}?v=${version}`);
 
 export interface ModuleVersions {
   /** The module as its file reads now: the version already loaded for this content, or a new one. */

@@ -8,7 +8,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { importModule } from "../modules/load.js";
 import { ApiError } from "./api-error.js";
 import type { AuthFilters } from "./auth-filters.js";
 
@@ -103,9 +103,7 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
   const m = /^(.*?)(?::([A-Za-z_$][\w$]*))?$/.exec(spec)!;
   const file = isAbsolute(m[1]!) ? m[1]! : resolve(cwd, m[1]!);
   const name = m[2] ?? "auth";
-  const mod = /\.(c|m)?ts$/.test(file)
-    ? await (await import("tsx/esm/api")).tsImport(pathToFileURL(file).href, import.meta.url)
-    : await import(pathToFileURL(file).href);
+  const mod = await importModule(file);
   const auth =
     (mod as Record<string, unknown>)[name] ??
     (mod as { default?: Record<string, unknown> }).default?.[name];
