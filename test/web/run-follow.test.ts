@@ -65,6 +65,25 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", 
     expect((await client.threads.getState(id)).values).toEqual({ done: true });
   });
 
+  it("leaving the run view closes the joined stream; the run itself goes on to its end", async () => {
+    const { thread_id: id } = await client.threads.create();
+    const run = await client.runs.create(id, "gated", { input: {} });
+    await expect.poll(() => gates().length).toBe(1);
+    await page.goto(`${server.url}/#/graphs/gated/run?thread=${id}`);
+    await expect.poll(() => nodeStatus("hold")).toBe("running");
+    const closed = page.waitForEvent("requestfailed", {
+      predicate: (r) => r.url().includes(`/runs/${run.run_id}/stream`),
+      timeout: 10_000,
+    });
+    await page.getByRole("link", { name: "Threads" }).click();
+    // Still held in its node: only the page's end of the stream can have closed it.
+    expect((await closed).failure()?.errorText).toBe("net::ERR_ABORTED");
+    expect(gates()).toHaveLength(1);
+    gates().shift()!();
+    await client.runs.join(id, run.run_id);
+    expect((await client.runs.get(id, run.run_id)).status).toBe("success");
+  });
+
   it('"Run from here" in the threads view lands in a run view that follows the run', async () => {
     const { thread_id: id } = await client.threads.create();
     const first = await client.runs.create(id, "gated", { input: {} });

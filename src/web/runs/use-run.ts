@@ -136,6 +136,8 @@ export function useRun(graph: string, assistantId: string, initialThread: string
           ),
         }));
       } catch (e) {
+        // The page left the run (joinStream's signal): nothing went wrong with it.
+        if ((e as Error)?.name === "AbortError") return;
         const problem = serverProblem(e);
         if (!accepted) {
           // Refused before it ran (bad input): the form stays as typed, the error beside it.
@@ -209,6 +211,8 @@ export function useRun(graph: string, assistantId: string, initialThread: string
   useEffect(() => {
     if (!initialThread) return;
     let stopped = false;
+    // Leaving the view (or the thread) closes the joined stream; the run itself goes on.
+    const leaving = new AbortController();
     (async () => {
       try {
         const runs = await client.runs.list(initialThread, { limit: 10 });
@@ -222,6 +226,7 @@ export function useRun(graph: string, assistantId: string, initialThread: string
           if (stopped) return;
           const stream = client.runs.joinStream(initialThread, going.run_id, {
             streamMode: [...RUN_STREAM_MODES],
+            signal: leaving.signal,
           });
           await show(initialThread, "resume", stream, now.next ?? []);
           return;
@@ -252,6 +257,7 @@ export function useRun(graph: string, assistantId: string, initialThread: string
     })();
     return () => {
       stopped = true;
+      leaving.abort();
     };
   }, [initialThread]);
 
