@@ -28,6 +28,11 @@ export async function openStore(
   }
   const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
   const store = PostgresStore.fromConnString(databaseUrl);
+  // Its pool is its own (no option takes ours): an idle connection the server ends is reported as
+  // the pool's `error`, which unheard would end the process (checkpointer.ts says the same of ours).
+  (
+    store as unknown as { core?: { pool?: { on?: (e: "error", f: () => void) => void } } }
+  ).core?.pool?.on?.("error", () => {});
   const { default: pg } = await import("pg");
   const session = new pg.Client({ connectionString: databaseUrl });
   session.on("error", () => {});

@@ -50,11 +50,12 @@ async function endSessions(database: string): Promise<number> {
 }
 
 describe.skipIf(!serverUrl())("the postgres checkpointer when the database misbehaves", () => {
-  it("a pooled connection the server ends does not crash the process; the next run works", async () => {
+  it("pooled connections the server ends (checkpointer and store) do not crash the process; the next run works", async () => {
     const databaseUrl = await freshDatabase("resilience_ended");
     const exec = createExecutor({
       dir: join(dir, "graphs"),
       checkpointer: "postgres",
+      store: "postgres",
       databaseUrl,
     });
     try {
