@@ -73,6 +73,95 @@ edges:
   });
 });
 
+describe("retry of a tool node", () => {
+  const spec = (tool: string) =>
+    specDoc(`${HEADER}tools:
+  ${tool}: { module: ./tools.ts }
+nodes:
+  a:
+    kind: tool
+    tool: ${tool}
+    write: { log: "\${{ result }}" }
+    retry: { max_attempts: 3, initial_interval_ms: 1, jitter: false }
+    on_error: { write: { log: "\${{ error.message }}" } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+
+  it("retries the tool's own failure, as it retries a function's", async () => {
+    const g = await compile(spec("unsteady"));
+    expect((await g.invoke({})).log).toEqual(["ok on attempt 3"]);
+  });
+
+  it("does not retry a failure retrying cannot fix (a 404): the handler sees the first attempt's", async () => {
+    const g = await compile(spec("missing"));
+    expect((await g.invoke({})).log).toEqual([
+      "node `a`: tool `missing` failed: 404 not found on attempt 1",
+    ]);
+  });
+
+  it("does not retry arguments the tool's schema refuses (the same every time)", async () => {
+    let calls = 0;
+    const g = await compile(
+      specDoc(`${HEADER}tools:
+  account: { module: ./tools.ts }
+nodes:
+  a: { kind: tool, tool: account, args: { user_id: u-1 }, retry: { max_attempts: 5, initial_interval_ms: 1 } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+      { validate: false },
+    );
+    const e = await rejection(
+      g.invoke(
+        {},
+        {
+          callbacks: [
+            {
+              handleChainStart: (
+                _c: unknown,
+                _i: unknown,
+                _r: unknown,
+                _p: unknown,
+                _t: unknown,
+                _m: unknown,
+                _rt: unknown,
+                name?: string,
+              ) => {
+                if (name === "a") calls++;
+              },
+            },
+          ],
+        },
+      ),
+    );
+    expect(e).toMatchObject({ code: "tool-error" });
+    expect(calls).toBe(1);
+  });
+
+  it("a retry prints nothing: stdout is the CLI's (`--json`), not LangGraph's retry log", async () => {
+    const printed: unknown[] = [];
+    const log = console.log;
+    console.log = (...m: unknown[]) => printed.push(m);
+    try {
+      const g = await compile(
+        specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: flaky, retry: { max_attempts: 3, initial_interval_ms: 1, jitter: false } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+      );
+      expect((await g.invoke({})).log[0]).toMatch(/^ok after \d+$/);
+    } finally {
+      console.log = log;
+    }
+    expect(printed).toEqual([]);
+  });
+});
+
 describe("on_error", () => {
   const spec = (onError: string) =>
     specDoc(`${HEADER}nodes:
