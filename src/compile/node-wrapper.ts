@@ -151,8 +151,7 @@ function retryable(e: unknown): boolean {
   if (e instanceof GraphspecRunError) {
     if (e.cause === undefined) return false;
     if (e.code === "subgraph") return retryable(e.cause);
-    if (e.code === "tool-error")
-      return !argumentsRefused(e.cause) && retryable(e.cause);
+    if (e.code === "tool-error") return !argumentsRefused(e.cause) && retryable(e.cause);
     return false;
   }
   return defaultRetryOn(e);
@@ -163,7 +162,9 @@ function retryable(e: unknown): boolean {
  * tool module may bring its own copy of @langchain/core, so `instanceof` cannot tell.
  */
 function argumentsRefused(e: unknown): boolean {
-  return (e as { constructor?: { name?: unknown } })?.constructor?.name === "ToolInputParsingException";
+  return (
+    (e as { constructor?: { name?: unknown } })?.constructor?.name === "ToolInputParsingException"
+  );
 }
 
 /** LangGraph's default (not exported): no retry on cancellation or on client errors that will not change. */
