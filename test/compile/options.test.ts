@@ -287,6 +287,27 @@ edges:
     expect((run.state as { log: string[] }).log).toEqual(["a", "b", "b2", "saw 3"]);
   });
 
+  it("defer does not wait for a map's runs sent in the same step (LangGraph's Send; docs/spec.md says so)", async () => {
+    const g = await compile(
+      specDoc(`${HEADER}  items: { type: array, items: { type: string }, default: [a, b] }
+  item: { type: string }
+nodes:
+  plan: { kind: set, values: { log: plan } }
+  work: { kind: set, values: { log: "\${{ 'work ' + state.item }}" } }
+  after: { kind: set, defer: true, values: { log: "\${{ 'after ' + string(size(state.log)) }}" } }
+edges:
+  - { from: START, to: plan }
+  - from: plan
+    map: { over: state.items, to: work, with: { item: "\${{ item }}" } }
+  - { from: plan, to: after }
+  - { from: work, to: END }
+  - { from: after, to: END }
+`),
+    );
+    // `after` ran in the step of the two `work` runs: it saw only `plan`'s write.
+    expect((await g.invoke({})).log).toEqual(["plan", "after 1", "work a", "work b"]);
+  });
+
   it("cache: a node with the same input runs once", async () => {
     const spec = specDoc(`${HEADER}nodes:
   a: { kind: function, module: ./flaky.ts, export: flaky, cache: { ttl_s: 60 }, retry: { max_attempts: 3, initial_interval_ms: 1 } }
