@@ -6,6 +6,7 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
+import { argumentsRefused } from "./arguments-refused.js";
 import type { CompileContext } from "./compile-context.js";
 import { eventLoopTurn } from "./event-loop-turn.js";
 import { exprState } from "./expr-view.js";
@@ -155,16 +156,6 @@ function retryable(e: unknown): boolean {
     return false;
   }
   return defaultRetryOn(e);
-}
-
-/**
- * LangChain's ToolInputParsingException, by its class name: its `name` is plain "Error", and a
- * tool module may bring its own copy of @langchain/core, so `instanceof` cannot tell.
- */
-function argumentsRefused(e: unknown): boolean {
-  return (
-    (e as { constructor?: { name?: unknown } })?.constructor?.name === "ToolInputParsingException"
-  );
 }
 
 /** LangGraph's default (not exported): no retry on cancellation or on client errors that will not change. */
