@@ -6,6 +6,7 @@
 import { Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
+import { argumentsRefused } from "./arguments-refused.js";
 import type { CompileContext } from "./compile-context.js";
 import { eventLoopTurn } from "./event-loop-turn.js";
 import { exprState } from "./expr-view.js";
@@ -100,6 +101,8 @@ export function nodeOptions(
       jitter: r.jitter ?? true,
       // A spec mistake (a bad write, a failing expression) fails the same way every time.
       retryOn: (e: unknown) => retryable(e),
+      // LangGraph would console.log each retry: stdout is the CLI's (`--json` prints one document).
+      logWarning: false,
     };
   }
   if (node.cache)
@@ -141,10 +144,17 @@ export function nodeOptions(
   return options;
 }
 
-/** A spec mistake fails the same way every time; a subgraph's failure is judged by its cause. */
+/**
+ * A spec mistake fails the same way every time; a subgraph's or a tool's failure is judged by its
+ * cause (a tool's 503 is retried, its 404 is not) — but not arguments the tool's schema refuses.
+ */
 function retryable(e: unknown): boolean {
-  if (e instanceof GraphspecRunError)
-    return e.code === "subgraph" && e.cause !== undefined && retryable(e.cause);
+  if (e instanceof GraphspecRunError) {
+    if (e.cause === undefined) return false;
+    if (e.code === "subgraph") return retryable(e.cause);
+    if (e.code === "tool-error") return !argumentsRefused(e.cause) && retryable(e.cause);
+    return false;
+  }
   return defaultRetryOn(e);
 }
 

@@ -73,6 +73,95 @@ edges:
   });
 });
 
+describe("retry of a tool node", () => {
+  const spec = (tool: string) =>
+    specDoc(`${HEADER}tools:
+  ${tool}: { module: ./tools.ts }
+nodes:
+  a:
+    kind: tool
+    tool: ${tool}
+    write: { log: "\${{ result }}" }
+    retry: { max_attempts: 3, initial_interval_ms: 1, jitter: false }
+    on_error: { write: { log: "\${{ error.message }}" } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`);
+
+  it("retries the tool's own failure, as it retries a function's", async () => {
+    const g = await compile(spec("unsteady"));
+    expect((await g.invoke({})).log).toEqual(["ok on attempt 3"]);
+  });
+
+  it("does not retry a failure retrying cannot fix (a 404): the handler sees the first attempt's", async () => {
+    const g = await compile(spec("missing"));
+    expect((await g.invoke({})).log).toEqual([
+      "node `a`: tool `missing` failed: 404 not found on attempt 1",
+    ]);
+  });
+
+  it("does not retry arguments the tool's schema refuses (the same every time)", async () => {
+    let calls = 0;
+    const g = await compile(
+      specDoc(`${HEADER}tools:
+  account: { module: ./tools.ts }
+nodes:
+  a: { kind: tool, tool: account, args: { user_id: u-1 }, retry: { max_attempts: 5, initial_interval_ms: 1 } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+      { validate: false },
+    );
+    const e = await rejection(
+      g.invoke(
+        {},
+        {
+          callbacks: [
+            {
+              handleChainStart: (
+                _c: unknown,
+                _i: unknown,
+                _r: unknown,
+                _p: unknown,
+                _t: unknown,
+                _m: unknown,
+                _rt: unknown,
+                name?: string,
+              ) => {
+                if (name === "a") calls++;
+              },
+            },
+          ],
+        },
+      ),
+    );
+    expect(e).toMatchObject({ code: "tool-error" });
+    expect(calls).toBe(1);
+  });
+
+  it("a retry prints nothing: stdout is the CLI's (`--json`), not LangGraph's retry log", async () => {
+    const printed: unknown[] = [];
+    const log = console.log;
+    console.log = (...m: unknown[]) => printed.push(m);
+    try {
+      const g = await compile(
+        specDoc(`${HEADER}nodes:
+  a: { kind: function, module: ./flaky.ts, export: flaky, retry: { max_attempts: 3, initial_interval_ms: 1, jitter: false } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+      );
+      expect((await g.invoke({})).log[0]).toMatch(/^ok after \d+$/);
+    } finally {
+      console.log = log;
+    }
+    expect(printed).toEqual([]);
+  });
+});
+
 describe("on_error", () => {
   const spec = (onError: string) =>
     specDoc(`${HEADER}nodes:
@@ -196,6 +285,27 @@ edges:
       .compile(saver());
     const run = await expectSameRun(compiled, hand, { input: {} });
     expect((run.state as { log: string[] }).log).toEqual(["a", "b", "b2", "saw 3"]);
+  });
+
+  it("defer does not wait for a map's runs sent in the same step (LangGraph's Send; docs/spec.md says so)", async () => {
+    const g = await compile(
+      specDoc(`${HEADER}  items: { type: array, items: { type: string }, default: [a, b] }
+  item: { type: string }
+nodes:
+  plan: { kind: set, values: { log: plan } }
+  work: { kind: set, values: { log: "\${{ 'work ' + state.item }}" } }
+  after: { kind: set, defer: true, values: { log: "\${{ 'after ' + string(size(state.log)) }}" } }
+edges:
+  - { from: START, to: plan }
+  - from: plan
+    map: { over: state.items, to: work, with: { item: "\${{ item }}" } }
+  - { from: plan, to: after }
+  - { from: work, to: END }
+  - { from: after, to: END }
+`),
+    );
+    // `after` ran in the step of the two `work` runs: it saw only `plan`'s write.
+    expect((await g.invoke({})).log).toEqual(["plan", "after 1", "work a", "work b"]);
   });
 
   it("cache: a node with the same input runs once", async () => {

@@ -171,6 +171,24 @@ edges:
       /^node `call`: tool `add` failed: Received tool input did not match expected schema/,
     );
   });
+
+  it("refused arguments get the hint to fix `args`; the tool's own failure, to read its message", async () => {
+    const refused = await rejection(
+      (
+        await compile(
+          specDoc(
+            toolSpec('{ kind: tool, tool: add, args: { a: "${{ context.user_id }}", b: 1 } }'),
+          ),
+          { validate: false },
+        )
+      ).invoke({}),
+    );
+    expect(refused.hint).toBe("give `args` that match the arguments of tool `add`");
+    const failed = await rejection(
+      (await compile(specDoc(toolSpec("{ kind: tool, tool: explode }")))).invoke({}),
+    );
+    expect(failed.hint).toBe("see the tool's own message above");
+  });
 });
 
 describe("tool node against a hand-written node", () => {

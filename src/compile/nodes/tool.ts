@@ -6,6 +6,7 @@
 import { isCommand } from "@langchain/langgraph";
 import { T } from "../../expr/index.js";
 import type { ToolNode } from "../../spec/spec-types.generated.js";
+import { argumentsRefused } from "../arguments-refused.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import type { NodeKind } from "../node-kind.js";
 import { compileValue, compileWrite } from "../values.js";
@@ -50,10 +51,9 @@ export const toolKind: NodeKind<ToolNode> = {
             `node \`${name}\`: tool \`${node.tool}\` failed: ${message}`,
             {
               node: name,
-              hint:
-                (e as Error)?.name === "ToolInputParsingException"
-                  ? `give \`args\` that match the arguments of tool \`${node.tool}\``
-                  : "see the tool's own message above",
+              hint: argumentsRefused(e)
+                ? `give \`args\` that match the arguments of tool \`${node.tool}\``
+                : "see the tool's own message above",
               cause: e,
             },
           );
