@@ -7,7 +7,8 @@
  */
 import { ExprEnvironment } from "../expr/index.js";
 import { graphJsonSchemas } from "../json-schema/graph-schemas.js";
-import type { GraphSpec, StateField } from "../spec/spec-types.generated.js";
+import type { StateField } from "../spec/spec-types.generated.js";
+import type { SpecTree } from "./child-specs.js";
 import { exprTypeSchema } from "./expr-schema.js";
 
 /** The namespace the generated module imports graphspec as. */
@@ -125,7 +126,8 @@ const literalUnion = (names: readonly string[]): string =>
   names.length ? names.map((n) => JSON.stringify(n)).join(" | ") : "never";
 
 /** Per node that can pause: `{ payload, resume }`. */
-function interruptSchemas(spec: GraphSpec): Schema {
+function interruptSchemas(tree: SpecTree): Schema {
+  const { spec } = tree;
   const env = ExprEnvironment.for({ state: spec.state, context: spec.context });
   const nodes: Record<string, Schema> = {};
   for (const [name, node] of Object.entries(spec.nodes ?? {})) {
@@ -166,14 +168,31 @@ function interruptSchemas(spec: GraphSpec): Schema {
         ["payload", "resume"],
       );
     } else if (n.kind === "subgraph") {
-      // The child's pauses show under this node; what they are is the child spec's to say.
-      nodes[name] = closed({ payload: {}, resume: {} }, ["payload", "resume"]);
+      // The child's pauses show under this node, as the child shows them.
+      const child = tree.children.get(name);
+      if (!child) {
+        nodes[name] = closed({ payload: {}, resume: {} }, ["payload", "resume"]);
+        continue;
+      }
+      const inner = Object.values(
+        (interruptSchemas(child).properties ?? {}) as Record<string, Schema>,
+      ).map((s) => s.properties as { payload: Schema; resume: Schema });
+      if (inner.length === 0) continue;
+      const either = (list: Schema[]) => (list.length === 1 ? list[0]! : { anyOf: list });
+      nodes[name] = closed(
+        {
+          payload: either(inner.map((i) => i.payload)),
+          resume: either(inner.map((i) => i.resume)),
+        },
+        ["payload", "resume"],
+      );
     }
   }
   return closed(nodes, Object.keys(nodes));
 }
 
-export function graphTypeSchemas(spec: GraphSpec): GraphTypeSchemas {
+export function graphTypeSchemas(tree: SpecTree): GraphTypeSchemas {
+  const { spec } = tree;
   const declared = graphJsonSchemas(spec);
   const fields = Object.entries(spec.state ?? {});
   const declaredValue = (name: string): Schema =>
@@ -211,6 +230,6 @@ export function graphTypeSchemas(spec: GraphSpec): GraphTypeSchemas {
     input: anyInput,
     output: project(spec.output, state),
     context: { ...context, additionalProperties: false },
-    interrupts: interruptSchemas(spec),
+    interrupts: interruptSchemas(tree),
   };
 }

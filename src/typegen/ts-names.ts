@@ -4,8 +4,8 @@
  * re-export them all.
  */
 
-/** The words of a name: runs of characters an identifier may hold. */
-const words = (name: string): string[] => name.split(/[^\p{ID_Continue}]+/u).filter(Boolean);
+/** The words of a name: runs of characters an identifier may hold, `_` separating (snake_case). */
+const words = (name: string): string[] => name.split(/(?:[^\p{ID_Continue}]|_)+/u).filter(Boolean);
 
 const capitalize = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
 

@@ -9,11 +9,14 @@
  */
 import { compile as schemaToTs } from "json-schema-to-typescript";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { specTree } from "./child-specs.js";
 import { graphTypeSchemas, NS } from "./graph-schemas-ts.js";
 import { camelCase, fileStems, pascalCase, uniqueBases } from "./ts-names.js";
 
 export interface GraphSource {
   spec: GraphSpec;
+  /** The spec file's absolute path (its subgraphs are read relative to it). */
+  file: string;
   /** The spec file, relative to the output folder (named in the header). */
   from: string;
 }
@@ -45,8 +48,11 @@ const header = (g: GraphSource) =>
 // Do not edit: change the spec and run \`graphspec types\` again.
 `;
 
+/** The name generated under: json-schema-to-typescript rewrites names (`ü`, `1st`), so ours replace it. */
+const PLACEHOLDER = "GraphspecGeneratedType";
+
 async function toTs(schema: Record<string, unknown>, name: string): Promise<string> {
-  return schemaToTs({ ...schema, title: name } as never, name, {
+  const text = await schemaToTs({ ...schema, title: PLACEHOLDER } as never, PLACEHOLDER, {
     bannerComment: "",
     additionalProperties: false,
     declareExternallyReferenced: true,
@@ -55,13 +61,17 @@ async function toTs(schema: Record<string, unknown>, name: string): Promise<stri
     format: true,
     style: { printWidth: 100, singleQuote: false, trailingComma: "all" },
   });
+  // Titles are taken out of the schemas (withoutTitles): this is the one declaration.
+  const declared = new RegExp(`^export (interface|type) ${PLACEHOLDER}\\b`, "m");
+  if (!declared.test(text)) throw new Error(`json-schema-to-typescript declared no ${PLACEHOLDER}`);
+  return text.replace(declared, `export $1 ${name}`);
 }
 
 /** A doc comment's text, with nothing that could end the comment. */
 const docText = (text: string) => text.replaceAll("*/", "*\\/").replace(/\s+/g, " ").trim();
 
 async function graphModule(g: GraphSource, base: string, value: string): Promise<string> {
-  const s = graphTypeSchemas(g.spec);
+  const s = graphTypeSchemas(await specTree(g.spec, g.file));
   const name = JSON.stringify(g.spec.name);
   const parts = [
     await toTs(s.state, `${base}State`),

@@ -71,7 +71,7 @@ export async function typesCommand(argv: string[], io: Io): Promise<number> {
     }
     // Named relative to the folder written, so the bytes do not depend on where the command runs.
     const from = relative(out, resolve(io.cwd, doc.file)).split(sep).join("/");
-    graphs.push({ spec: doc.data as GraphSpec, from });
+    graphs.push({ spec: doc.data as GraphSpec, file: resolve(io.cwd, doc.file), from });
   }
   if (problems.length) {
     io.out(`${formatPretty(problems, sources, io.isTty)}\n`);
