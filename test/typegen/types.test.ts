@@ -57,6 +57,13 @@ const r = await triage.run({ input: {}, context: { user_id: "u-42" } });
 const i = r.interrupts[0];
 if (i?.node === "approval" && "question" in i.value) console.log(i.value.draft); // error: TS2339
 `,
+  "bad-update": `
+import type { SupportTriageUpdate } from "./types/index.js";
+// An append channel takes one item or a list; a sum channel a number.
+const fine: SupportTriageUpdate[] = [{ notes: "one" }, { notes: ["a", "b"], attempts: 2 }];
+const wrong: SupportTriageUpdate = { notes: [1] }; // error: TS2322
+console.log(fine, wrong);
+`,
   "bad-compiled-resume": `
 const g = supportTriageGraph(await compile("graphs/support-triage.yaml"));
 await g.resume({ node: "approval", value: 1 }, { threadId: "t", context: { user_id: "u" } }); // error: TS2322
