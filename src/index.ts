@@ -58,6 +58,23 @@ export type {
 } from "./run/result.js";
 export { RunArgumentError } from "./run/run-arguments.js";
 export type { SizeLimits } from "./run/size-limits.js";
+export {
+  type GraphMessage,
+  type GraphMessageInput,
+  type GraphTypes,
+  type RefusedResume,
+  type ToolApprovalAnswer,
+  type ToolApprovalRequest,
+  type TypedAnswer,
+  type TypedGraph,
+  type TypedInterrupt,
+  type TypedInvokeOptions,
+  type TypedInvokeResult,
+  type TypedRunResult,
+  type TypedRuns,
+  typedGraph,
+  typedRuns,
+} from "./run/typed-graph.js";
 
 import type { Executor, ExecutorOptions } from "./run/executor-api.js";
 import { lazyExecutor } from "./run/lazy-executor.js";

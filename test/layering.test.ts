@@ -38,6 +38,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   check: ["diagnostics", "spec", "json-schema", "modules", "expr"],
   compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
   run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile"],
+  // `graphspec types`: TypeScript from specs; reads them, never runs them (no LangChain).
+  typegen: ["diagnostics", "spec", "json-schema", "expr"],
   server: [
     "diagnostics",
     "spec",
@@ -73,6 +75,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "server",
     "dev",
     "draw",
+    "typegen",
   ],
 };
 /** check/'s one door for the layers above it. */

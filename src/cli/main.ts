@@ -38,6 +38,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,
   },
+  types: {
+    summary: "write TypeScript types and typed run helpers for graphs",
+    load: async () => (await import("./commands/types.js")).typesCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { basename, extname, join, resolve } from "node:path";
-import { fieldJsonSchema } from "../compile/value-check.js";
+import { graphJsonSchemas } from "../json-schema/graph-schemas.js";
 import { GRAPH_EXTENSIONS } from "../modules/files.js";
 import { loadSpec } from "../spec/load.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
@@ -121,37 +121,15 @@ export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): 
   };
 }
 
-const objectSchema = (
-  title: string,
-  fields: [string, Parameters<typeof fieldJsonSchema>[0]][],
-  required: string[] = [],
-) => ({
-  title,
-  type: "object",
-  properties: Object.fromEntries(fields.map(([k, f]) => [k, fieldSchema(f)])),
-  ...(required.length ? { required } : {}),
-});
-
-/** A state or context field as JSON Schema; `messages` channels hold lists of messages. */
-function fieldSchema(field: Parameters<typeof fieldJsonSchema>[0]): Record<string, unknown> {
-  const schema = fieldJsonSchema(field);
-  if (field.type === "messages") return { ...schema, type: "array", items: { type: "object" } };
-  return field.description ? { ...schema, description: field.description } : schema;
-}
-
 /** The JSON Schemas of a graph's input, output, state and context, as the spec declares them. */
 export function graphSchemas(g: GraphEntry): Record<string, unknown> {
-  const state = Object.entries(g.spec.state ?? {});
-  const pick = (keys: string[] | undefined) =>
-    keys ? state.filter(([k]) => keys.includes(k)) : state;
-  const context = Object.entries(g.spec.context ?? {});
-  const required = context.filter(([, f]) => f.required === true).map(([k]) => k);
+  const schemas = graphJsonSchemas(g.spec);
   return {
     graph_id: g.name,
-    input_schema: objectSchema(`${g.name} input`, pick(g.spec.input)),
-    output_schema: objectSchema(`${g.name} output`, pick(g.spec.output)),
-    state_schema: objectSchema(`${g.name} state`, state),
-    context_schema: objectSchema(`${g.name} context`, context, required),
+    input_schema: schemas.input,
+    output_schema: schemas.output,
+    state_schema: schemas.state,
+    context_schema: schemas.context,
     config_schema: null,
   };
 }
