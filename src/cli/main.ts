@@ -37,6 +37,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,
   },
+  export: {
+    summary: "write a LangGraph Platform project (langgraph.json) that serves the graphs",
+    load: async () => (await import("./commands/export.js")).exportCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs
