@@ -53,8 +53,9 @@ afterAll(() => {
 });
 
 /** The built CLI, from the repository (its graphs/ and tools/ are the ones exported). */
-const cli = (...args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: "utf8" });
+const cli = (...args: string[]) => cliIn(ROOT, ...args);
+const cliIn = (cwd: string, ...args: string[]) =>
+  spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8" });
 
 const filesIn = (d: string) => (existsSync(d) ? readdirSync(d).sort() : []);
 
@@ -140,6 +141,21 @@ describe("graphspec export langgraph", () => {
     expect(r.stderr).toContain(validated.stdout.trim());
     expect(r.stderr).toContain("nothing exported");
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("names the project's .env in langgraph.json (the server reads it); its values are not copied", () => {
+    writeFileSync(join(dir, ".env"), "OPENAI_API_KEY=sk-do-not-copy\n");
+    try {
+      const r = cliIn(dir, "export", "langgraph");
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+      const out = join(dir, "langgraph-export");
+      expect(JSON.parse(readFileSync(join(out, "langgraph.json"), "utf8")).env).toBe("../.env");
+      for (const f of filesIn(out))
+        expect(readFileSync(join(out, f), "utf8")).not.toContain("sk-do-not-copy");
+    } finally {
+      rmSync(join(dir, ".env"));
+    }
   });
 
   it("refuses an unknown target with a usage error", () => {
