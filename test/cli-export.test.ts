@@ -41,12 +41,29 @@ edges:
   - { from: answer, to: END }
 `;
 
+/** Ten steps, and a spec limit of three. */
+const LOOPER = `version: 1
+name: looper
+state:
+  n: { type: integer, reducer: sum, default: 0 }
+nodes:
+  step: { kind: set, values: { n: 1 } }
+edges:
+  - { from: START, to: step }
+  - from: step
+    route:
+      - { when: "state.n < 10", to: step }
+      - { default: END }
+limits: { recursion: 3 }
+`;
+
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "graphspec-export-"));
   writeFileSync(join(dir, "package.json"), "{}\n");
   mkdirSync(join(dir, "graphs"));
   writeFileSync(join(dir, "graphs/default.yaml"), CHOOSER);
+  writeFileSync(join(dir, "graphs/looper.yaml"), LOOPER);
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -310,6 +327,13 @@ describe("the export served by the official LangGraph dev server", () => {
       ).messages.at(-1)?.content;
     expect(await ask()).toBe("first answer");
     expect(await ask()).toBe("first again");
+  });
+
+  it("the spec's limits.recursion holds for a run that chooses none", async () => {
+    const thread = await client.threads.create();
+    await expect(client.runs.wait(thread.thread_id, "looper", { input: {} })).rejects.toThrow(
+      /Recursion limit of 3 reached/,
+    );
   });
 
   it("a model no `allow` names is refused", async () => {
