@@ -175,6 +175,20 @@ describe("graphspec export langgraph", () => {
     }
   });
 
+  it("keeps a package.json it did not write, and says what it lacks", () => {
+    const out = join(dir, "own-package");
+    mkdirSync(out);
+    writeFileSync(join(out, "package.json"), '{"dependencies":{"graphspec":"^0.1.0"}}\n');
+    const r = cli("export", "langgraph", "graphs/support-triage.yaml", "--out", out);
+    expect(r.status).toBe(0);
+    expect(readFileSync(join(out, "package.json"), "utf8")).toBe(
+      '{"dependencies":{"graphspec":"^0.1.0"}}\n',
+    );
+    expect(r.stderr).toContain("does not depend on @langchain/langgraph");
+    expect(r.stderr).not.toContain("on graphspec");
+    expect(existsSync(join(out, "langgraph.json"))).toBe(true);
+  });
+
   it("refuses an unknown target with a usage error", () => {
     const r = cli("export", "docker");
     expect(r.status).toBe(2);

@@ -6,7 +6,7 @@
  * nothing is written.
  */
 import { existsSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { extname, join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import pkg from "../../../package.json" with { type: "json" };
@@ -66,6 +66,24 @@ async function specFiles(args: readonly string[], cwd: string): Promise<string[]
     files.push(...names.map((n) => relative(cwd, join(abs, n))));
   }
   return [...new Set(files)];
+}
+
+/** What a package.json export did not write lacks of what the served graphs import. */
+async function missingDependencies(path: string): Promise<string[]> {
+  const text = await readFile(path, "utf8").catch(() => "{}");
+  let manifest: Record<string, unknown> = {};
+  try {
+    manifest = JSON.parse(text) as Record<string, unknown>;
+  } catch {}
+  const declared = new Set(
+    ["dependencies", "devDependencies"].flatMap((k) =>
+      typeof manifest[k] === "object" && manifest[k] !== null
+        ? Object.keys(manifest[k] as object)
+        : [],
+    ),
+  );
+  if (manifest.name === "graphspec") declared.add("graphspec");
+  return ["graphspec", "@langchain/langgraph"].filter((d) => !declared.has(d));
 }
 
 export async function exportCommand(argv: string[], io: Io): Promise<number> {
@@ -145,10 +163,14 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   await plan.write();
   const where = relative(io.cwd, outDir) || ".";
-  for (const name of plan.skipped)
-    io.err(
-      `kept ${join(where, name)}, which export did not write: it must depend on graphspec (^${VERSION})`,
-    );
+  // The project's own package.json serves when it has what the server needs.
+  for (const name of plan.skipped) {
+    const missing = await missingDependencies(join(outDir, name));
+    if (missing.length)
+      io.err(
+        `kept ${join(where, name)}, which export did not write; it does not depend on ${missing.join(" and ")}, which the server needs\n  hint: npm install ${missing.join(" ")}`,
+      );
+  }
   io.out(
     `exported ${graphs.length} graph${graphs.length === 1 ? "" : "s"} (${graphs.map((g) => g.name).join(", ")}) to ${where}/\n  serve them: cd ${where} && npm install && npx @langchain/langgraph-cli dev`,
   );
