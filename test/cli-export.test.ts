@@ -189,6 +189,19 @@ describe("graphspec export langgraph", () => {
     expect(existsSync(join(out, "langgraph.json"))).toBe(true);
   });
 
+  it("--auth names the Auth module in langgraph.json, relative to it", () => {
+    const out = join(dir, "with-auth");
+    writeFileSync(join(dir, "auth.ts"), "export const auth = {};\n");
+    const r = cliIn(dir, "export", "langgraph", "--out", out, "--auth", "auth.ts");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, "langgraph.json"), "utf8")).auth).toEqual({
+      path: "../auth.ts:auth",
+    });
+    const missing = cliIn(dir, "export", "langgraph", "--out", out, "--auth", "nope.ts:auth");
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('"nope.ts" does not exist');
+  });
+
   it("refuses an unknown target with a usage error", () => {
     const r = cli("export", "docker");
     expect(r.status).toBe(2);

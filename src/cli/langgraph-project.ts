@@ -39,7 +39,7 @@ export function exportNames(names: readonly string[]): Map<string, string> {
 }
 
 /** A path from the entry module's folder, in URL form (`./x`, `../graphs/y.yaml`). */
-const fromOut = (outDir: string, path: string): string => {
+export const fromOut = (outDir: string, path: string): string => {
   const rel = relative(outDir, path).split(sep).join("/");
   return rel.startsWith(".") ? rel : `./${rel}`;
 };
@@ -47,13 +47,14 @@ const fromOut = (outDir: string, path: string): string => {
 export function langgraphJson(
   graphs: readonly ExportedGraph[],
   ids: ReadonlyMap<string, string>,
-  envFile: string | undefined,
+  options: { envFile?: string | undefined; auth?: string | undefined },
 ): string {
   const config = {
     node_version: "20",
     dependencies: ["."],
     graphs: Object.fromEntries(graphs.map((g) => [g.name, `./${ENTRY_MODULE}:${ids.get(g.name)}`])),
-    ...(envFile ? { env: envFile } : {}),
+    ...(options.envFile ? { env: options.envFile } : {}),
+    ...(options.auth ? { auth: { path: options.auth } } : {}),
   };
   return `${JSON.stringify(config, null, 2)}\n`;
 }

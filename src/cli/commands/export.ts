@@ -23,6 +23,7 @@ import {
   type ExportedGraph,
   entryModule,
   exportNames,
+  fromOut,
   langgraphJson,
   packageJson,
 } from "../langgraph-project.js";
@@ -39,9 +40,12 @@ Graphs: the specs directly in each dir (default graphs/, as \`graphspec dev\` se
 files named. Every spec is checked first, as validate checks it: with errors, nothing is written.
 
 Options:
-  -o, --out <dir>   where to write (default langgraph-export/)
-      --force       replace langgraph.json and ${ENTRY_MODULE} even when export did not write them
-  -h, --help        show this help
+  -o, --out <dir>             where to write (default langgraph-export/)
+      --auth <path[:export]>  a LangGraph Auth handler module, as langgraph.json's auth.path
+                              (the module \`graphspec serve --auth\` takes)
+      --force                 replace langgraph.json and ${ENTRY_MODULE} even when export did not
+                              write them
+  -h, --help                  show this help
 
 Running it again rewrites what it wrote; a file it did not write (or one edited since) is left
 alone and the export refused, unless --force. A package.json it did not write is kept: it must
@@ -66,6 +70,16 @@ async function specFiles(args: readonly string[], cwd: string): Promise<string[]
     files.push(...names.map((n) => relative(cwd, join(abs, n))));
   }
   return [...new Set(files)];
+}
+
+/** `--auth path[:export]` (from the working directory) as langgraph.json's, from the out dir. */
+function authPath(arg: string, cwd: string, outDir: string): string {
+  // As `graphspec serve --auth` reads it: the export's name after the last colon, default `auth`.
+  const m = /^(.*?)(?::([A-Za-z_$][\w$]*))?$/.exec(arg)!;
+  const [file, name] = [m[1]!, m[2] ?? "auth"];
+  if (!existsSync(resolve(cwd, file)))
+    throw new UsageError(`--auth: "${file}" does not exist (give path[:export] of an Auth module)`);
+  return `${fromOut(outDir, resolve(cwd, file))}:${name}`;
 }
 
 /** What a package.json export did not write lacks of what the served graphs import. */
@@ -93,6 +107,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     options: {
       out: { type: "string", short: "o" },
       force: { type: "boolean", default: false },
+      auth: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -148,9 +163,10 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const envFile = existsSync(envPath)
     ? relative(outDir, envPath).split(sep).join("/") || ".env"
     : undefined;
+  const auth = values.auth === undefined ? undefined : authPath(values.auth, io.cwd, outDir);
   const ids = exportNames(graphs.map((g) => g.name));
   const written = new Map([
-    ["langgraph.json", langgraphJson(graphs, ids, envFile)],
+    ["langgraph.json", langgraphJson(graphs, ids, { envFile, auth })],
     [ENTRY_MODULE, entryModule(graphs, ids, outDir)],
     ["package.json", packageJson(VERSION, pkg.dependencies["@langchain/langgraph"])],
   ]);
