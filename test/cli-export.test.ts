@@ -331,6 +331,17 @@ describe("the export served by the official LangGraph dev server", () => {
     expect((await client.threads.getState(thread.thread_id)).next).toEqual([]);
   });
 
+  it("a run without the context the spec requires fails before any node runs", async () => {
+    const thread = await client.threads.create();
+    await expect(
+      client.runs.wait(thread.thread_id, "support-triage", { input: { ticket: "T-2" } }),
+    ).rejects.toThrow(/missing `user_id`/);
+    const { values, next } = await client.threads.getState(thread.thread_id);
+    // The input is written; classify, the first node, did not run.
+    expect(values).toMatchObject({ ticket: "T-2", notes: [] });
+    expect(next).toEqual(["classify"]);
+  });
+
   it("a run chooses another model through its config; the next run takes the default again", async () => {
     const answer = async (config?: { configurable: Record<string, unknown> }) => {
       const thread = await client.threads.create();

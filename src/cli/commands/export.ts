@@ -188,7 +188,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       );
   }
   io.out(
-    `exported ${graphs.length} graph${graphs.length === 1 ? "" : "s"} (${graphs.map((g) => g.name).join(", ")}) to ${where}/\n  serve them: cd ${where} && npm install && npx @langchain/langgraph-cli dev`,
+    `exported ${graphs.length} graph${graphs.length === 1 ? "" : "s"} (${graphs.map((g) => g.name).join(", ")}) to ${where}/\n  serve them: ${where === "." ? "" : `cd ${where} && `}npx @langchain/langgraph-cli dev (docs/deploy.md)`,
   );
   return EXIT.ok;
 }
