@@ -202,6 +202,39 @@ describe("graphspec export langgraph", () => {
     expect(missing.stderr).toContain('"nope.ts" does not exist');
   });
 
+  it("a file name that would break out of a string, and names that meet as identifiers, load as the graphs they name", () => {
+    const project = join(dir, "odd");
+    mkdirSync(join(project, "graphs"), { recursive: true });
+    writeFileSync(join(project, "package.json"), "{}\n");
+    const spec = (name: string) => CHOOSER.replace("name: default", `name: ${name}`);
+    writeFileSync(join(project, "graphs", 'x"); process.exit(3); ("${1}.yaml'), spec("a-b"));
+    writeFileSync(join(project, "graphs", "a_b.yaml"), spec("a_b"));
+    const r = cliIn(project, "export", "langgraph");
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const out = join(project, "langgraph-export");
+    const { graphs } = JSON.parse(readFileSync(join(out, "langgraph.json"), "utf8"));
+    expect(graphs).toEqual({ a_b: "./graphs.mjs:a_b", "a-b": "./graphs.mjs:a_b_2" });
+    mkdirSync(join(out, "node_modules/@langchain"), { recursive: true });
+    symlinkSync(ROOT, join(out, "node_modules/graphspec"));
+    symlinkSync(
+      join(ROOT, "node_modules/@langchain/langgraph"),
+      join(out, "node_modules/@langchain/langgraph"),
+    );
+    const load = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const m = await import("./graphs.mjs"); console.log(JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, f]) => [k, f().name]))));',
+      ],
+      { cwd: out, encoding: "utf8", env: { ...process.env, GRAPHSPEC_SCRIPTS: '{"first": []}' } },
+    );
+    expect(load.stderr).toBe("");
+    expect(load.status).toBe(0);
+    expect(JSON.parse(load.stdout)).toEqual({ a_b: "a_b", a_b_2: "a-b" });
+  });
+
   it("refuses an unknown target with a usage error", () => {
     const r = cli("export", "docker");
     expect(r.status).toBe(2);
