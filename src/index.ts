@@ -33,6 +33,18 @@ export async function compile(
   return stage.compile(spec, options);
 }
 
+export type { PlatformConfig, PlatformGraphFactory } from "./compile/platform-graph.js";
+
+/**
+ * A spec as a graph factory the official LangGraph server loads (the entry module of
+ * `graphspec export langgraph`): compiled now, without a checkpointer (the platform gives its own).
+ */
+export async function platformGraph(
+  spec: string | URL,
+): Promise<import("./compile/platform-graph.js").PlatformGraphFactory> {
+  return (await import("./compile/platform-graph.js")).platformGraph(spec);
+}
+
 export { CheckpointerError } from "./run/checkpointer-error.js";
 export type { RunEvent } from "./run/events.js";
 export type {

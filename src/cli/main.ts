@@ -42,6 +42,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "write TypeScript types and typed run helpers for graphs",
     load: async () => (await import("./commands/types.js")).typesCommand,
   },
+  export: {
+    summary: "write a LangGraph Platform project (langgraph.json) that serves the graphs",
+    load: async () => (await import("./commands/export.js")).exportCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs

@@ -42,6 +42,20 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
   }
 
   /**
+   * `recursionLimit: undefined` among the options means "not chosen", as it does for `stream`: the
+   * graph's own limit (the spec's `limits.recursion`) stays. LangGraph's streamEvents spreads the
+   * options over it, so a caller that passes every key (the official LangGraph server does) would
+   * run every graph at LangChain's default of 25.
+   */
+  override streamEvents(input: any, options: any, streamOptions?: any): any {
+    if (options && "recursionLimit" in options && options.recursionLimit === undefined) {
+      const { recursionLimit: _unset, ...chosen } = options;
+      return super.streamEvents(input, chosen, streamOptions);
+    }
+    return super.streamEvents(input, options, streamOptions);
+  }
+
+  /**
    * A run of a graph given scripts starts where its thread's last run left them, and keeps its
    * place with the thread when it ends. A subgraph's run (the parent's ScriptRun in its config)
    * takes turns from the parent's.
