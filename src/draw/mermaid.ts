@@ -24,12 +24,21 @@ const PLAIN = /^[A-Za-z0-9 _.,:/+*=!?()'-]$/;
 /**
  * `text` as the inside of a quoted Mermaid label: whitespace runs (newlines included) as one space,
  * cut to `max` characters with an ellipsis, and every character but plain ASCII as Mermaid's
- * entity code `#NNN;` (decimal code point), which Mermaid turns into the character itself.
+ * entity code `#NNN;` (decimal code point), which Mermaid turns into the character itself (control
+ * characters and lone surrogates into U+FFFD).
  */
 export function mermaidText(text: string, max = 60): string {
   const one = shortLabel(text.replace(/\s+/g, " ").trim(), max);
   let out = "";
-  for (const ch of one) out += PLAIN.test(ch) ? ch : `#${ch.codePointAt(0)};`;
+  for (const ch of one) {
+    const code = ch.codePointAt(0)!;
+    // Control characters and halves of surrogate pairs have no glyph: shown as U+FFFD.
+    const shown =
+      code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0xd800 && code < 0xe000)
+        ? 0xfffd
+        : code;
+    out += PLAIN.test(ch) ? ch : `#${shown};`;
+  }
   return out;
 }
 
@@ -149,7 +158,8 @@ export function toMermaid(graph: DrawableGraph, options: MermaidOptions = {}): s
 
   const known = new Set(graph.nodes.map((n) => n.id));
   const arrow = (e: DrawableEdge, label: boolean) => {
-    const text = label && e.data ? `|"${mermaidText(e.data, max)}"|` : "";
+    const shown = label && e.data ? mermaidText(e.data, max) : "";
+    const text = shown ? `|"${shown}"|` : "";
     if (e.send) return `==>${text}`;
     return e.conditional ? `-.->${text}` : `-->${text}`;
   };
