@@ -17,12 +17,16 @@ const MONO_FAMILY =
 
 /** `text` safe as XML character data or a double-quoted attribute; characters XML 1.0 forbids are dropped. */
 export function xmlText(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;");
+  return (
+    text
+      .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      // As references, so XML's line-end and attribute-value normalisation keep them as written.
+      .replace(/[\t\n\r]/g, (c) => `&#${c.charCodeAt(0)};`)
+  );
 }
 
 const attrs = (a: Record<string, string | number | undefined>) =>
