@@ -140,6 +140,15 @@ describe.concurrent("graphspec draw", () => {
     }
   });
 
+  it("docs/cli.md shows what `graphspec draw support-triage` prints", async () => {
+    const doc = readFileSync(join(ROOT, "docs", "cli.md"), "utf8");
+    const section = doc.slice(doc.indexOf("## `graphspec draw`"));
+    const block = /```mermaid\n([\s\S]*?)```/.exec(section)?.[1];
+    const r = await run(["draw", "support-triage"], ROOT);
+    expect(r.status).toBe(0);
+    expect(block).toBe(r.stdout);
+  });
+
   it("writes an SVG document to --out, or to stdout", async () => {
     const dir = fixtureProject();
     const r = await run(

@@ -27,14 +27,10 @@ const drawing = async (path: string, xray = 0) =>
 /** What a label shows: whitespace runs as one space, no control characters, cut with an ellipsis. */
 const shown = (text: string, max = 60) =>
   shortLabel(
-    text
-      .replace(/\s+/g, " ")
-      .trim()
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
-      .replace(
-        /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-        "\ufffd",
-      ),
+    Array.from(text.replace(/\s+/g, " ").trim(), (ch) => {
+      const c = ch.codePointAt(0)!;
+      return c < 0x20 || (c >= 0x7f && c < 0xa0) || (c >= 0xd800 && c < 0xe000) ? "\ufffd" : ch;
+    }).join(""),
     max,
   );
 
