@@ -160,7 +160,8 @@ export function toSvg(layout: Layout, name: string): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg"${attrs({ width: w, height: h, viewBox: `0 0 ${w} ${h}`, "font-family": FONT_FAMILY, role: "img", "aria-label": `Drawing of ${name}` })}>`,
     `<title>${xmlText(`Drawing of ${name}`)}</title>`,
-    `<defs><marker id="gs-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${PALETTE.muted}"/></marker></defs>`,
+    // orient="auto", not the page's SVG 2 "auto-start-reverse": resvg draws that one unturned.
+    `<defs><marker id="gs-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="${PALETTE.muted}"/></marker></defs>`,
     `<rect width="100%" height="100%" fill="${PALETTE.background}"/>`,
   ];
   for (const c of layout.clusters)

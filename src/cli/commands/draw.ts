@@ -95,7 +95,16 @@ export async function drawCommand(argv: string[], io: Io): Promise<number> {
   const svg = toSvg(layoutGraph(graph), spec.name ?? file);
   if (format === "svg") return emit(io, values.out, svg);
   // Loaded only here: a native addon the other formats never need.
-  const { renderPng } = await import("../../draw/png.js");
+  let renderPng: typeof import("../../draw/png.js").renderPng;
+  try {
+    ({ renderPng } = await import("../../draw/png.js"));
+  } catch (e) {
+    // resvg ships a binary per platform; one npm did not install (or cannot load) ends here.
+    io.err(
+      `graphspec draw: cannot load the PNG renderer (@resvg/resvg-js) on ${process.platform}-${process.arch}: ${(e as Error).message.split("\n")[0]}\n  hint: reinstall graphspec's dependencies (npm ci) on this machine, or use --format svg`,
+    );
+    return EXIT.usage;
+  }
   const png = renderPng(svg);
   if (!png.fonts)
     io.err(
