@@ -195,6 +195,16 @@ describe.concurrent("graphspec draw", () => {
           if (dark(image.at(x, y))) count++;
       expect(count, n.id).toBeGreaterThan(20);
     }
+    // The arrowhead into the first node points down its edge: wide above the tip, narrow at it.
+    const first = layout.edges.find((e) => e.source === "__start__")!;
+    const tip = first.points.at(-1)!;
+    const width = (y: number) => {
+      let count = 0;
+      for (let x = Math.round((tip.x - 15) * 2); x < Math.round((tip.x + 15) * 2); x++)
+        if (dark(image.at(x, Math.round(y * 2)))) count++;
+      return count;
+    };
+    expect(width(tip.y - 7)).toBeGreaterThan(width(tip.y - 1) + 4);
     // Not a blank image: most of it is the white background, and not all of it.
     let white = 0;
     for (let i = 0; i < image.data.length; i += 4)
