@@ -46,6 +46,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "write a LangGraph Platform project (langgraph.json) that serves the graphs",
     load: async () => (await import("./commands/export.js")).exportCommand,
   },
+  draw: {
+    summary: "draw a graph: Mermaid text, SVG or PNG",
+    load: async () => (await import("./commands/draw.js")).drawCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs

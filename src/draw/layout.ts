@@ -73,9 +73,14 @@ const MARGIN = 16;
 
 export const textWidth = (text: string, px = CHAR_PX) => Math.ceil(text.length * px);
 
-/** The shown label of a label: long CEL conditions are cut (the full text is the edge's title). */
-export const shortLabel = (text: string) =>
-  text.length > LABEL_MAX_CHARS ? `${text.slice(0, LABEL_MAX_CHARS - 1)}…` : text;
+/**
+ * The shown label of a label: long CEL conditions are cut (the full text is the edge's title), by
+ * code points so an emoji is never split into half a surrogate pair.
+ */
+export const shortLabel = (text: string, max = LABEL_MAX_CHARS) => {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+};
 
 const labelOf = (n: DrawableNode) => {
   if (n.metadata?.kind === "start" || n.id.endsWith("__start__")) return "START";

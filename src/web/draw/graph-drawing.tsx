@@ -11,6 +11,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { DrawableGraph } from "../../draw/drawable.js";
 import { expandSubgraphs } from "../../draw/expand.js";
 import { type LaidEdge, type LaidJoin, layoutGraph } from "../../draw/layout.js";
+import { describeEdge, pathOf } from "../../draw/shapes.js";
 import { client } from "../api.js";
 import { DrawingLegend } from "./legend.js";
 import { NodeShape, type NodeStatus, ToggleButton } from "./node-shape.js";
@@ -146,22 +147,6 @@ export function GraphDrawing(props: {
       <DrawingLegend />
     </figure>
   );
-}
-
-/** Dagre's bend points, joined by straight segments with rounded corners (CSS). */
-const pathOf = (points: { x: number; y: number }[]) =>
-  points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(" ");
-
-function describeEdge(e: LaidEdge): string {
-  const d = e.edge;
-  const to = `${d.source} → ${d.target}`;
-  if (d.kind === "route") return d.default ? `${to} otherwise (default)` : `${to} when ${d.when}`;
-  if (d.kind === "router") return `${to}: router ${d.router} may choose it`;
-  if (d.kind === "map") return `${to}: once per item of ${d.over}, in parallel (Send)`;
-  if (d.kind === "on_error") return `${to} when ${d.source} fails`;
-  if (d.parallel)
-    return `${to}, in parallel with ${d.parallel.filter((t) => t !== d.target).join(", ")}`;
-  return to;
 }
 
 function Edge(props: { edge: LaidEdge }) {

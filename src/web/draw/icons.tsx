@@ -1,32 +1,31 @@
 /**
- * The drawing's marks as SVG shapes, not emoji: a breakpoint (two bars in a disc, like a pause
- * button) and a person (who must answer). Fonts differ; shapes look the same everywhere.
- * Each is drawn centred on (0, 0), about 14 px wide.
+ * The drawing's marks (src/draw/shapes.ts `ICONS`, which `graphspec draw --format svg` draws too):
+ * a breakpoint and a person. Their colours come from style.css (`.icon-breakpoint`, `.icon-person`).
  */
-export function BreakpointIcon() {
+import { h } from "preact";
+import { ICONS } from "../../draw/shapes.js";
+
+function Icon(props: { icon: keyof typeof ICONS }) {
   return (
-    <g class="icon icon-breakpoint">
-      <circle r={7} />
-      <rect x={-3.5} y={-3.5} width={2.5} height={7} />
-      <rect x={1} y={-3.5} width={2.5} height={7} />
+    <g class={`icon icon-${props.icon}`}>
+      {ICONS[props.icon].map((part, i) => h(part.tag, { key: i, ...part.attrs }))}
     </g>
   );
 }
 
+export function BreakpointIcon() {
+  return <Icon icon="breakpoint" />;
+}
+
 export function PersonIcon() {
-  return (
-    <g class="icon icon-person">
-      <circle cy={-3.5} r={3} />
-      <path d="M-6,7 C-6,1 6,1 6,7 Z" />
-    </g>
-  );
+  return <Icon icon="person" />;
 }
 
 /** An icon on its own, for the legend. */
 export function IconSample(props: { icon: "breakpoint" | "person" }) {
   return (
     <svg width="16" height="16" viewBox="-8 -8 16 16" aria-hidden="true">
-      {props.icon === "breakpoint" ? <BreakpointIcon /> : <PersonIcon />}
+      <Icon icon={props.icon} />
     </svg>
   );
 }

@@ -4,9 +4,10 @@
  * under it (never colour alone), badges for breakpoints and pause points, and its run status.
  */
 import type { LaidNode } from "../../draw/layout.js";
+import { describeNode, type NodeStatus, shapePath } from "../../draw/shapes.js";
 import { BreakpointIcon, PersonIcon } from "./icons.js";
 
-export type NodeStatus = "idle" | "running" | "done" | "interrupted" | "error";
+export type { NodeStatus };
 
 const STATUS_GLYPH: Record<NodeStatus, string> = {
   idle: "",
@@ -15,47 +16,6 @@ const STATUS_GLYPH: Record<NodeStatus, string> = {
   interrupted: "‖",
   error: "✕",
 };
-
-/** The outline of a node of `kind`, `w` × `h`, from its top-left corner. */
-export function shapePath(kind: string, w: number, h: number): string {
-  const r = (rx: number) =>
-    `M${rx},0 H${w - rx} A${rx},${rx} 0 0 1 ${w},${rx} V${h - rx} A${rx},${rx} 0 0 1 ${w - rx},${h} H${rx} A${rx},${rx} 0 0 1 0,${h - rx} V${rx} A${rx},${rx} 0 0 1 ${rx},0 Z`;
-  const cut = Math.min(12, h / 3);
-  switch (kind) {
-    case "start":
-    case "end":
-      return r(h / 2);
-    case "llm":
-    case "agent":
-      return r(12);
-    case "tools":
-    case "tool":
-      return `M${cut},0 H${w - cut} L${w},${h / 2} L${w - cut},${h} H${cut} L0,${h / 2} Z`;
-    case "interrupt":
-      return `M${cut},0 H${w - cut} L${w},${cut} V${h - cut} L${w - cut},${h} H${cut} L0,${h - cut} V${cut} Z`;
-    default:
-      return r(3);
-  }
-}
-
-/** What a node is, in words: its `<title>` (hover, screen readers). */
-export function describeNode(n: LaidNode, status: NodeStatus): string {
-  const m = n.node.metadata;
-  const lines = [`${n.id} (${n.kind})`];
-  if (m?.description) lines.push(m.description);
-  if (m?.parent) lines.push(`Inside subgraph ${m.parent}`);
-  for (const w of m?.interrupt ?? []) lines.push(`Breakpoint: the run pauses ${w} this node`);
-  if (m?.pauses)
-    lines.push(
-      m.approve?.length
-        ? `Waits for a person to approve: ${m.approve.join(", ")}`
-        : "Waits for a person's answer",
-    );
-  if (m?.subgraph) lines.push(`Runs the graph ${m.subgraph}`);
-  if (m?.unreachable) lines.push("Unreachable: no path from START leads here; it never runs");
-  if (status !== "idle") lines.push(`Status: ${status}`);
-  return lines.join("\n");
-}
 
 export function NodeShape(props: {
   node: LaidNode;
