@@ -37,6 +37,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,
   },
+  graphs: {
+    summary: "list the project's graphs: names, files, schemas, validate status (--json)",
+    load: async () => (await import("./commands/graphs.js")).graphsCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs
