@@ -58,9 +58,9 @@ describe("graphspec graphs", () => {
     const names = catalog.graphs.map((g: { name: string }) => g.name);
     expect(names).toContain("support-triage");
     // Fixtures and the supervisor's subgraphs (graphs/supervisor/) are not graphs of their own.
-    expect(catalog.graphs.every((g: { file: string }) => /^graphs\/[^/]+\.yaml$/.test(g.file))).toBe(
-      true,
-    );
+    expect(
+      catalog.graphs.every((g: { file: string }) => /^graphs\/[^/]+\.yaml$/.test(g.file)),
+    ).toBe(true);
     expect(catalog.graphs.some((g: { file: string }) => g.file.endsWith(".test.yaml"))).toBe(false);
 
     const proc = spawn(

@@ -41,6 +41,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "list the project's graphs: names, files, schemas, validate status (--json)",
     load: async () => (await import("./commands/graphs.js")).graphsCommand,
   },
+  init: {
+    summary: "make a new project: a graph, a tool, a fixture, a README, CI",
+    load: async () => (await import("./commands/init.js")).initCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs

@@ -54,7 +54,9 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
   for (const dir of dirs) {
     const files = await graphFilesIn(dir);
     if (!files.length)
-      throw new UsageError(`no graphs in ${shown(dir) || "."}: it holds no *.yaml, *.yml or *.json spec`);
+      throw new UsageError(
+        `no graphs in ${shown(dir) || "."}: it holds no *.yaml, *.yml or *.json spec`,
+      );
     for (const path of files) {
       const doc = await readSpec(path, { file: shown(path), probes });
       const found = await validate(doc, { probes });
