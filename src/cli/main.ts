@@ -45,6 +45,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "make a new project: a graph, a tool, a fixture, a README, CI",
     load: async () => (await import("./commands/init.js")).initCommand,
   },
+  migrate: {
+    summary: "rewrite specs of an older version to the current one (--check for CI)",
+    load: async () => (await import("./commands/migrate.js")).migrateCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs
