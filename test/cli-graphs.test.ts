@@ -107,6 +107,7 @@ describe("graphspec graphs", () => {
       GOOD.replace("name: greeter", "name: lost").replace("to: greet }\n", "to: gret }\n"),
     );
     writeFileSync(join(project, "graphs", "torn.yaml"), "version: 1\nname: [torn\n");
+    writeFileSync(join(project, "graphs", "catalog.yaml"), "models:\n  m: { model: scripted:m }\n");
 
     const json = graphspec(project, "--json");
     expect(json.status).toBe(1);

@@ -5,7 +5,15 @@
  * Version 0 is synthetic (docs/spec.md "Versions and migrate"): `channels` → `state`, `type` → `kind`.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -171,5 +179,40 @@ describe("graphspec migrate", () => {
     const n = JSON.parse(graphspec("validate", "v9.yaml", "--format", "json").stdout);
     expect(n).toHaveLength(1);
     expect(n[0].message).toContain("version 9 is newer than this graphspec reads (1)");
+  });
+
+  it("hostile files: deep brackets, another encoding, a link out of the project — refused, untouched", () => {
+    const deep = `version: 0\nname: x\nchannels: ${"[".repeat(5000)}\n`;
+    write("deep.yaml", deep);
+    const d = graphspec("migrate", "deep.yaml");
+    expect(d.status).toBe(1);
+    expect(d.stderr).toMatch(/^deep\.yaml:3:\d+: cannot migrate: brackets nest more than \d+ deep/);
+    expect(read("deep.yaml")).toBe(deep);
+
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(V0, "utf16le")]);
+    writeFileSync(join(dir, "wide.yaml"), utf16);
+    const w = graphspec("migrate", "wide.yaml");
+    expect(w.status).toBe(1);
+    expect(w.stderr).toContain("wide.yaml: cannot migrate: the file is not UTF-8 text");
+    expect(readFileSync(join(dir, "wide.yaml")).equals(utf16)).toBe(true);
+
+    const outside = mkdtempSync(join(tmpdir(), "graphspec-migrate-outside-"));
+    try {
+      writeFileSync(join(outside, "theirs.yaml"), V0);
+      symlinkSync(join(outside, "theirs.yaml"), join(dir, "link.yaml"));
+      const l = graphspec("migrate", "link.yaml");
+      expect(l.status).toBe(1);
+      expect(l.stderr).toContain("link.yaml: cannot migrate: the file leads out of the project");
+      expect(readFileSync(join(outside, "theirs.yaml"), "utf8")).toBe(V0);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a byte-order mark and CRLF line ends", () => {
+    const crlf = `\ufeff${V0.replaceAll("\n", "\r\n")}`;
+    write("windows.yaml", crlf);
+    expect(graphspec("migrate", "windows.yaml").status).toBe(0);
+    expect(read("windows.yaml")).toBe(`\ufeff${V1.replaceAll("\n", "\r\n")}`);
   });
 });

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { validate } from "../../check/validate.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { MetadataDiagnostic } from "../../server/assistant-metadata.js";
+import { isCatalog } from "../../spec/catalog.js";
 import { readSpec } from "../../spec/load.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { findProjectRoot } from "../../spec/project-root.js";
@@ -59,6 +60,8 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
       );
     for (const path of files) {
       const doc = await readSpec(path, { file: shown(path), probes });
+      // A catalog of tools and models beside the graphs is theirs, not a graph (serve skips it too).
+      if (isCatalog(doc)) continue;
       const found = await validate(doc, { probes });
       const spec = doc.data as GraphSpec | undefined;
       const errors = found.filter((d) => d.severity === "error").length;

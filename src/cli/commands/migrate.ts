@@ -3,9 +3,10 @@
  * keeping comments and formatting (spec/migrations/). A current spec is left byte for byte as it
  * is; a file that cannot be migrated is named with why, and never written.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { LOAD_LIMITS } from "../../spec/load.js";
 import {
   CURRENT_VERSION,
   MigrationError,
@@ -41,21 +42,29 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (!positionals.length) throw new UsageError("name the spec files to migrate (or a directory)");
-  const { files, missing } = await expandSpecPaths(positionals, io.cwd);
+  const { files, missing, escapes } = await expandSpecPaths(positionals, io.cwd);
   if (missing.length)
     throw new UsageError(`no spec files match ${missing.map((m) => `"${m}"`).join(", ")}`);
 
   let pending = 0;
   let failed = 0;
+  // A symbolic link out of the project is not read, let alone written through.
+  for (const e of escapes) {
+    io.err(
+      `${e.path}: cannot migrate: the ${e.kind} leads out of the project through a symbolic link`,
+    );
+    failed++;
+  }
   for (const file of files) {
     const path = resolve(io.cwd, file);
-    const text = await readFile(path, "utf8");
+    let text: string;
     let result: ReturnType<typeof migrateSpecText>;
     try {
+      text = await readText(path);
       result = migrateSpecText(text);
     } catch (e) {
       if (!(e instanceof MigrationError)) throw e;
-      const at = e.offset === undefined ? "" : `:${pos(text, e.offset)}`;
+      const at = e.offset === undefined ? "" : `:${pos(text!, e.offset)}`;
       io.err(`${file}${at}: cannot migrate: ${e.message} (the file is left as it was)`);
       failed++;
       continue;
@@ -82,6 +91,26 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
       `${pending} file${pending === 1 ? "" : "s"} to migrate: run \`graphspec migrate\` on them`,
     );
   return failed || pending ? EXIT.findings : EXIT.ok;
+}
+
+/**
+ * The file as UTF-8 text, which is what migrate writes back: a binary file, another encoding or a
+ * file past the loader's size limit is refused, so writing can never change a file's encoding.
+ */
+async function readText(path: string): Promise<string> {
+  const info = await stat(path);
+  if (info.size > LOAD_LIMITS.maxBytes)
+    throw new MigrationError(
+      `the file is ${info.size} bytes; a spec may have at most ${LOAD_LIMITS.maxBytes}`,
+    );
+  const bytes = await readFile(path);
+  if (bytes.includes(0))
+    throw new MigrationError("the file is not UTF-8 text (it has NUL bytes, or is UTF-16)");
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new MigrationError("the file is not UTF-8 text: migrate reads and writes UTF-8 only");
+  }
 }
 
 const pos = (text: string, offset: number) => {

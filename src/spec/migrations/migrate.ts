@@ -5,6 +5,8 @@
  */
 import { Composer, CST, isScalar, Parser } from "yaml";
 import { CATALOG_KEYS } from "../catalog.js";
+import { LOAD_LIMITS } from "../load.js";
+import { flowDepthExceeded } from "../nesting.js";
 import { MigrationError, SpecEdit } from "./migration.js";
 import { v0ToV1 } from "./v0-to-v1.js";
 
@@ -37,6 +39,17 @@ export const knownVersion = (v: unknown): v is number =>
  * not know; the caller then leaves the file alone.
  */
 export function migrateSpecText(text: string): MigrateResult {
+  // The loader's limits (load.ts): hostile text gets the same clear refusal, never a crash.
+  if (text.length > LOAD_LIMITS.maxBytes)
+    throw new MigrationError(
+      `the file is ${text.length} characters; a spec may have at most ${LOAD_LIMITS.maxBytes}`,
+    );
+  const deep = flowDepthExceeded(text, LOAD_LIMITS.maxFlowDepth);
+  if (deep !== undefined)
+    throw new MigrationError(
+      `brackets nest more than ${LOAD_LIMITS.maxFlowDepth} deep: this is no spec`,
+      deep,
+    );
   const tokens = [...new Parser().parse(text)];
   const docs = [...new Composer({ keepSourceTokens: true }).compose(tokens)];
   if (docs.length !== 1)
