@@ -84,6 +84,10 @@ describe("graphspec graphs", () => {
       for (const g of catalog.graphs) {
         const assistant = assistants.find((a) => a.graph_id === g.name)!;
         expect(assistant.assistant_id).toBe(g.assistant_id);
+        expect(assistant.description ?? null).toBe(g.description);
+        expect(g.models).toEqual(
+          (assistant.metadata as { graphspec: { models: unknown } }).graphspec.models,
+        );
         const schemas = await client.assistants.getSchemas(g.assistant_id);
         expect(g.input_schema).toEqual(schemas.input_schema);
         expect(g.output_schema).toEqual(schemas.output_schema);
@@ -119,7 +123,7 @@ describe("graphspec graphs", () => {
       description: "Says hello.",
       valid: true,
       errors: 0,
-      models: { default: "scripted:greeter" },
+      models: { default: { model: "scripted:greeter" } },
       diagnostics: [],
       input_schema: { type: "object", properties: { who: { type: "string" } } },
       output_schema: { type: "object", properties: { greeting: { type: "string" } } },

@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { validate } from "../../check/validate.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { MetadataDiagnostic } from "../../server/assistant-metadata.js";
+import type { ModelMetadata } from "../../server/model-prices.js";
 import { isCatalog } from "../../spec/catalog.js";
 import { readSpec } from "../../spec/load.js";
 import { PathProbes } from "../../spec/path-probes.js";
@@ -46,6 +47,7 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
   }
   const { graphFilesIn, graphSchemas, uuid5 } = await import("../../server/graph-catalog.js");
   const { metadataDiagnostic } = await import("../../server/assistant-metadata.js");
+  const { modelsMetadata } = await import("../../server/model-prices.js");
   const dirs = (positionals.length ? positionals : ["graphs"]).map((d) => resolve(io.cwd, d));
   const root = findProjectRoot(io.cwd);
   const shown = (file: string) =>
@@ -77,7 +79,7 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
         valid: errors === 0,
         errors,
         warnings: found.length - errors,
-        models: modelsOf(spec),
+        models: modelsOf(spec, modelsMetadata),
         input_schema: schemas?.input_schema ?? null,
         output_schema: schemas?.output_schema ?? null,
         state_schema: schemas?.state_schema ?? null,
@@ -99,7 +101,7 @@ interface CatalogEntry {
   valid: boolean;
   errors: number;
   warnings: number;
-  models: Record<string, string>;
+  models: Record<string, ModelMetadata>;
   input_schema: unknown;
   output_schema: unknown;
   state_schema: unknown;
@@ -109,15 +111,16 @@ interface CatalogEntry {
 
 const stem = (path: string) => (path.split(/[\\/]/).pop() ?? path).replace(/\.[^.]+$/, "");
 
-/** Model entry name → `provider:model`, as the spec (with its catalog) declares them. */
-function modelsOf(spec: GraphSpec | undefined): Record<string, string> {
-  const models = spec?.models;
-  if (!models || typeof models !== "object") return {};
-  return Object.fromEntries(
-    Object.entries(models)
-      .filter(([, m]) => m && typeof (m as { model?: unknown }).model === "string")
-      .map(([k, m]) => [k, (m as { model: string }).model]),
-  );
+/** The spec's models as the server's `metadata.graphspec.models` says them; none read from a broken spec. */
+function modelsOf(
+  spec: GraphSpec | undefined,
+  modelsMetadata: (spec: GraphSpec) => Record<string, ModelMetadata>,
+): Record<string, ModelMetadata> {
+  try {
+    return spec ? modelsMetadata(spec) : {};
+  } catch {
+    return {};
+  }
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
