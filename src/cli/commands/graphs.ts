@@ -15,6 +15,7 @@ import { readSpec } from "../../spec/load.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { findProjectRoot } from "../../spec/project-root.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
+import { escapeJsonControls, showControls } from "../format/control-chars.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 const help = `Usage: graphspec graphs [dir...] [--json]
@@ -88,8 +89,9 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
       });
     }
   }
-  if (values.json) io.out(JSON.stringify({ format: FORMAT, graphs }, null, 2));
-  else io.out(table(graphs));
+  // Spec text reaches a terminal or a CI log: its control characters are shown, never obeyed.
+  if (values.json) io.out(escapeJsonControls(JSON.stringify({ format: FORMAT, graphs }, null, 2)));
+  else io.out(showControls(table(graphs)));
   return graphs.some((g) => !g.valid) ? EXIT.findings : EXIT.ok;
 }
 

@@ -14,6 +14,7 @@ import {
   positionOf,
 } from "../../spec/migrations/migrate.js";
 import { expandSpecPaths } from "../files.js";
+import { showControls } from "../format/control-chars.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 const help = `Usage: graphspec migrate <files|dirs|globs...> [--check]
@@ -55,8 +56,10 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
     );
     failed++;
   }
-  for (const file of files) {
-    const path = resolve(io.cwd, file);
+  for (const name of files) {
+    const path = resolve(io.cwd, name);
+    // A file name reaches the terminal: its control characters are shown, never obeyed.
+    const file = showControls(name);
     let text: string;
     let result: ReturnType<typeof migrateSpecText>;
     try {
@@ -65,7 +68,9 @@ export async function migrateCommand(argv: string[], io: Io): Promise<number> {
     } catch (e) {
       if (!(e instanceof MigrationError)) throw e;
       const at = e.offset === undefined ? "" : `:${pos(text!, e.offset)}`;
-      io.err(`${file}${at}: cannot migrate: ${e.message} (the file is left as it was)`);
+      io.err(
+        `${file}${at}: cannot migrate: ${showControls(e.message)} (the file is left as it was)`,
+      );
       failed++;
       continue;
     }
