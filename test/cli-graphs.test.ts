@@ -154,6 +154,9 @@ describe("graphspec graphs", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("no graphs in graphs");
     expect(r.stderr).not.toMatch(/\bat .*\.js:\d+/);
+    const missing = graphspec(empty, "agents");
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("agents does not exist");
   });
 
   it("several folders: each folder's graphs, in the order given", () => {

@@ -4,6 +4,7 @@
  * status, so a service can build its list from one command. A graph that does not validate is
  * listed with its findings, never dropped.
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { validate } from "../../check/validate.js";
@@ -59,7 +60,9 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
     const files = await graphFilesIn(dir);
     if (!files.length)
       throw new UsageError(
-        `no graphs in ${shown(dir) || "."}: it holds no *.yaml, *.yml or *.json spec`,
+        existsSync(dir)
+          ? `no graphs in ${shown(dir) || "."}: it holds no *.yaml, *.yml or *.json spec`
+          : `${shown(dir)} does not exist: name the folder that holds the graphs (default graphs/)`,
       );
     for (const path of files) {
       const doc = await readSpec(path, { file: shown(path), probes });
@@ -91,7 +94,7 @@ export async function graphsCommand(argv: string[], io: Io): Promise<number> {
   }
   // Spec text reaches a terminal or a CI log: its control characters are shown, never obeyed.
   if (values.json) io.out(escapeJsonControls(JSON.stringify({ format: FORMAT, graphs }, null, 2)));
-  else io.out(showControls(table(graphs)));
+  else io.out(table(graphs));
   return graphs.some((g) => !g.valid) ? EXIT.findings : EXIT.ok;
 }
 
@@ -136,7 +139,12 @@ function table(graphs: CatalogEntry[]): string {
         : "✔ valid";
   const rows = [
     ["NAME", "FILE", "STATUS", "DESCRIPTION"],
-    ...graphs.map((g) => [g.name, g.file, status(g), oneLine(g.description ?? "")]),
+    ...graphs.map((g) => [
+      showControls(g.name),
+      showControls(g.file),
+      status(g),
+      showControls(oneLine(g.description ?? "")),
+    ]),
   ];
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
   const lines = rows.map((r) =>
@@ -147,10 +155,11 @@ function table(graphs: CatalogEntry[]): string {
   );
   // The errors of a graph that does not validate, under the table: what to fix, where.
   for (const g of graphs.filter((g) => !g.valid)) {
-    lines.push("", `${g.file}:`);
+    const file = showControls(g.file);
+    lines.push("", `${file}:`);
     for (const d of g.diagnostics.filter((d) => d.severity === "error"))
-      lines.push(`  ${d.file}:${d.line}:${d.col}: ${d.message} [${d.rule}]`);
-    lines.push(`  run \`graphspec validate ${g.file}\` for the details`);
+      lines.push(`  ${showControls(`${d.file}:${d.line}:${d.col}: ${d.message}`)} [${d.rule}]`);
+    lines.push(`  run \`graphspec validate ${file}\` for the details`);
   }
   return lines.join("\n");
 }
