@@ -50,6 +50,18 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "draw a graph: Mermaid text, SVG or PNG",
     load: async () => (await import("./commands/draw.js")).drawCommand,
   },
+  graphs: {
+    summary: "list the project's graphs: names, files, schemas, validate status (--json)",
+    load: async () => (await import("./commands/graphs.js")).graphsCommand,
+  },
+  init: {
+    summary: "make a new project: a graph, a tool, a fixture, a README, CI",
+    load: async () => (await import("./commands/init.js")).initCommand,
+  },
+  migrate: {
+    summary: "rewrite specs of an older version to the current one (--check for CI)",
+    load: async () => (await import("./commands/migrate.js")).migrateCommand,
+  },
 };
 
 const HELP = `graphspec ${VERSION}: LangGraph agents from YAML or JSON specs

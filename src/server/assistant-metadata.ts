@@ -49,15 +49,7 @@ export function graphspecMetadata(path: string, status: ServedStatus): Graphspec
   const shown = (file: string) => slashes(isAbsolute(file) ? relative(root, file) : file);
   // A refused change: its findings (what the person must fix now); else the served version's warnings.
   const found = status.refused ? status.refused.diagnostics : (status.warnings ?? []);
-  const diagnostics = found.map((d) => ({
-    file: shown(d.file),
-    line: d.line,
-    col: d.column,
-    severity: d.severity,
-    rule: d.rule,
-    message: d.message,
-    ...(d.hint ? { hint: d.hint } : {}),
-  }));
+  const diagnostics = found.map((d) => metadataDiagnostic(d, shown));
   return {
     file: shown(path),
     diagnostics,
@@ -66,3 +58,17 @@ export function graphspecMetadata(path: string, status: ServedStatus): Graphspec
     served_version: status.version ?? null,
   };
 }
+
+/** A diagnostic as the API and `graphspec graphs --json` show it, its file as `shown` names it. */
+export const metadataDiagnostic = (
+  d: Diagnostic,
+  shown: (file: string) => string,
+): MetadataDiagnostic => ({
+  file: shown(d.file),
+  line: d.line,
+  col: d.column,
+  severity: d.severity,
+  rule: d.rule,
+  message: d.message,
+  ...(d.hint ? { hint: d.hint } : {}),
+});

@@ -76,6 +76,23 @@ const entryFrom = (path: string, spec: GraphSpec | undefined): GraphEntry | unde
     ? { assistantId: uuid5(spec.name), name: spec.name, description: spec.description, path, spec }
     : undefined;
 
+/**
+ * The spec files a folder serves, absolute and sorted: those directly in `dir` (a subfolder holds
+ * subgraphs a spec mounts, not graphs of its own), fixtures (`*.test.yaml`) excluded. The one
+ * discovery of `serve`, `dev` and `graphspec graphs`.
+ */
+export async function graphFilesIn(dir: string): Promise<string[]> {
+  const root = resolve(dir);
+  const names = await readdir(root, { withFileTypes: true }).catch(() => []);
+  return names
+    .filter((n) => !n.isDirectory())
+    .map((n) => n.name)
+    .filter((n) => GRAPH_EXTENSIONS.includes(extname(n).toLowerCase() as never))
+    .filter((n) => !/\.test\.(ya?ml|json)$/i.test(n))
+    .sort()
+    .map((n) => join(root, n));
+}
+
 /** The specs directly in `dir` (fixtures, `*.test.yaml`, are not graphs), re-read when a file changes. */
 export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): GraphCatalog {
   const root = resolve(dir);
@@ -103,13 +120,8 @@ export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): 
     return entry;
   };
   const list = async (): Promise<GraphEntry[]> => {
-    const names = await readdir(root).catch(() => [] as string[]);
-    const specs = names
-      .filter((n) => GRAPH_EXTENSIONS.includes(extname(n).toLowerCase() as never))
-      .filter((n) => !/\.test\.(ya?ml|json)$/i.test(n))
-      .sort();
     const entries = await Promise.all(
-      specs.map((n) => entryOf(join(root, n)).catch(() => undefined)),
+      (await graphFilesIn(root)).map((path) => entryOf(path).catch(() => undefined)),
     );
     return entries.filter((e): e is GraphEntry => e !== undefined);
   };

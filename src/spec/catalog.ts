@@ -11,7 +11,7 @@ import { diagnosticAtPath, type SpecDocument } from "./document.js";
 import { escapeSegment } from "./source-map.js";
 
 /** What a catalog may hold. */
-const CATALOG_KEYS = new Set(["$schema", "tools", "models"]);
+export const CATALOG_KEYS = new Set(["$schema", "tools", "models"]);
 const KINDS = ["tools", "models"] as const;
 
 /** The catalog file (absolute) each entry a spec took from one came from. */

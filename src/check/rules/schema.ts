@@ -3,6 +3,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { closest, didYouMean, listNames } from "../../diagnostics/suggest.js";
 import type { SpecDocument } from "../../spec/document.js";
 import { diagnosticAtPath } from "../../spec/document.js";
+import { CURRENT_VERSION, knownVersion } from "../../spec/migrations/migrate.js";
 import generatedValidator from "../../spec/schema-validator.generated.js";
 import { pathOfPointer } from "../../spec/source-map.js";
 import { allowedKeys, describe, schemaAt } from "../spec-schema-walk.js";
@@ -164,6 +165,8 @@ export function checkSchema(doc: SpecDocument): Diagnostic[] {
       }),
     ];
   }
+  const version = versionFinding(doc);
+  if (version) return [version];
   if (validateSchema(doc.data)) return [];
   const errors = (validateSchema.errors ?? []) as ErrorObject[];
   // Where alternatives (oneOf) failed, the branch errors at the same place are noise: keep one message.
@@ -221,4 +224,26 @@ function nameDiagnostic(doc: SpecDocument, path: Path, e: ErrorObject): Diagnost
     },
     "key",
   );
+}
+
+/**
+ * A spec of another format version: one finding at `version`, since every other difference from
+ * the current schema follows from it. An older one says to run `graphspec migrate`.
+ */
+function versionFinding(doc: SpecDocument): Diagnostic | undefined {
+  const version = (doc.data as { version?: unknown }).version;
+  if (typeof version !== "number" || !Number.isInteger(version) || version === CURRENT_VERSION)
+    return undefined;
+  const newer = version > CURRENT_VERSION;
+  if (!newer && !knownVersion(version)) return undefined;
+  return diagnosticAtPath(doc, ["version"], {
+    rule: "schema",
+    severity: "error",
+    message: newer
+      ? `version ${version} is newer than this graphspec reads (${CURRENT_VERSION})`
+      : `version ${version} is an older spec format: this graphspec reads version ${CURRENT_VERSION}`,
+    hint: newer
+      ? "upgrade graphspec (`npm install graphspec@latest`)"
+      : `run \`graphspec migrate ${doc.file}\`: it rewrites the file to version ${CURRENT_VERSION}, keeping its comments and formatting`,
+  });
 }
