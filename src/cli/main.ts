@@ -34,9 +34,13 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "serve graphs on 127.0.0.1 for development (no keys needed)",
     load: async () => (await import("./commands/serve.js")).devCommand,
   },
-  schema: {
-    summary: "print the spec JSON Schema",
-    load: async () => (await import("./commands/schema.js")).schemaCommand,
+  graphs: {
+    summary: "list the project's graphs: names, files, schemas, validate status (--json)",
+    load: async () => (await import("./commands/graphs.js")).graphsCommand,
+  },
+  draw: {
+    summary: "draw a graph: Mermaid text, SVG or PNG",
+    load: async () => (await import("./commands/draw.js")).drawCommand,
   },
   types: {
     summary: "write TypeScript types and typed run helpers for graphs",
@@ -46,14 +50,6 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "write a LangGraph Platform project (langgraph.json) that serves the graphs",
     load: async () => (await import("./commands/export.js")).exportCommand,
   },
-  draw: {
-    summary: "draw a graph: Mermaid text, SVG or PNG",
-    load: async () => (await import("./commands/draw.js")).drawCommand,
-  },
-  graphs: {
-    summary: "list the project's graphs: names, files, schemas, validate status (--json)",
-    load: async () => (await import("./commands/graphs.js")).graphsCommand,
-  },
   init: {
     summary: "make a new project: a graph, a tool, a fixture, a README, CI",
     load: async () => (await import("./commands/init.js")).initCommand,
@@ -61,6 +57,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   migrate: {
     summary: "rewrite specs of an older version to the current one (--check for CI)",
     load: async () => (await import("./commands/migrate.js")).migrateCommand,
+  },
+  schema: {
+    summary: "print the spec JSON Schema",
+    load: async () => (await import("./commands/schema.js")).schemaCommand,
   },
 };
 
