@@ -30,36 +30,11 @@ import {
   validate,
 } from "../src/index.js";
 import { formatExpected } from "./helpers.js";
+import { type CodeBlock, codeBlocks } from "./support/markdown-blocks.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const DOCS = join(ROOT, "docs");
 const read = (path: string) => readFileSync(path, "utf8");
-
-interface CodeBlock {
-  lang: string;
-  text: string;
-  /** 1-based line of the block's first content line. */
-  line: number;
-}
-
-function codeBlocks(markdown: string): CodeBlock[] {
-  const blocks: CodeBlock[] = [];
-  const lines = markdown.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\w*)\s*$/.exec(lines[i]!);
-    if (!open) continue;
-    const start = i + 1;
-    let end = start;
-    while (end < lines.length && !/^```\s*$/.test(lines[end]!)) end++;
-    blocks.push({
-      lang: open[1]!,
-      text: `${lines.slice(start, end).join("\n")}\n`,
-      line: start + 1,
-    });
-    i = end;
-  }
-  return blocks;
-}
 
 /** A YAML block whose first line that is not blank or a comment is `version: 1`; a JSON object with `"version": 1`. */
 function isCompleteSpec(block: CodeBlock): boolean {
