@@ -55,21 +55,28 @@ const isSpecFile = (name: string) =>
   GRAPH_EXTENSIONS.includes(extname(name).toLowerCase() as never) &&
   !/\.test\.(ya?ml|json)$/i.test(name);
 
-/** The spec files of the arguments: a dir's specs directly in it (as dev serves them), a file itself. */
+/**
+ * The spec files of the arguments: a dir's specs directly in it (as dev serves them), a file itself.
+ * Named as the user spelled them, as validate names them (an absolute path stays absolute), and
+ * each file once however it was reached.
+ */
 async function specFiles(args: readonly string[], cwd: string): Promise<string[]> {
-  const files: string[] = [];
+  const files = new Map<string, string>();
+  const add = (named: string) => {
+    const abs = resolve(cwd, named);
+    if (!files.has(abs)) files.set(abs, named);
+  };
   for (const arg of args) {
     const abs = resolve(cwd, arg);
     const info = await stat(abs).catch(() => undefined);
     if (!info) throw new UsageError(`"${arg}" does not exist`);
     if (info.isFile()) {
-      files.push(relative(cwd, abs));
+      add(arg);
       continue;
     }
-    const names = (await readdir(abs)).filter(isSpecFile).sort();
-    files.push(...names.map((n) => relative(cwd, join(abs, n))));
+    for (const n of (await readdir(abs)).filter(isSpecFile).sort()) add(join(arg, n));
   }
-  return [...new Set(files)];
+  return [...files.values()];
 }
 
 /** `--auth path[:export]` (from the working directory) as langgraph.json's, from the out dir. */
