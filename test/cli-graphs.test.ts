@@ -3,12 +3,13 @@
  * assistant ids and JSON Schemas `graphspec serve` offers (checked against a running server through
  * the official SDK), with a graph that does not validate listed with its errors, not dropped.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
+import { graphspecIn } from "./support/cli.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin", "graphspec.js");
@@ -19,14 +20,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const graphspec = (cwd: string, ...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, "graphs", ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const graphspec = (cwd: string, ...args: string[]) => graphspecIn(cwd)("graphs", ...args);
 
 const GOOD = `version: 1
 name: greeter

@@ -1,38 +1,12 @@
-/**
- * `graphspec init`: a new project that validates, tests and runs offline at once, with the built
- * CLI in the new directory; it refuses a non-empty directory, and `--force` never overwrites.
- * The project's tool imports `@langchain/core/tools` and `zod`: after `npm install` they are in its
- * node_modules (its package.json depends on them); here, without network, node_modules is a link to
- * the repository's.
- */
-import { spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { graphspecIn, ROOT, scratchDir } from "./support/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "graphspec.js");
-const base = mkdtempSync(join(tmpdir(), "graphspec-cli-init-"));
-afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-const graphspec = (cwd: string, ...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1", OPENAI_API_KEY: "" },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const base = scratchDir("cli-init");
+const graphspec = (cwd: string, ...args: string[]) =>
+  graphspecIn(cwd, { OPENAI_API_KEY: "" })(...args);
 
 describe("graphspec init", () => {
   it("makes a project that validates with no finding, passes its fixture and runs offline", () => {

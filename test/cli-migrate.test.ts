@@ -1,10 +1,3 @@
-/**
- * `graphspec migrate`: an older spec rewritten to the current version keeping every comment, blank
- * line, key order and quote (a JSON spec stays JSON, indented as it was); a current spec left byte
- * for byte; `--check` for CI; a file that cannot be migrated named with why, and left untouched.
- * Version 0 is synthetic (docs/spec.md "Versions and migrate"): `channels` → `state`, `type` → `kind`.
- */
-import { spawnSync } from "node:child_process";
 import {
   cpSync,
   mkdtempSync,
@@ -16,22 +9,12 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { graphspecIn, ROOT, scratchDir } from "./support/cli.js";
 
-const ROOT = join(import.meta.dirname, "..");
-const BIN = join(ROOT, "bin", "graphspec.js");
-const dir = mkdtempSync(join(tmpdir(), "graphspec-cli-migrate-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir("cli-migrate");
 writeFileSync(join(dir, "package.json"), "{}");
-
-const graphspec = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-};
+const graphspec = graphspecIn(dir);
 const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
 const read = (name: string) => readFileSync(join(dir, name), "utf8");
 

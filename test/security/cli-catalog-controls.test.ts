@@ -1,17 +1,9 @@
-/**
- * `graphspec graphs` and `graphspec migrate` print text from specs (descriptions, names,
- * diagnostics, file names) to terminals and CI logs: a control character there (`\e]…`, a C1
- * CSI, `\r`) is shown as an escape, never obeyed (docs/security.md, "drive the terminal").
- */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { graphspecIn, scratchDir } from "../support/cli.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
-const dir = mkdtempSync(join(tmpdir(), "graphspec-catalog-controls-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = scratchDir("catalog-controls");
 writeFileSync(join(dir, "package.json"), "{}");
 mkdirSync(join(dir, "graphs"));
 
@@ -29,8 +21,7 @@ edges:
   - { from: first, to: "${to}" }
 `;
 
-const graphspec = (...args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { cwd: dir, encoding: "utf8" });
+const graphspec = graphspecIn(dir);
 
 describe("graph catalog and migrate output shows control characters", () => {
   it("graphs: a description and a diagnostic with escapes and C1 controls", () => {
