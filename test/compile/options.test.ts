@@ -21,6 +21,18 @@ state:
 `;
 const saver = () => ({ checkpointer: new MemorySaver() });
 
+/** A callback handler counting the starts of node `name`: one per attempt. */
+function startsOf(name: string) {
+  let n = 0;
+  const starts = {
+    handleChainStart: (...args: unknown[]) => {
+      // LangChain passes the run's name eighth (chain, inputs, runId, parent, tags, metadata, type, name).
+      if (args[7] === name) n++;
+    },
+  };
+  return { starts, calls: () => n };
+}
+
 describe("retry", () => {
   it("retries a failing node until it succeeds", async () => {
     const g = await compile(
@@ -36,7 +48,7 @@ edges:
   });
 
   it("does not retry a spec mistake (a bad write fails the same way every time)", async () => {
-    let calls = 0;
+    const { starts, calls } = startsOf("a");
     const g = await compile(
       specDoc(`${HEADER}nodes:
   a: { kind: function, module: ./flaky.ts, export: typo, retry: { max_attempts: 5, initial_interval_ms: 1 } }
@@ -45,31 +57,9 @@ edges:
   - { from: a, to: END }
 `),
     );
-    const e = await rejection(
-      g.invoke(
-        {},
-        {
-          callbacks: [
-            {
-              handleChainStart: (
-                _c: unknown,
-                _i: unknown,
-                _r: unknown,
-                _p: unknown,
-                _t: unknown,
-                _m: unknown,
-                _rt: unknown,
-                name?: string,
-              ) => {
-                if (name === "a") calls++;
-              },
-            },
-          ],
-        },
-      ),
-    );
+    const e = await rejection(g.invoke({}, { callbacks: [starts] }));
     expect(e).toMatchObject({ code: "invalid-write" });
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 });
 
@@ -102,7 +92,7 @@ edges:
   });
 
   it("does not retry arguments the tool's schema refuses (the same every time)", async () => {
-    let calls = 0;
+    const { starts, calls } = startsOf("a");
     const g = await compile(
       specDoc(`${HEADER}tools:
   account: { module: ./tools.ts }
@@ -114,31 +104,9 @@ edges:
 `),
       { validate: false },
     );
-    const e = await rejection(
-      g.invoke(
-        {},
-        {
-          callbacks: [
-            {
-              handleChainStart: (
-                _c: unknown,
-                _i: unknown,
-                _r: unknown,
-                _p: unknown,
-                _t: unknown,
-                _m: unknown,
-                _rt: unknown,
-                name?: string,
-              ) => {
-                if (name === "a") calls++;
-              },
-            },
-          ],
-        },
-      ),
-    );
+    const e = await rejection(g.invoke({}, { callbacks: [starts] }));
     expect(e).toMatchObject({ code: "tool-error" });
-    expect(calls).toBe(1);
+    expect(calls()).toBe(1);
   });
 
   it("a retry prints nothing: stdout is the CLI's (`--json`), not LangGraph's retry log", async () => {
