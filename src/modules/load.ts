@@ -25,9 +25,14 @@ let tsApi: Promise<TsApi> | undefined;
  * Under one namespace a TypeScript module is cached by its URL as a JavaScript one is.
  */
 export const typescript = (): Promise<TsApi> => {
-  tsApi ??= import("tsx/esm/api").then(
-    (m) => m.register({ namespace: "graphspec" }) as unknown as TsApi,
-  );
+  tsApi ??= (async () => {
+    const [esm, cjs] = await Promise.all([import("tsx/esm/api"), import("tsx/cjs/api")]);
+    // A `.ts` file outside a `"type": "module"` package is CommonJS, and on Node 24 the ESM hooks
+    // hand it to the CommonJS loader, which finds no file named `….ts?namespace=graphspec` unless
+    // tsx's CommonJS hooks know the namespace too (tsImport registers both, as here).
+    cjs.register({ namespace: "graphspec" });
+    return esm.register({ namespace: "graphspec" }) as unknown as TsApi;
+  })();
   return tsApi;
 };
 
