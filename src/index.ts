@@ -45,6 +45,7 @@ export async function platformGraph(
   return (await import("./compile/platform-graph.js")).platformGraph(spec);
 }
 
+export { PackageError } from "./peers/package-error.js";
 export { CheckpointerError } from "./run/checkpointer-error.js";
 export type { RunEvent } from "./run/events.js";
 export type {
@@ -88,6 +89,7 @@ export {
   typedRuns,
 } from "./run/typed-graph.js";
 
+import { loadPeer } from "./peers/load-peer.js";
 import type { Executor, ExecutorOptions } from "./run/executor-api.js";
 import { lazyExecutor } from "./run/lazy-executor.js";
 
@@ -109,7 +111,7 @@ import type { DevExecutor, DevExecutorOptions } from "./dev/dev-executor.js";
  * change (docs/dev.md). Resolves once every spec was loaded and the watcher is watching.
  */
 export async function createDevExecutor(options: DevExecutorOptions = {}): Promise<DevExecutor> {
-  const stage = await import("./dev/dev-executor.js");
+  const stage = await loadPeer("watch", () => import("./dev/dev-executor.js"));
   const dev = stage.createDevExecutor(options);
   await dev.ready;
   return dev;
@@ -130,7 +132,7 @@ export type { RunningServer, ServeOptions } from "./server/serve.js";
 export async function startServer(
   options: import("./server/serve.js").ServeOptions,
 ): Promise<import("./server/serve.js").RunningServer> {
-  return (await import("./server/serve.js")).startServer(options);
+  return (await loadPeer("server", () => import("./server/serve.js"))).startServer(options);
 }
 
 /**

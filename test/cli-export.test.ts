@@ -90,7 +90,7 @@ describe("graphspec export langgraph", () => {
     ]);
     const config = JSON.parse(readFileSync(join(out, "langgraph.json"), "utf8"));
     expect(config).toEqual({
-      node_version: "20",
+      node_version: "24",
       dependencies: ["."],
       graphs: { "support-triage": "./graphs.mjs:support_triage" },
     });

@@ -50,7 +50,7 @@ export function langgraphJson(
   options: { envFile?: string | undefined; auth?: string | undefined },
 ): string {
   const config = {
-    node_version: "20",
+    node_version: "24",
     dependencies: ["."],
     graphs: Object.fromEntries(graphs.map((g) => [g.name, `./${ENTRY_MODULE}:${ids.get(g.name)}`])),
     ...(options.envFile ? { env: options.envFile } : {}),

@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { nativeAddonError } from "../peers/native-addon.js";
 import { EXIT, type Io, processIo, UsageError } from "./io.js";
 import { VERSION } from "./version.js";
 
@@ -111,11 +112,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       );
       return EXIT.usage;
     }
-    // The environment cannot serve the command (a database that does not answer, …).
-    if ((e as Error)?.name === "CheckpointerError") {
-      io.err(
-        `graphspec ${name}: ${(e as Error).message}\n  hint: ${(e as { hint?: string }).hint}`,
-      );
+    // The environment cannot serve the command: a database that does not answer, a package that
+    // is not installed or was built for another Node.js.
+    const problem = environmentProblem(e);
+    if (problem) {
+      io.err(`graphspec ${name}: ${problem.message}\n  hint: ${problem.hint}`);
       return EXIT.usage;
     }
     io.err(
@@ -123,4 +124,13 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     );
     return EXIT.usage;
   }
+}
+
+/** An error of the machine or the installation rather than of graphspec, with its fix. */
+function environmentProblem(e: unknown): { message: string; hint: string } | undefined {
+  const name = (e as Error)?.name;
+  if (name === "CheckpointerError" || name === "PackageError")
+    return e as { message: string; hint: string };
+  // A native addon loaded where no feature expected it still gets the rebuild command.
+  return nativeAddonError(e);
 }

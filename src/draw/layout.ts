@@ -6,6 +6,7 @@
  */
 import dagre from "@dagrejs/dagre";
 import type { DrawableEdge, DrawableGraph, DrawableNode } from "./drawable.js";
+import { shortLabel } from "./short-label.js";
 
 export interface LaidNode {
   id: string;
@@ -68,19 +69,9 @@ const LABEL_CHAR_PX = 6.6;
 const NODE_HEIGHT = 46;
 const TERMINAL = { width: 72, height: 30 };
 const JOIN = { width: 48, height: 6 };
-const LABEL_MAX_CHARS = 40;
 const MARGIN = 16;
 
 export const textWidth = (text: string, px = CHAR_PX) => Math.ceil(text.length * px);
-
-/**
- * The shown label of a label: long CEL conditions are cut (the full text is the edge's title), by
- * code points so an emoji is never split into half a surrogate pair.
- */
-export const shortLabel = (text: string, max = LABEL_MAX_CHARS) => {
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
-};
 
 const labelOf = (n: DrawableNode) => {
   if (n.metadata?.kind === "start" || n.id.endsWith("__start__")) return "START";

@@ -15,8 +15,8 @@ import {
   END_ID,
   START_ID,
 } from "./drawable.js";
-import { shortLabel } from "./layout.js";
 import { KIND_FILL, PALETTE } from "./palette.js";
+import { shortLabel } from "./short-label.js";
 
 /** Characters shown as themselves in a quoted label; everything else becomes an entity code. */
 const PLAIN = /^[A-Za-z0-9 _.,:/+*=!?()'-]$/;

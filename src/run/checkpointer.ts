@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import { loadPeer, peerError } from "../peers/load-peer.js";
 import { scrubber } from "../spec/secrets.js";
 import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, GRAPH_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CheckpointerError } from "./checkpointer-error.js";
@@ -73,8 +74,9 @@ async function openPostgres(url: string | undefined): Promise<OpenCheckpointer> 
       "set DATABASE_URL=postgresql://user:password@host:5432/db (the tables are made on first use)",
     );
   }
-  const { PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres");
-  const { default: pg } = await import("pg");
+  const [{ PostgresSaver }, { default: pg }] = await loadPeer("postgres", () =>
+    Promise.all([import("@langchain/langgraph-checkpoint-postgres"), import("pg")]),
+  );
   // Our own pool (PostgresSaver.fromConnString makes the same one, but keeps it private): thread
   // listing queries it directly.
   const pool = new pg.Pool({ connectionString: url });
@@ -148,9 +150,17 @@ export async function openCheckpointer(
   if (choice === "sqlite") {
     const path = resolve(options.sqlitePath ?? DEFAULT_SQLITE_PATH);
     mkdirSync(dirname(path), { recursive: true });
-    // Loaded only when used: better-sqlite3 is a native module.
-    const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
-    const saver = SqliteSaver.fromConnString(path);
+    // Loaded only when used: better-sqlite3 is a native module, opened by the first database.
+    const { SqliteSaver } = await loadPeer(
+      "sqlite",
+      () => import("@langchain/langgraph-checkpoint-sqlite"),
+    );
+    let saver: InstanceType<typeof SqliteSaver>;
+    try {
+      saver = SqliteSaver.fromConnString(path);
+    } catch (e) {
+      throw peerError("sqlite", e) ?? e;
+    }
     const db = saver.db as SqliteDatabase;
     // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
     const Database = saver.db.constructor as new (

@@ -4,6 +4,7 @@
  * its tables made on first use), or any LangGraph store the caller passes.
  */
 import { type BaseStore, InMemoryStore } from "@langchain/langgraph";
+import { loadPeer } from "../peers/load-peer.js";
 import { CheckpointerError } from "./checkpointer-error.js";
 import { setupOnce } from "./postgres-setup.js";
 
@@ -26,14 +27,15 @@ export async function openStore(
       "set DATABASE_URL=postgresql://user:password@host:5432/db (the tables are made on first use)",
     );
   }
-  const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
+  const [{ PostgresStore }, { default: pg }] = await loadPeer("postgres", () =>
+    Promise.all([import("@langchain/langgraph-checkpoint-postgres/store"), import("pg")]),
+  );
   const store = PostgresStore.fromConnString(databaseUrl);
   // Its pool is its own (no option takes ours): an idle connection the server ends is reported as
   // the pool's `error`, which unheard would end the process (checkpointer.ts says the same of ours).
   (
     store as unknown as { core?: { pool?: { on?: (e: "error", f: () => void) => void } } }
   ).core?.pool?.on?.("error", () => {});
-  const { default: pg } = await import("pg");
   const session = new pg.Client({ connectionString: databaseUrl });
   session.on("error", () => {});
   try {

@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { loadPeer, peerError } from "../peers/load-peer.js";
 import type {
   QueuedRequest,
   ReplicaHeartbeats,
@@ -57,7 +58,7 @@ const SCHEMA = [
 ];
 
 export async function postgresSql(url: string): Promise<Sql> {
-  const { default: pg } = await import("pg");
+  const { default: pg } = await loadPeer("postgres", () => import("pg"));
   const pool = new pg.Pool({ connectionString: url, max: 5 });
   const sql: Sql = {
     dialect: "postgres",
@@ -81,8 +82,16 @@ export async function postgresSql(url: string): Promise<Sql> {
 export async function sqliteSql(path: string): Promise<Sql> {
   mkdirSync(dirname(path), { recursive: true });
   // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
-  const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
-  const probe = SqliteSaver.fromConnString(":memory:").db;
+  const { SqliteSaver } = await loadPeer(
+    "sqlite",
+    () => import("@langchain/langgraph-checkpoint-sqlite"),
+  );
+  let probe: InstanceType<typeof SqliteSaver>["db"];
+  try {
+    probe = SqliteSaver.fromConnString(":memory:").db;
+  } catch (e) {
+    throw peerError("sqlite", e) ?? e;
+  }
   // Only its class is wanted: the in-memory database it opened is closed at once.
   probe.close();
   const Database = probe.constructor as new (

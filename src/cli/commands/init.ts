@@ -107,20 +107,29 @@ const exists = (path: string) =>
 
 /**
  * The template's package.json with the project's name and the versions this graphspec works with:
- * graphspec itself, and the `@langchain/core` and `zod` the tool imports (graphspec's own ranges,
- * so npm installs one copy of each).
+ * graphspec itself, the `@langchain/core` and `zod` the tool imports (graphspec's own ranges, so
+ * npm installs one copy of each), and the optional peers a project that runs and serves its graphs
+ * uses (the SQLite checkpointer; the dev server and its hot reload).
  */
 async function packageJson(template: string, dirName: string): Promise<string> {
-  const pkg = JSON.parse(template) as { name: string; dependencies: Record<string, string> };
+  const pkg = JSON.parse(template) as {
+    name: string;
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
   const own = JSON.parse(
     await readFile(fileURLToPath(new URL("../../../package.json", import.meta.url)), "utf8"),
-  ) as { dependencies: Record<string, string> };
+  ) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+  const range = (dep: string) =>
+    dep === "graphspec"
+      ? `^${VERSION}`
+      : (own.dependencies[dep] ?? own.peerDependencies[dep] ?? "*");
   const name = dirName
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, "-")
     .replace(/^[._-]+|-+$/g, "");
   if (name) pkg.name = name;
-  for (const dep of Object.keys(pkg.dependencies))
-    pkg.dependencies[dep] = dep === "graphspec" ? `^${VERSION}` : (own.dependencies[dep] ?? "*");
+  for (const deps of [pkg.dependencies, pkg.devDependencies])
+    for (const dep of Object.keys(deps)) deps[dep] = range(dep);
   return `${JSON.stringify(pkg, null, 2)}\n`;
 }

@@ -7,6 +7,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { loadPeer } from "../../peers/load-peer.js";
 import { bytesArg, jsonArg } from "../args.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { VERSION } from "../version.js";
@@ -88,7 +89,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never> | undefined;
   if (scripts && name === "serve")
     throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
-  const { startServer } = await import("../../server/serve.js");
+  const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
   const { folderCatalog } = await import("../../server/graph-catalog.js");
   const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
   const auth = values["api-keys"]
@@ -106,12 +107,14 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // dev: graphs reloaded in this process when their files change; serve: loaded once.
   const dev =
     name === "dev"
-      ? await import("../../dev/dev-executor.js").then(async ({ createDevExecutor }) => {
-          const { reloadReporter } = await import("./reload-report.js");
-          const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
-          await d.ready;
-          return d;
-        })
+      ? await loadPeer("watch", () => import("../../dev/dev-executor.js")).then(
+          async ({ createDevExecutor }) => {
+            const { reloadReporter } = await import("./reload-report.js");
+            const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
+            await d.ready;
+            return d;
+          },
+        )
       : undefined;
   const exec =
     dev?.executor ?? (await import("../../run/executor.js")).createExecutor(executorOptions);

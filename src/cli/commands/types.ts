@@ -3,11 +3,13 @@ import { join, relative, resolve, sep } from "node:path";
 import { parseArgs } from "node:util";
 import { validate } from "../../check/validate.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
+import { loadPeer } from "../../peers/load-peer.js";
 import { isCatalog } from "../../spec/catalog.js";
 import { notASpec } from "../../spec/not-a-spec.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
-import { GENERATED_MARK, type GraphSource, typesModules } from "../../typegen/types-modules.js";
+import { GENERATED_MARK } from "../../typegen/generated-mark.js";
+import type { GraphSource } from "../../typegen/types-modules.js";
 import { expandSpecPaths } from "../files.js";
 import { formatPretty, summaryLine } from "../format/pretty.js";
 import { EXIT, type Io, UsageError } from "../io.js";
@@ -83,6 +85,8 @@ export async function typesCommand(argv: string[], io: Io): Promise<number> {
   }
   if (graphs.length === 0) throw new UsageError("no graph specs among the files given");
 
+  // json-schema-to-typescript (and prettier under it) is loaded only by this command.
+  const { typesModules } = await loadPeer("types", () => import("../../typegen/types-modules.js"));
   const wanted = await typesModules(graphs);
   const shown = (name: string) => relative(io.cwd, join(out, name)) || name;
   const stale = await staleFiles(out, wanted);
