@@ -22,6 +22,24 @@ const VALIDATE_PATH = ["diagnostics", "spec", "json-schema", "modules", "expr", 
 const LAYERED = new RegExp(`^src/(${VALIDATE_PATH.join("|")})/`);
 const LANGCHAIN_SPECIFIER = /^(@langchain\/|langchain($|\/))/;
 const LANGCHAIN_FILE = /(^|\/)node_modules\/(@langchain\/|langchain\/)/;
+/**
+ * The optional peer dependencies (package.json) and what they bring: a program that compiles and
+ * runs on the memory checkpointer, and a CI job that validates, install none of them.
+ */
+const PEERS = [
+  ...Object.keys(
+    (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+        peerDependencies: Record<string, string>;
+      }
+    ).peerDependencies,
+  ),
+  "better-sqlite3",
+  "prettier",
+];
+const PEER_FILE = new RegExp(
+  `(^|/)node_modules/(${PEERS.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")})/`,
+);
 
 /**
  * The folders of src/ each folder may import (besides itself), bottom to top. `index.ts` at the
@@ -29,6 +47,8 @@ const LANGCHAIN_FILE = /(^|\/)node_modules\/(@langchain\/|langchain\/)/;
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   diagnostics: [],
+  // Loading the optional peer packages (a clear error when one is missing): any layer may.
+  peers: [],
   // The drawable-graph contract and its layout: shared by the server, the web page and `graphspec draw`.
   draw: [],
   spec: ["diagnostics"],
@@ -37,7 +57,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   expr: ["diagnostics", "spec"],
   check: ["diagnostics", "spec", "json-schema", "modules", "expr"],
   compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
-  run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile"],
+  run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile", "peers"],
   // `graphspec types`: TypeScript from specs; reads them, never runs them (no LangChain).
   typegen: ["diagnostics", "spec", "json-schema", "expr"],
   server: [
@@ -50,6 +70,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "compile",
     "run",
     "draw",
+    "peers",
   ],
   dev: [
     "diagnostics",
@@ -76,6 +97,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "dev",
     "draw",
     "typegen",
+    "peers",
   ],
 };
 /** check/'s one door for the layers above it. */
@@ -315,6 +337,32 @@ if (process.argv.includes("compile")) await g.compile(doc);`;
     const compiled = recording(["--input-type=module", "-e", script, "compile"]);
     expect(compiled.status).toBe(0);
     expect(compiled.log.some(isLangChain)).toBe(true);
+  });
+
+  it("validating, and compiling and running a graph on the memory checkpointer, load no optional peer", () => {
+    expect(PEERS).toContain("hono");
+    const validated = validateRecording("graphs/support-triage.yaml");
+    expect(validated.status).toBe(0);
+    expect(validated.log.filter((r) => PEER_FILE.test(fromRoot(r.url)))).toEqual([]);
+    const run = (checkpointer: string) =>
+      recording([
+        "--input-type=module",
+        "-e",
+        `const g = await import("./dist/index.js");
+const graph = await g.compile("test/fixtures/valid/minimal.yaml");
+const exec = g.createExecutor({ dir: "test/fixtures/valid", checkpointer: "${checkpointer}", sqlitePath: ${JSON.stringify(join(dir, "state.db"))} });
+const result = await exec.run("minimal");
+await exec.close();
+if (result.status !== "completed" || result.output.greeting !== "hello") process.exit(3);`,
+      ]);
+    const memory = run("memory");
+    expect(memory.status).toBe(0);
+    expect(memory.log.some(isLangChain)).toBe(true);
+    expect(memory.log.filter((r) => PEER_FILE.test(fromRoot(r.url))).map((r) => r.url)).toEqual([]);
+    // The same on the SQLite checkpointer loads it (so the check above can fail).
+    const sqlite = run("sqlite");
+    expect(sqlite.status).toBe(0);
+    expect(sqlite.log.some((r) => PEER_FILE.test(fromRoot(r.url)))).toBe(true);
   });
 
   it("validating graphs/support-triage.yaml, whose tools use LangChain, loads no LangChain and none of its modules", () => {
