@@ -41,6 +41,14 @@ describe("graphspec init", () => {
         graphspec: `^${own.version}`,
         "@langchain/core": own.dependencies["@langchain/core"],
         zod: own.dependencies.zod,
+        // `graphspec run`/`dev` default to SQLite; the dev server's packages are for development.
+        "@langchain/langgraph-checkpoint-sqlite":
+          own.peerDependencies["@langchain/langgraph-checkpoint-sqlite"],
+      },
+      devDependencies: {
+        hono: own.peerDependencies.hono,
+        "@hono/node-server": own.peerDependencies["@hono/node-server"],
+        chokidar: own.peerDependencies.chokidar,
       },
     });
     expect(pkg.scripts.dev).toMatch(/^graphspec dev\b/);
