@@ -138,6 +138,8 @@ describe.each(clients)("%s against graphspec's server", (_name, connect) => {
         streamSubgraphs: true,
       }),
     );
+    // Only the modes asked for (the official server adds `checkpoints` here: docs/deploy.md).
+    expect(new Set(events.map((e) => e.event))).toEqual(new Set(["metadata", "values", "updates"]));
     expect(events.filter((e) => e.event === "updates").length).toBe(3);
     expect(events.filter((e) => e.event === "values").at(-1)!.data).toMatchObject({ n: 3 });
   });
