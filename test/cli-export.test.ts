@@ -352,8 +352,8 @@ describe("the export served by the official LangGraph dev server", () => {
   });
 
   it("/schemas of an exported graph: the upstream failure docs/deploy.md records (500)", async () => {
-    // The state is an Annotation, so the server asks its TypeScript parser, which fails here
-    // (test/langgraph-api-upstream.test.ts shows the same with a hand-written graph).
+    // The state is an Annotation in a .mjs module, so the server asks its TypeScript parser,
+    // which fails (test/langgraph-api-upstream.test.ts: the same with a hand-written graph).
     await expect(client.assistants.getSchemas("support-triage")).rejects.toThrow(/500/);
     expect(log()).toContain('Failed to extract schema for "support-triage"');
   });

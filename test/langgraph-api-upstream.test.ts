@@ -61,8 +61,9 @@ describe("the official LangGraph dev server with hand-written graphs", () => {
   it("/schemas: a StateSchema graph's come from the graph; an Annotation graph's fail in the TypeScript parser (500)", async () => {
     const schemas = await client.assistants.getSchemas("schema");
     expect(schemas.input_schema).toMatchObject({ properties: { n: { type: "number" } } });
-    // Upstream: the parser's @typescript/vfs reads TypeScript's lib files from the `typescript`
-    // beside it — here this repository's TypeScript 7, which ships none.
+    // Upstream: a .mjs module's Annotation state goes to the TypeScript parser, which fails on it
+    // (with TypeScript 5 beside it, in getExportsOfModule; here, beside this repository's
+    // TypeScript 7, earlier: its @typescript/vfs finds no lib files). docs/deploy.md has both.
     await expect(client.assistants.getSchemas("annotation")).rejects.toThrow(/500/);
     expect(server.log()).toContain("Failed to extract schema");
   });
