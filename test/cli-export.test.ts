@@ -5,7 +5,7 @@
  * serves the export, and the official SDK runs a graph to its interrupt, resumes it with a
  * Command, and chooses another model for a run through its config.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -16,15 +16,14 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LanggraphDev, startLanggraphDev } from "./support/langgraph-dev.js";
 
 const ROOT = join(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin/graphspec.js");
-const LANGGRAPH_CLI = join(ROOT, "node_modules/@langchain/langgraph-cli/dist/cli/cli.mjs");
 
 /** A graph named with a reserved word, whose default model lets a run choose `second`. */
 const CHOOSER = `version: 1
@@ -242,20 +241,10 @@ describe("graphspec export langgraph", () => {
   });
 });
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 describe("the export served by the official LangGraph dev server", () => {
-  let server: ChildProcess | undefined;
-  let log = "";
+  let server: LanggraphDev | undefined;
   let client: Client;
+  const log = () => server?.log() ?? "";
 
   beforeAll(async () => {
     const out = join(dir, "served");
@@ -276,63 +265,18 @@ describe("the export served by the official LangGraph dev server", () => {
       join(ROOT, "node_modules/@langchain/langgraph"),
       join(out, "node_modules/@langchain/langgraph"),
     );
-    const port = await freePort();
-    server = spawn(
-      process.execPath,
-      [LANGGRAPH_CLI, "dev", "--no-browser", "--host", "127.0.0.1", "--port", String(port)],
-      {
-        cwd: out,
-        // Its own process group: the CLI starts the server as a child, and both must stop.
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-        env: {
-          ...process.env,
-          LANGGRAPH_CLI_NO_ANALYTICS: "1",
-          GRAPHSPEC_SCRIPTS: JSON.stringify({
-            "support-triage": [{ structured: { priority: "urgent", reason: "the site is down" } }],
-            first: ["first answer", "first again"],
-            second: ["second answer"],
-          }),
-        },
-      },
-    );
-    server.stdout!.on("data", (d) => {
-      log += d;
+    server = await startLanggraphDev(out, {
+      GRAPHSPEC_SCRIPTS: JSON.stringify({
+        "support-triage": [{ structured: { priority: "urgent", reason: "the site is down" } }],
+        first: ["first answer", "first again"],
+        second: ["second answer"],
+      }),
     });
-    server.stderr!.on("data", (d) => {
-      log += d;
-    });
-    const exited = new Promise<never>((_, reject) =>
-      server!.once("exit", (code) => reject(new Error(`dev server exited ${code}:\n${log}`))),
-    );
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 120_000;
-    const ready = (async () => {
-      while (Date.now() < deadline) {
-        if (
-          await fetch(`${url}/ok`).then(
-            (res) => res.ok,
-            () => false,
-          )
-        )
-          return;
-        await new Promise((res) => setTimeout(res, 250));
-      }
-      throw new Error(`dev server not ready in 120s:\n${log}`);
-    })();
-    await Promise.race([ready, exited]);
-    client = new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } });
+    client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
   }, 150_000);
 
   afterAll(async () => {
-    if (!server?.pid || server.exitCode !== null || server.signalCode !== null) return;
-    const gone = new Promise((res) => server!.once("exit", res));
-    process.kill(-server.pid, "SIGTERM");
-    const killed = await Promise.race([
-      gone.then(() => true),
-      new Promise((res) => setTimeout(() => res(false), 10_000)),
-    ]);
-    if (!killed) process.kill(-server.pid, "SIGKILL");
+    await server?.stop();
   });
 
   it("runs support-triage to its interrupt and resumes it with a Command to the end", async () => {
@@ -407,6 +351,13 @@ describe("the export served by the official LangGraph dev server", () => {
     );
   });
 
+  it("/schemas of an exported graph: the upstream failure docs/deploy.md records (500)", async () => {
+    // The state is an Annotation in a .mjs module, so the server asks its TypeScript parser,
+    // which fails (test/langgraph-api-upstream.test.ts: the same with a hand-written graph).
+    await expect(client.assistants.getSchemas("support-triage")).rejects.toThrow(/500/);
+    expect(log()).toContain('Failed to extract schema for "support-triage"');
+  });
+
   it("a model no `allow` names is refused", async () => {
     const thread = await client.threads.create();
     const run = await client.runs.create(thread.thread_id, "default", {
@@ -416,6 +367,6 @@ describe("the export served by the official LangGraph dev server", () => {
     await client.runs.join(thread.thread_id, run.run_id);
     const finished = await client.runs.get(thread.thread_id, run.run_id);
     expect(finished.status).toBe("error");
-    expect(log).toContain("model-not-allowed");
+    expect(log()).toContain("model-not-allowed");
   });
 });
