@@ -33,7 +33,7 @@ import { VERSION } from "../version.js";
 
 const help = `Usage: graphspec export langgraph [files or dirs...] [options]
 
-Writes a project the official LangGraph server serves (\`npx @langchain/langgraph-cli dev\`,
+Writes a project the official LangGraph server serves (\`npx @langchain/langgraph-cli@1.5 dev\`,
 LangGraph Platform): langgraph.json, ${ENTRY_MODULE} (each graph built from its spec when the
 server loads it, a factory of the run's config) and package.json (depends on graphspec).
 Graphs: the specs directly in each dir (default graphs/, as \`graphspec dev\` serves them), or the
@@ -195,7 +195,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       );
   }
   io.out(
-    `exported ${graphs.length} graph${graphs.length === 1 ? "" : "s"} (${graphs.map((g) => g.name).join(", ")}) to ${where}/\n  serve them: ${where === "." ? "" : `cd ${where} && `}npx @langchain/langgraph-cli dev (docs/deploy.md)`,
+    `exported ${graphs.length} graph${graphs.length === 1 ? "" : "s"} (${graphs.map((g) => g.name).join(", ")}) to ${where}/\n  serve them: ${where === "." ? "" : `cd ${where} && `}npx @langchain/langgraph-cli@1.5 dev (docs/deploy.md)`,
   );
   return EXIT.ok;
 }
