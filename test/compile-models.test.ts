@@ -267,11 +267,15 @@ describe("model declarations", () => {
 
   it("a provider whose package is not installed names the package and the command", async () => {
     const e = await failure(
-      resolveModel("default", { model: "anthropic:claude-sonnet-4-5", api_key: "sk-secret" }, {}),
+      resolveModel(
+        "default",
+        { model: "mistralai:mistral-large-latest", api_key: "sk-secret" },
+        {},
+      ),
     );
     expect(e).toBeInstanceOf(ModelConfigError);
     expect(e.message).toBe(
-      "model `default` (`anthropic:claude-sonnet-4-5`) needs the package `@langchain/anthropic`, which is not installed (run `npm install @langchain/anthropic`)",
+      "model `default` (`mistralai:mistral-large-latest`) needs the package `@langchain/mistralai`, which is not installed (run `npm install @langchain/mistralai`)",
     );
     expect(e.message).not.toContain("sk-secret");
   });
