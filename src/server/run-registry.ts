@@ -213,8 +213,10 @@ export class RunRegistry {
           if (e.type === "completed" || e.type === "interrupted" || e.type === "failed") {
             run.result = e.result;
             if (e.type === "failed" && e.result.error) {
-              const { code, message } = e.result.error;
-              push([{ event: "error", data: { error: code, message } }]);
+              // LangGraph Platform's `{ error, message }`, and what graphspec knows besides: the
+              // node that failed and how to fix it, so a client can show more than a code.
+              const { code, message, node, hint } = e.result.error;
+              push([{ event: "error", data: { error: code, message, node, hint } }]);
             }
           } else push(map(e));
         }
