@@ -63,7 +63,10 @@ beforeAll(async () => {
   const [chat, nested, refused] = await Promise.all([
     startOpenAIStub(turns()),
     startOpenAIStub(turns()),
-    startOpenAIStub([{ status: 401, text: "Incorrect API key provided" }]),
+    startOpenAIStub([
+      { status: 401, text: "Incorrect API key provided" },
+      { status: 401, text: "Incorrect API key provided" },
+    ]),
   ]);
   stubs.push(chat!, nested!, refused!);
   writeFileSync(join(dir, "package.json"), "{}\n");
@@ -179,5 +182,15 @@ describe("when the provider refuses", () => {
     const error = events.find((e) => e.event === "error")?.data as Record<string, unknown>;
     expect(error).toMatchObject({ error: "unauthorized", node: "desk" });
     expect(error.hint).toEqual(expect.stringMatching(/\S/));
+  });
+
+  it("runs.wait's __error__ carries them too", async () => {
+    const { thread_id } = await client.threads.create();
+    const waited = (await client.runs.wait(thread_id, "refused", {
+      input: { messages: [{ role: "user", content: "Where are my orders?" }] },
+      raiseError: false,
+    })) as { __error__?: Record<string, unknown> };
+    expect(waited.__error__).toMatchObject({ error: "unauthorized", node: "desk" });
+    expect(waited.__error__?.hint).toEqual(expect.stringMatching(/\S/));
   });
 });
