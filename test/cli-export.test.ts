@@ -3,7 +3,8 @@
  * idempotent, that it leaves files it did not write alone, that an invalid spec exports nothing —
  * and the proof: the official dev server (`@langchain/langgraph-cli dev`, offline on 127.0.0.1)
  * serves the export, and the official SDK runs a graph to its interrupt, resumes it with a
- * Command, and chooses another model for a run through its config.
+ * Command, chooses another model for a run through its config, and streams an agent's tokens
+ * (never its system prompt) on `messages-tuple`.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -56,6 +57,26 @@ edges:
 limits: { recursion: 3 }
 `;
 
+/** An agent with a system prompt that must never reach a client, and a tool. */
+const DESK = `version: 1
+name: desk
+state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:desk" }
+tools:
+  lookup:
+    module: ../tools.mjs
+    export: lookup
+    description: Look an order up.
+    schema: { type: object, properties: { order: { type: string } }, required: [order] }
+nodes:
+  desk: { kind: agent, system: "INTERNAL-ONLY-INSTRUCTIONS", tools: [lookup] }
+edges:
+  - { from: START, to: desk }
+  - { from: desk, to: END }
+`;
+
 let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "graphspec-export-"));
@@ -63,6 +84,11 @@ beforeAll(() => {
   mkdirSync(join(dir, "graphs"));
   writeFileSync(join(dir, "graphs/default.yaml"), CHOOSER);
   writeFileSync(join(dir, "graphs/looper.yaml"), LOOPER);
+  writeFileSync(join(dir, "graphs/desk.yaml"), DESK);
+  writeFileSync(
+    join(dir, "tools.mjs"),
+    "export const lookup = async ({ order }) => `${order}: shipped`;\n",
+  );
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -270,6 +296,10 @@ describe("the export served by the official LangGraph dev server", () => {
         "support-triage": [{ structured: { priority: "urgent", reason: "the site is down" } }],
         first: ["first answer", "first again"],
         second: ["second answer"],
+        desk: [
+          { tool_calls: [{ name: "lookup", args: { order: "O-1" } }] },
+          "Order O-1 has shipped.",
+        ],
       }),
     });
     client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
@@ -356,6 +386,25 @@ describe("the export served by the official LangGraph dev server", () => {
     // which fails (test/langgraph-api-upstream.test.ts: the same with a hand-written graph).
     await expect(client.assistants.getSchemas("support-triage")).rejects.toThrow(/500/);
     expect(log()).toContain('Failed to extract schema for "support-triage"');
+  });
+
+  it("an agent streams its answer token by token on messages-tuple, never its system prompt", async () => {
+    const thread = await client.threads.create();
+    const events: { event: string; data: unknown }[] = [];
+    for await (const e of client.runs.stream(thread.thread_id, "desk", {
+      input: { messages: [{ role: "user", content: "Where is O-1?" }] },
+      streamMode: "messages-tuple",
+    }))
+      events.push(e);
+    const messages = events
+      .filter((e) => e.event === "messages")
+      .map((e) => (e.data as [{ type: string; content: unknown }])[0]);
+    expect(JSON.stringify(events)).not.toContain("INTERNAL-ONLY");
+    expect(messages.some((m) => m.type === "system")).toBe(false);
+    const answer = messages.filter((m) => m.type !== "tool" && m.content !== "");
+    // The script's answer, in its pieces of four characters.
+    expect(answer.length).toBeGreaterThan(1);
+    expect(answer.map((m) => m.content).join("")).toBe("Order O-1 has shipped.");
   });
 
   it("a model no `allow` names is refused", async () => {

@@ -58,8 +58,8 @@ const stepOf = (e: StreamEvent): number =>
 
 /**
  * Maps LangGraph stream events to run events. Stateful: a node or tool that runs another runnable
- * of the same name inside it (an agent named like its node, a tool wrapped for `bind`) shows up
- * twice, under the same run id, in LangGraph's stream; it is reported once.
+ * of the same name inside it (a tool wrapped for `bind`) shows up twice, under the same run id,
+ * in LangGraph's stream; it is reported once.
  */
 export function eventMapper(usage: () => TokenUsage): (e: StreamEvent) => RunEvent[] {
   const seen = new Set<string>();

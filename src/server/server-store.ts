@@ -5,6 +5,7 @@
  * checkpointer's database otherwise (sql-server-store.ts), so a restart keeps them and replicas on
  * one PostgreSQL share them — and take queued runs from one queue.
  */
+import type { RunFailure } from "./run-failure.js";
 import type { ApiStreamMode } from "./stream-modes.js";
 
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
@@ -54,7 +55,7 @@ export interface StoredRun {
   /** Set for a background run, until it is taken. */
   request: QueuedRequest | undefined;
   cancelRequested: boolean;
-  error: { error: string; message: string } | undefined;
+  error: RunFailure | undefined;
 }
 
 export interface ThreadQuery {
@@ -87,7 +88,7 @@ export interface ServerStore {
   setRunStatus(
     runId: string,
     status: RunStatus,
-    extra?: { owner?: string | null; error?: { error: string; message: string } | null },
+    extra?: { owner?: string | null; error?: RunFailure | null },
   ): Promise<void>;
   requestCancel(runId: string): Promise<void>;
   /** Runs of `owner` whose cancellation another replica asked for. */
@@ -121,7 +122,7 @@ export interface ReplicaHeartbeats {
   release(
     runId: string,
     owner: string,
-    to: { request: QueuedRequest } | { error: { error: string; message: string } },
+    to: { request: QueuedRequest } | { error: RunFailure },
   ): Promise<boolean>;
   /** Forgets a dead replica once it holds no run. */
   forgetDead(replica: string): Promise<void>;

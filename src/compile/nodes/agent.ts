@@ -26,6 +26,7 @@ import {
   toolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
+import { agentCallbacks } from "../agent-tokens.js";
 import { boundArguments } from "../build-tool.js";
 import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
@@ -286,7 +287,15 @@ export const agentKind: NodeKind<AgentNode> = {
           result = await commandUpdates.run(written, async () =>
             (await agentWith(call.config)).invoke(
               { messages: sent },
-              { ...call.config, context: call.context, recursionLimit },
+              {
+                ...call.config,
+                // Not the node's name: LangGraph's stream would take the loop for the node
+                // and send what it was given, the system prompt included, as the node's output.
+                runName: `${name}.agent`,
+                callbacks: agentCallbacks(call.config),
+                context: call.context,
+                recursionLimit,
+              },
             ),
           );
         } catch (e) {
