@@ -9,7 +9,7 @@
  *
  * Then, without any optional peer installed: what compile-only programs and CI use works, nothing
  * of the server, drawing, type-generation or checkpointer stacks is in the tree, nothing was
- * compiled.
+ * compiled; and a command that needs a peer exits 2 naming the packages to install.
  */
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import {
@@ -39,12 +39,18 @@ const INSTALL_MS = 240_000;
 const cleanEnv = (): NodeJS.ProcessEnv =>
   Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("npm_")));
 
-function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+  timeout = INSTALL_MS,
+) {
   return spawnSync(cmd, args, {
     cwd,
     encoding: "utf8",
     env: { ...cleanEnv(), NO_COLOR: "1", ...env },
-    timeout: INSTALL_MS,
+    timeout,
   }) as SpawnSyncReturns<string>;
 }
 
@@ -238,5 +244,56 @@ console.log(JSON.stringify({ direct: direct.reply, status: result.status, output
     );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain("Hello, Ada.");
+  });
+
+  it("npx graphspec draw prints Mermaid text without the drawing stack", () => {
+    const r = graphspec("draw", "graphs/greet.yaml");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^flowchart/m);
+  });
+});
+
+/** `text` names package `name` as a word of its own (`hono`, not the `hono` in `@hono/node-server`). */
+function namesPackage(text: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  return new RegExp(`(?<![\\w@/-])${escaped}(?![\\w/-])`).test(text);
+}
+
+describe("a command that needs an optional peer says which packages to install", () => {
+  // Each: the command, then the packages its message must name (README.md, "Install footprint").
+  const cases: [string[], string[]][] = [
+    [
+      ["serve", "graphs", "--no-auth", "--port", "0", "--host", "127.0.0.1"],
+      ["hono", "@hono/node-server"],
+    ],
+    [
+      ["dev", "graphs", "--port", "0", "--host", "127.0.0.1"],
+      ["hono", "@hono/node-server", "chokidar"],
+    ],
+    [["draw", "graphs/greet.yaml", "--format", "svg"], ["@dagrejs/dagre"]],
+    [["draw", "graphs/greet.yaml", "--format", "png", "--out", "greet.png"], ["@resvg/resvg-js"]],
+    [["types", "graphs", "-o", "types"], ["json-schema-to-typescript"]],
+    [
+      ["run", "greet", "--checkpointer", "sqlite", "--input", '{"name":"Ada"}'],
+      ["@langchain/langgraph-checkpoint-sqlite"],
+    ],
+    [
+      ["run", "greet", "--checkpointer", "postgres", "--input", '{"name":"Ada"}'],
+      ["@langchain/langgraph-checkpoint-postgres", "pg"],
+    ],
+  ];
+  it.each(cases)("graphspec %j names %j, exit 2, no stack trace", (args, packages) => {
+    // A server that starts after all would be killed here, and fail the test, not hang it.
+    const r = run(
+      "npx",
+      ["--no", "graphspec", ...args],
+      app,
+      { DATABASE_URL: "postgres://graphspec@127.0.0.1:1/none" },
+      20_000,
+    );
+    for (const p of packages) expect(namesPackage(r.stderr, p), `${p} in:\n${r.stderr}`).toBe(true);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.status).toBe(2);
   });
 });
