@@ -14,14 +14,49 @@ function notInstalled(e: unknown, name: string): boolean {
   return message.includes(`'${name}'`) || message.includes(`'${name}/`);
 }
 
-/** The error for a feature whose packages are missing: what needs them, and the install command. */
-export function missingPeer(feature: PeerFeature): PackageError {
-  const { what, packages } = PEER_FEATURES[feature];
+/** The error for features whose packages are missing: what needs them, and one install command. */
+function missingPackages(
+  features: readonly PeerFeature[],
+  packages: readonly string[],
+): PackageError {
+  const what = list(features.map((f) => PEER_FEATURES[f].what));
+  const many = packages.length > 1;
   return new PackageError(
-    `${what} needs ${list(packages)}, which ${packages.length > 1 ? "are" : "is"} not installed`,
-    `install ${packages.length > 1 ? "them" : "it"}: npm install ${packages.join(" ")}`,
+    `${what} need${features.length > 1 ? "" : "s"} ${list(packages)}, which ${many ? "are" : "is"} not installed`,
+    `install ${many ? "them" : "it"}: npm install ${packages.join(" ")}`,
     packages,
   );
+}
+
+const missingPeer = (feature: PeerFeature) =>
+  missingPackages([feature], PEER_FEATURES[feature].packages);
+
+/**
+ * Checks, before a command starts, that the packages of every feature it will use are installed,
+ * so that one error names all that are missing (`graphspec dev` with none of its peers: the
+ * server's, the watcher's and the checkpointer's, in one install line).
+ */
+export async function requirePeers(features: readonly PeerFeature[]): Promise<void> {
+  const missing: string[] = [];
+  const needing: PeerFeature[] = [];
+  for (const feature of features) {
+    for (const name of PEER_FEATURES[feature].packages) {
+      try {
+        await import(name);
+      } catch (e) {
+        if (!notInstalled(e, name)) {
+          // Installed but not loadable (a binary for another platform, …): the feature's own
+          // loading says so where it is used; a native module for another Node is said here.
+          const wrongNode = nativeAddonError(e);
+          if (wrongNode) throw wrongNode;
+          continue;
+        }
+        missing.push(name);
+        if (!needing.includes(feature)) needing.push(feature);
+      }
+    }
+  }
+  if (missing.length) throw missingPackages(needing, missing);
 }
 
 /**

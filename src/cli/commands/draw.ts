@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { validate } from "../../check/validate.js";
 import { toMermaid } from "../../draw/mermaid.js";
 import { toSvg } from "../../draw/svg.js";
-import { loadPeer } from "../../peers/load-peer.js";
+import { loadPeer, requirePeers } from "../../peers/load-peer.js";
 import { graphDrawing } from "../../server/graph-drawing.js";
 import { readSpec } from "../../spec/load.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
@@ -92,7 +92,8 @@ export async function drawCommand(argv: string[], io: Io): Promise<number> {
   const graph = await graphDrawing({ path, spec }, values.xray ? XRAY_ALL : 0);
 
   if (format === "mermaid") return emit(io, values.out, toMermaid(graph));
-  // dagre lays out the drawing: loaded only for the formats that are drawn here.
+  // dagre lays out the drawing (and resvg renders a PNG): loaded only for the formats drawn here.
+  await requirePeers(format === "png" ? ["layout", "png"] : ["layout"]);
   const { layoutGraph } = await loadPeer("layout", () => import("../../draw/layout.js"));
   const svg = toSvg(layoutGraph(graph), spec.name ?? file);
   if (format === "svg") return emit(io, values.out, svg);

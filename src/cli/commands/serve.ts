@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadPeer } from "../../peers/load-peer.js";
+import { loadPeer, requirePeers } from "../../peers/load-peer.js";
 import { bytesArg, jsonArg } from "../args.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { VERSION } from "../version.js";
@@ -89,6 +89,13 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never> | undefined;
   if (scripts && name === "serve")
     throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
+  // Everything this command will load, checked at once: one error names every missing package.
+  const checkpointerPeer = choice === "memory" ? [] : [choice as "sqlite" | "postgres"];
+  await requirePeers([
+    "server",
+    ...(name === "dev" ? (["watch"] as const) : []),
+    ...checkpointerPeer,
+  ]);
   const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
   const { folderCatalog } = await import("../../server/graph-catalog.js");
   const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
