@@ -4,12 +4,13 @@
  * human-in-the-loop middleware (the run pauses before an approved tool runs, and resumes with
  * decisions), and `output.schema` as its response format, always by tool calling. The agent runs
  * inside the node with the node's config, so its checkpoints and interrupts nest under the node
- * and a resume continues inside the loop; what it adds to the history is the node's answer.
+ * and a resume continues inside the loop; what it adds to the history is the node's answer. Its
+ * tools see the graph's state as `runtime.state`, as in a `tools` node, not the agent's own.
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
-import type { StructuredToolInterface } from "@langchain/core/tools";
+import { type StructuredToolInterface, tool } from "@langchain/core/tools";
 import {
   Command,
   isCommand,
@@ -21,9 +22,10 @@ import {
   createAgent,
   createMiddleware,
   humanInTheLoopMiddleware,
+  MultipleStructuredOutputsError,
   modelCallLimitMiddleware,
   ToolInvocationError,
-  toolStrategy,
+  ToolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
 import { boundArguments } from "../build-tool.js";
@@ -49,15 +51,22 @@ interface Agent {
   graph: { nodes: Record<string, unknown> };
 }
 
-/**
- * What tools of the running agent wrote to the graph's state with a Command. The agent's own state
- * has only its messages, and would drop the rest silently: it is kept here and written by the node.
- */
-const commandUpdates = new AsyncLocalStorage<Record<string, unknown>[]>();
+/** What the node's run shares with the code LangChain runs inside its loop. */
+interface LoopScope {
+  /** The graph's state as the node read it: what the agent's tools see as `runtime.state`. */
+  graphState: Record<string, unknown>;
+  /**
+   * What tools wrote to the graph's channels with a Command. The agent's own state has only its
+   * messages, and would drop the rest silently: it is kept here and written by the node.
+   */
+  written: Record<string, unknown>[];
+}
+
+const loopScope = new AsyncLocalStorage<LoopScope>();
 
 /** A tool's Command with its writes to the graph's channels taken out (kept for the node). */
 function graphUpdates<T>(result: T): T {
-  const kept = commandUpdates.getStore();
+  const kept = loopScope.getStore()?.written;
   if (!kept || !isCommand(result) || result.update === undefined || result.update === null)
     return result;
   const entries = Array.isArray(result.update)
@@ -72,35 +81,76 @@ function graphUpdates<T>(result: T): T {
   } as ConstructorParameters<typeof Command>[0]) as T;
 }
 
+type Invokable = Pick<StructuredToolInterface, "invoke">;
+
+/**
+ * The tool as LangChain's ToolNode runs it, but with the graph's state as its `runtime.state`
+ * (LangChain hands it the agent's: `jumpTo`, `lg_tool_call`, call counters). The graph's
+ * channels as the node read them, with `messages` the loop's own: the call being run is in it,
+ * as in a `tools` node.
+ */
+function withGraphState(
+  tool: Invokable,
+  agentState: { messages?: unknown } | undefined,
+  scope: LoopScope,
+): Invokable {
+  const state = { ...scope.graphState, messages: agentState?.messages ?? [] };
+  return {
+    ...tool,
+    invoke: (input: unknown, config?: Record<string, unknown>) =>
+      tool.invoke(input as never, { ...config, state } as never),
+  } as unknown as Invokable;
+}
+
 /**
  * The run's tool allowlist (tool-policy.ts), checked where the loop runs a tool: after an approval,
  * so an approved or edited call is held to it too.
  */
-const toolPolicy = createMiddleware({
-  name: "GraphspecToolPolicy",
-  wrapToolCall: async (request, handler) => {
-    const runtime = request.runtime as {
-      configurable?: Record<string, unknown>;
-      signal?: AbortSignal;
-    };
-    const denial = await policyDenial(request.toolCall, runtime.configurable);
-    if (denial) return denial;
-    try {
-      return graphUpdates(await handler(request));
-    } catch (e) {
-      // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
-      // model's to read, as it is without middleware (its default tool-error handling).
-      if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
-      const { toolCall } = request;
-      return new ToolMessage({
-        content: ToolInvocationError.isInstance(e) ? e.message : `${e}\n Please fix your mistakes.`,
-        tool_call_id: toolCall.id ?? "",
-        name: toolCall.name,
-        status: "error",
-      });
-    }
-  },
-});
+function toolPolicy(outputTool: string | undefined) {
+  return createMiddleware({
+    name: "GraphspecToolPolicy",
+    wrapToolCall: async (request, handler) => {
+      const runtime = request.runtime as {
+        configurable?: Record<string, unknown>;
+        signal?: AbortSignal;
+      };
+      // The output tool is how the agent answers, not a tool the allowlist is about.
+      const denial =
+        request.toolCall.name === outputTool
+          ? undefined
+          : await policyDenial(request.toolCall, runtime.configurable);
+      if (denial) return denial;
+      const scope = loopScope.getStore();
+      const run =
+        scope && request.tool
+          ? {
+              ...request,
+              tool: withGraphState(
+                request.tool as Invokable,
+                request.state as { messages?: unknown },
+                scope,
+              ),
+            }
+          : request;
+      try {
+        return graphUpdates(await handler(run as typeof request));
+      } catch (e) {
+        // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
+        // model's to read, as it is without middleware (its default tool-error handling).
+        if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
+        const { toolCall } = request;
+        return new ToolMessage({
+          content: ToolInvocationError.isInstance(e)
+            ? e.message
+            : `${e}\n Please fix your mistakes.`,
+          tool_call_id: toolCall.id ?? "",
+          name: toolCall.name,
+          status: "error",
+        });
+      }
+    },
+  });
+}
 
 /**
  * The model's tool calls with the tools' `bind` values applied, so what follows — an approval
@@ -128,11 +178,79 @@ function boundCalls(tools: readonly StructuredToolInterface[]): AgentMiddleware 
   }) as AgentMiddleware;
 }
 
+const mismatch = (what: string) =>
+  `Your answer does not match the required schema: ${what}. Answer again, matching the schema exactly.`;
+
+/** A structured answer as LangChain's model step gives it. */
+const isStructured = (v: unknown): v is { structuredResponse: unknown; messages: BaseMessage[] } =>
+  typeof v === "object" && v !== null && "structuredResponse" in v && "messages" in v;
+
+/**
+ * The agent's structured answer: LangChain's tool strategy (a call of `output.name`, on every
+ * provider), checked against `output.schema` here rather than by the strategy. On a wrong answer
+ * the strategy retries with a Command that jumps back to the model while the graph's edges also
+ * leave it — two paths at once, which with a before/after-model hook (`approve`, `max_steps`)
+ * collide on the agent's internal channels (`jumpTo`) or call the model twice
+ * (langchain-ai/langchainjs#10175). Here a call that does not match is left in the model's reply,
+ * unanswered, so the loop takes its one ordinary path to the tools, where `output.name` (a tool
+ * the model is not shown a second time) answers it with what was wrong; the model then tries
+ * again, a step like any other (it counts toward `max_steps`).
+ */
+function structuredAnswers(node: AgentNode) {
+  const name = outputToolName(node);
+  const schema = node.output!.schema as Record<string, unknown>;
+  const check = valueCheck(schema);
+  const problems = (args: unknown) =>
+    check(args, "output")
+      .map((p) => p.message)
+      .join("; ");
+  const strategy = ToolStrategy.fromSchema(
+    {
+      description: "Give your final answer by calling this tool.",
+      ...schema,
+      title: name,
+    } as never,
+    // Two calls of it in one reply: LangChain would retry by the same two paths; it fails instead.
+    { handleError: false },
+  );
+  // Accepted as given: the check below decides.
+  strategy.parse = (args) => args as never;
+  const feedback = tool(
+    async (args: Record<string, unknown>, config: { toolCall?: { id?: string } }) => {
+      const what = problems(args);
+      return new ToolMessage({
+        content: what ? mismatch(what) : JSON.stringify(args),
+        tool_call_id: config.toolCall?.id ?? "",
+        name,
+        status: what ? "error" : "success",
+      });
+    },
+    {
+      name,
+      description: "Answers a structured answer that did not match.",
+      schema: { type: "object" },
+    },
+  ) as unknown as StructuredToolInterface;
+  const middleware = createMiddleware({
+    name: "GraphspecStructuredAnswer",
+    wrapModelCall: async (request, handler) => {
+      // The model is offered the output tool once: as LangChain's structured-output tool.
+      const tools = (request.tools ?? []).filter((t) => t !== feedback);
+      const answer = await handler({ ...request, tools } as typeof request);
+      if (!isStructured(answer) || !problems(answer.structuredResponse)) return answer;
+      return answer.messages[0] as AIMessage;
+    },
+  }) as AgentMiddleware;
+  return { strategy, feedback, middleware, name };
+}
+
 function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: unknown): Agent {
   const tools = node.tools.map((t) => ctx.tool(t));
-  const middleware: AgentMiddleware[] = [toolPolicy as AgentMiddleware];
+  const structured = node.output ? structuredAnswers(node) : undefined;
+  const middleware: AgentMiddleware[] = [toolPolicy(structured?.name) as AgentMiddleware];
   const bound = boundCalls(tools);
   if (bound) middleware.push(bound);
+  if (structured) middleware.push(structured.middleware);
   if (node.max_steps !== undefined) {
     middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
   }
@@ -143,23 +261,14 @@ function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: u
       }),
     );
   }
-  const schema = node.output?.schema as Record<string, unknown> | undefined;
   return createAgent({
     model,
-    tools,
+    tools: structured ? [...tools, structured.feedback] : tools,
     middleware,
     name,
     // Tool calling for every provider (LangChain would pick a provider's JSON mode where it
     // knows one), so the answer is a call of `output.name` whatever the model.
-    ...(schema
-      ? {
-          responseFormat: toolStrategy({
-            description: "Give your final answer by calling this tool.",
-            ...schema,
-            title: outputToolName(node),
-          } as never),
-        }
-      : {}),
+    ...(structured ? { responseFormat: structured.strategy } : {}),
   } as never) as unknown as Agent;
 }
 
@@ -200,6 +309,18 @@ function agentFailure(
     );
   }
   for (let c: unknown = e, i = 0; c && i < 4; c = (c as { cause?: unknown }).cause, i++) {
+    if (c instanceof MultipleStructuredOutputsError) {
+      return new GraphspecRunError(
+        "invalid-output",
+        `node \`${name}\`: the model gave several structured answers in one reply (${c.toolNames.length} calls of \`${outputToolName(node)}\`)`,
+        {
+          node: name,
+          field: "output",
+          hint: `tell the model (in \`system\`) to call \`${outputToolName(node)}\` once, with its final answer`,
+          cause: e,
+        },
+      );
+    }
     if ((c as { lc_error_code?: string }).lc_error_code === "MISSING_CHECKPOINTER") {
       return new GraphspecRunError(
         "no-checkpointer",
@@ -278,12 +399,12 @@ export const agentKind: NodeKind<AgentNode> = {
     return {
       subgraphs: [agent.graph],
       run: async (call) => {
-        const sent = prompt(call);
+        const sent = prompt(call).messages;
         const recursionLimit = limitFor(call.config.recursionLimit ?? 25);
         let result: Awaited<ReturnType<Agent["invoke"]>>;
         const written: Record<string, unknown>[] = [];
         try {
-          result = await commandUpdates.run(written, async () =>
+          result = await loopScope.run({ graphState: call.state, written }, async () =>
             (await agentWith(call.config)).invoke(
               { messages: sent },
               { ...call.config, context: call.context, recursionLimit },
