@@ -101,6 +101,19 @@ describe("an agent's structured answer that does not match its schema", () => {
     });
   }
 
+  it("the model is offered the output tool once, and a run's tool allowlist does not refuse its feedback", async () => {
+    const env = await start(wrong, right);
+    const g = await compile(specDoc(structuredAgent(VARIANTS.both)), { env });
+    // An allowlist naming no tool: the output tool is how the agent answers, not a tool it uses.
+    const out = await g.invoke({}, { configurable: { thread_id: "t", toolIds: [] } });
+    expect(out.verdict).toEqual({ status: "closed" });
+    const offered = (stub!.requests[0]!.tools as { function: { name: string } }[]).map(
+      (t) => t.function.name,
+    );
+    expect(offered.sort()).toEqual(["lookup_order", "verdict"]);
+    expect(sent()[1]!.at(-1)).toBe(TOLD);
+  });
+
   it("with approve and max_steps, through the executor: invalid-output, not a parallel write of LangChain's channels", async () => {
     await start(wrong, wrong, wrong, wrong, wrong, wrong);
     const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
