@@ -70,7 +70,7 @@ describe("graphspec test", () => {
       interrupts: [{ node: ask, value: { question: Mood? } }]
     then:
       - resume: happy
-        expect: { path: [ask], output: { mood: happy, messages: [{ type: ai, content: hello }] } }
+        expect: { path: [ask], output: { mood: happy, messages: [{ type: human, content: Say something }, { type: ai, content: hello }] } }
 `,
     );
     const r = graphspec("graphs/pass.test.yaml");

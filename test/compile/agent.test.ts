@@ -313,7 +313,9 @@ ${extra}`);
     const g = await compile(specDoc(structured()), { models: { default: model as never } });
     expect(plain((await g.invoke({})).answer)).toEqual({ status: "closed" });
     const told = texts(model.calls[1]!.messages).at(-1);
-    expect(told).toMatch(/^tool: .*verdict/);
+    expect(told).toBe(
+      'tool: Your answer does not match the required schema: `output.status` must be one of "open", "closed". Answer again, matching the schema exactly.',
+    );
   });
 
   it("without `write`, the loop's messages are appended, the tool call answered", async () => {

@@ -299,15 +299,16 @@ describe("llm answers", () => {
     const compiled = await compile(specDoc(CHAT), { scripts, checkpointer: new MemorySaver() });
     const handModel = ScriptedChatModel.create("chat", scripts.chat);
     const hand = new StateGraph(MessagesAnnotation)
-      .addNode("chat", async (s) => ({
-        messages: [
-          await handModel.invoke([
-            new SystemMessage("Be brief."),
-            ...s.messages,
-            new HumanMessage("Say hi"),
-          ]),
-        ],
-      }))
+      .addNode("chat", async (s) => {
+        // The prompt is sent once and kept in the history, before the answer.
+        const prompt = new HumanMessage("Say hi");
+        const answer = await handModel.invoke([
+          new SystemMessage("Be brief."),
+          ...s.messages,
+          prompt,
+        ]);
+        return { messages: [prompt, answer] };
+      })
       .addEdge(START, "chat")
       .addEdge("chat", END)
       .compile({ checkpointer: new MemorySaver() });
@@ -342,9 +343,12 @@ describe("llm answers", () => {
     const spec = oneNode('prompt: "Say hi", write: log', "  log: { type: messages }\n");
     const scripts = { chat: [{ text: "hello", usage: { input_tokens: 1, output_tokens: 1 } }] };
     const out = await (await compile(specDoc(spec), { scripts })).invoke({});
-    expect(out.log).toHaveLength(1);
-    expect(out.log[0]).toBeInstanceOf(AIMessage);
-    expect(out.log[0].usage_metadata).toMatchObject({ total_tokens: 2 });
+    // The prompt that asked, then the answer.
+    expect(out.log).toHaveLength(2);
+    expect(out.log[0]).toBeInstanceOf(HumanMessage);
+    expect(out.log[0].text).toBe("Say hi");
+    expect(out.log[1]).toBeInstanceOf(AIMessage);
+    expect(out.log[1].usage_metadata).toMatchObject({ total_tokens: 2 });
   });
 
   it("`${{ output }}` written to a message channel is the answer again, tool calls and usage kept", async () => {
@@ -385,7 +389,9 @@ describe("scripted streaming", () => {
     });
     const pieces: string[] = [];
     const config = { configurable: { thread_id: "s" }, streamMode: "messages" as const };
-    for await (const [chunk] of await g.stream({}, config)) if (chunk.text) pieces.push(chunk.text);
+    // The model's tokens; the prompt the node stores arrives as a human message of its own.
+    for await (const [chunk] of await g.stream({}, config))
+      if (chunk.getType() === "ai" && chunk.text) pieces.push(chunk.text);
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join("")).toBe("Hello there, friend.");
     const state = await g.getState({ configurable: { thread_id: "s" } });

@@ -221,7 +221,7 @@ describe("openai over HTTP", () => {
     const tokens: string[] = [];
     for await (const [chunk, meta] of await g.stream({}, { streamMode: "messages" })) {
       expect(meta.langgraph_node).toBe("n");
-      if (chunk.text) tokens.push(chunk.text);
+      if (chunk.getType() === "ai" && chunk.text) tokens.push(chunk.text);
     }
     expect(tokens.length).toBeGreaterThan(3);
     expect(tokens.join("")).toBe("Hello from the stub model.");

@@ -71,7 +71,8 @@ it("messages, Sends and interrupts stored masked: the thread resumes by interrup
     expect(done).toMatchObject({ status: "completed", interrupts: [], next: [] });
     expect([...(done.output.sections as string[])].sort()).toEqual(["a ***: one", "b ***: two"]);
     const messages = done.output.messages as { content: unknown }[];
-    expect(messages.map((m) => m.content)).toEqual(["ok, using ***"]);
+    // The prompt, stored before the answer, masked like it.
+    expect(messages.map((m) => m.content)).toEqual(["use ***", "ok, using ***"]);
   } finally {
     await second.close();
   }

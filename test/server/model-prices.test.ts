@@ -83,11 +83,15 @@ describe("model prices over the API", () => {
       input_tokens: 12,
       output_tokens: 3,
     });
-    // The tokens stream with the same model name.
+    // The tokens stream with the same model name; the prompt the node stores in the history
+    // arrives once, as a human message, with no model to price.
     const tuples = events
       .filter((e) => e.event === "messages")
-      .map((e) => e.data as [unknown, Record<string, unknown>]);
-    expect(tuples.length).toBeGreaterThan(0);
-    expect(tuples.every(([, meta]) => meta.ls_model_name === "priced")).toBe(true);
+      .map((e) => e.data as [{ type?: string; content?: unknown }, Record<string, unknown>]);
+    const human = tuples.filter(([m]) => m.type === "human");
+    expect(human.map(([m]) => m.content)).toEqual(["Hello"]);
+    const tokens = tuples.filter(([m]) => m.type !== "human");
+    expect(tokens.length).toBeGreaterThan(0);
+    expect(tokens.every(([, meta]) => meta.ls_model_name === "priced")).toBe(true);
   });
 });

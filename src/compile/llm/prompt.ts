@@ -3,8 +3,17 @@
  * user message. The history defaults to the state's `messages` (the messages themselves); a
  * `messages` template gives Message records (how expressions see messages), which become chat
  * messages again here — the state's own messages when their ids match (llm/messages.ts).
+ *
+ * An `llm` node's call whose history ends with tool results continues the model's turn (the
+ * llm + `tools` loop): the prompt was sent, and stored with the answer, when the turn began, so
+ * it is in the history and is not sent again — what a hand-written loop sends.
  */
-import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import {
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+} from "@langchain/core/messages";
 import { renderText } from "../../expr/index.js";
 import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
@@ -14,13 +23,24 @@ import { preview } from "../preview.js";
 import { compileText, type Evaluate, locationOf } from "../values.js";
 import { messagesById, toChatMessage } from "./messages.js";
 
-export type BuildPrompt = (call: NodeCall) => BaseMessage[];
+export interface Prompt {
+  /** Everything the model is sent, in order. */
+  messages: BaseMessage[];
+  /** The prompt's user message, when this call sent one (an `llm` node stores it). */
+  prompt?: BaseMessage;
+}
 
-/** The messages a node sends to its model, built per call. */
+export type BuildPrompt = (call: NodeCall) => Prompt;
+
+/**
+ * The messages a node sends to its model, built per call. With `continuesTurn` (an `llm` node),
+ * a history ending with tool results is sent without the prompt.
+ */
 export function promptBuilder(
   name: string,
   node: LlmNode | AgentNode,
   ctx: CompileContext,
+  { continuesTurn = false } = {},
 ): BuildPrompt {
   const values = ctx.values(name);
   const scope = ctx.expr.scope(`the prompt of node \`${name}\``);
@@ -58,10 +78,13 @@ export function promptBuilder(
     });
   };
   return (call) => {
-    const out: BaseMessage[] = [];
-    if (system) out.push(new SystemMessage(renderText(system(call.vars))));
-    out.push(...fromHistory(call));
-    if (prompt) out.push(new HumanMessage(renderText(prompt(call.vars))));
-    return out;
+    const messages: BaseMessage[] = [];
+    if (system) messages.push(new SystemMessage(renderText(system(call.vars))));
+    const past = fromHistory(call);
+    messages.push(...past);
+    if (!prompt || (continuesTurn && ToolMessage.isInstance(past.at(-1)))) return { messages };
+    const sent = new HumanMessage(renderText(prompt(call.vars)));
+    messages.push(sent);
+    return { messages, prompt: sent };
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Where an `llm` or `agent` node's answer goes. Without `write`: the new messages are appended to
- * `messages`. `write: channel`: a message channel gets the message(s), another channel the
+ * `messages` — for an `llm` node, the prompt it sent, then its answer. `write: channel`: a message channel gets the message(s), another channel the
  * structured output — or, without `output.schema`, the answer's text. A `write` map sees `output`:
  * the structured output, or the answer as a Message record; a record of the answer written to a
  * message channel is the answer itself again (its usage and tool calls kept).
@@ -18,7 +18,13 @@ export interface Answer {
   messages: BaseMessage[];
   /** The structured output, when the node has `output.schema`. */
   structured?: unknown;
+  /** The prompt's user message, stored before the answer where the answer is a message. */
+  prompt?: BaseMessage;
 }
+
+/** The messages an answer adds to a message channel: the prompt that asked, then the answer. */
+const added = (answer: Answer) =>
+  answer.prompt ? [answer.prompt, ...answer.messages] : answer.messages;
 
 export type WriteAnswer = (
   vars: Record<string, unknown>,
@@ -32,11 +38,11 @@ export function answerWriter(
 ): WriteAnswer {
   const schema = node.output?.schema;
   const write = node.write;
-  if (write === undefined) return (_vars, answer) => ({ messages: answer.messages });
+  if (write === undefined) return (_vars, answer) => ({ messages: added(answer) });
   if (typeof write === "string") {
     const isMessages = ctx.spec.state[write]?.type === "messages";
     return (_vars, answer) => {
-      if (isMessages) return { [write]: answer.messages };
+      if (isMessages) return { [write]: added(answer) };
       if (schema !== undefined) return { [write]: answer.structured };
       return { [write]: answer.messages.at(-1)?.text ?? "" };
     };

@@ -29,9 +29,13 @@ export type AskStructured = (
 
 const toolCallsOf = (m: BaseMessage) => (isAIMessage(m) ? (m.tool_calls ?? []) : []);
 
-/** What the model is told when its answer does not match. */
+/** What the model is told when its structured answer does not match (an `agent`'s too). */
+export const mismatchFeedback = (what: string): string =>
+  `Your answer does not match the required schema: ${what}. Answer again, matching the schema exactly.`;
+
+/** The model's answer, then what it is told when the answer does not match. */
 function feedback(raw: BaseMessage, what: string): BaseMessage[] {
-  const text = `Your answer does not match the required schema: ${what}. Answer again, matching the schema exactly.`;
+  const text = mismatchFeedback(what);
   const calls = toolCallsOf(raw);
   if (!calls.length) return [raw, new HumanMessage(text)];
   return [

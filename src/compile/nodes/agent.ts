@@ -4,7 +4,8 @@
  * human-in-the-loop middleware (the run pauses before an approved tool runs, and resumes with
  * decisions), and `output.schema` as its response format, always by tool calling. The agent runs
  * inside the node with the node's config, so its checkpoints and interrupts nest under the node
- * and a resume continues inside the loop; what it adds to the history is the node's answer.
+ * and a resume continues inside the loop; what it adds to the history is the node's answer. Its
+ * tools see the graph's state as `runtime.state`, as in a `tools` node, not the agent's own.
  */
 
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -21,23 +22,21 @@ import {
   createAgent,
   createMiddleware,
   humanInTheLoopMiddleware,
+  MultipleStructuredOutputsError,
   modelCallLimitMiddleware,
   ToolInvocationError,
-  toolStrategy,
 } from "langchain";
 import type { AgentNode } from "../../spec/spec-types.generated.js";
 import { agentCallbacks } from "../agent-tokens.js";
 import { boundArguments } from "../build-tool.js";
 import type { CompileContext } from "../compile-context.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
+import { outputToolName, structuredAnswers } from "../llm/agent-structured.js";
 import { promptBuilder } from "../llm/prompt.js";
 import { answerWriter } from "../llm/result.js";
 import type { NodeKind } from "../node-kind.js";
 import { policyDenial } from "../tool-policy.js";
 import { valueCheck } from "../value-check.js";
-
-/** The tool a model calls to give a structured answer (LangChain's tool strategy). */
-const outputToolName = (node: AgentNode): string => node.output?.name ?? "structured_output";
 
 /** How LangChain's model-call limit says it ended the loop (its closing AI message). */
 const LIMIT_MESSAGE = /^Model call limits exceeded/;
@@ -50,15 +49,22 @@ interface Agent {
   graph: { nodes: Record<string, unknown> };
 }
 
-/**
- * What tools of the running agent wrote to the graph's state with a Command. The agent's own state
- * has only its messages, and would drop the rest silently: it is kept here and written by the node.
- */
-const commandUpdates = new AsyncLocalStorage<Record<string, unknown>[]>();
+/** What the node's run shares with the code LangChain runs inside its loop. */
+interface LoopScope {
+  /** The graph's state as the node read it: what the agent's tools see as `runtime.state`. */
+  graphState: Record<string, unknown>;
+  /**
+   * What tools wrote to the graph's channels with a Command. The agent's own state has only its
+   * messages, and would drop the rest silently: it is kept here and written by the node.
+   */
+  written: Record<string, unknown>[];
+}
+
+const loopScope = new AsyncLocalStorage<LoopScope>();
 
 /** A tool's Command with its writes to the graph's channels taken out (kept for the node). */
 function graphUpdates<T>(result: T): T {
-  const kept = commandUpdates.getStore();
+  const kept = loopScope.getStore()?.written;
   if (!kept || !isCommand(result) || result.update === undefined || result.update === null)
     return result;
   const entries = Array.isArray(result.update)
@@ -73,35 +79,76 @@ function graphUpdates<T>(result: T): T {
   } as ConstructorParameters<typeof Command>[0]) as T;
 }
 
+type Invokable = Pick<StructuredToolInterface, "invoke">;
+
+/**
+ * The tool as LangChain's ToolNode runs it, but with the graph's state as its `runtime.state`
+ * (LangChain hands it the agent's: `jumpTo`, `lg_tool_call`, call counters). The graph's
+ * channels as the node read them, with `messages` the loop's own: the call being run is in it,
+ * as in a `tools` node.
+ */
+function withGraphState(
+  tool: Invokable,
+  agentState: { messages?: unknown } | undefined,
+  scope: LoopScope,
+): Invokable {
+  const state = { ...scope.graphState, messages: agentState?.messages ?? [] };
+  return {
+    ...tool,
+    invoke: (input: unknown, config?: Record<string, unknown>) =>
+      tool.invoke(input as never, { ...config, state } as never),
+  } as unknown as Invokable;
+}
+
 /**
  * The run's tool allowlist (tool-policy.ts), checked where the loop runs a tool: after an approval,
  * so an approved or edited call is held to it too.
  */
-const toolPolicy = createMiddleware({
-  name: "GraphspecToolPolicy",
-  wrapToolCall: async (request, handler) => {
-    const runtime = request.runtime as {
-      configurable?: Record<string, unknown>;
-      signal?: AbortSignal;
-    };
-    const denial = await policyDenial(request.toolCall, runtime.configurable);
-    if (denial) return denial;
-    try {
-      return graphUpdates(await handler(request));
-    } catch (e) {
-      // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
-      // model's to read, as it is without middleware (its default tool-error handling).
-      if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
-      const { toolCall } = request;
-      return new ToolMessage({
-        content: ToolInvocationError.isInstance(e) ? e.message : `${e}\n Please fix your mistakes.`,
-        tool_call_id: toolCall.id ?? "",
-        name: toolCall.name,
-        status: "error",
-      });
-    }
-  },
-});
+function toolPolicy(outputTool: string | undefined) {
+  return createMiddleware({
+    name: "GraphspecToolPolicy",
+    wrapToolCall: async (request, handler) => {
+      const runtime = request.runtime as {
+        configurable?: Record<string, unknown>;
+        signal?: AbortSignal;
+      };
+      // The output tool is how the agent answers, not a tool the allowlist is about.
+      const denial =
+        request.toolCall.name === outputTool
+          ? undefined
+          : await policyDenial(request.toolCall, runtime.configurable);
+      if (denial) return denial;
+      const scope = loopScope.getStore();
+      const run =
+        scope && request.tool
+          ? {
+              ...request,
+              tool: withGraphState(
+                request.tool as Invokable,
+                request.state as { messages?: unknown },
+                scope,
+              ),
+            }
+          : request;
+      try {
+        return graphUpdates(await handler(run as typeof request));
+      } catch (e) {
+        // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
+        // model's to read, as it is without middleware (its default tool-error handling).
+        if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
+        const { toolCall } = request;
+        return new ToolMessage({
+          content: ToolInvocationError.isInstance(e)
+            ? e.message
+            : `${e}\n Please fix your mistakes.`,
+          tool_call_id: toolCall.id ?? "",
+          name: toolCall.name,
+          status: "error",
+        });
+      }
+    },
+  });
+}
 
 /**
  * The model's tool calls with the tools' `bind` values applied, so what follows — an approval
@@ -131,9 +178,11 @@ function boundCalls(tools: readonly StructuredToolInterface[]): AgentMiddleware 
 
 function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: unknown): Agent {
   const tools = node.tools.map((t) => ctx.tool(t));
-  const middleware: AgentMiddleware[] = [toolPolicy as AgentMiddleware];
+  const structured = node.output ? structuredAnswers(node) : undefined;
+  const middleware: AgentMiddleware[] = [toolPolicy(structured?.name) as AgentMiddleware];
   const bound = boundCalls(tools);
   if (bound) middleware.push(bound);
+  if (structured) middleware.push(structured.middleware);
   if (node.max_steps !== undefined) {
     middleware.push(modelCallLimitMiddleware({ runLimit: node.max_steps, exitBehavior: "end" }));
   }
@@ -144,23 +193,14 @@ function buildAgent(name: string, node: AgentNode, ctx: CompileContext, model: u
       }),
     );
   }
-  const schema = node.output?.schema as Record<string, unknown> | undefined;
   return createAgent({
     model,
-    tools,
+    tools: structured ? [...tools, structured.feedback] : tools,
     middleware,
     name,
     // Tool calling for every provider (LangChain would pick a provider's JSON mode where it
     // knows one), so the answer is a call of `output.name` whatever the model.
-    ...(schema
-      ? {
-          responseFormat: toolStrategy({
-            description: "Give your final answer by calling this tool.",
-            ...schema,
-            title: outputToolName(node),
-          } as never),
-        }
-      : {}),
+    ...(structured ? { responseFormat: structured.strategy } : {}),
   } as never) as unknown as Agent;
 }
 
@@ -201,6 +241,18 @@ function agentFailure(
     );
   }
   for (let c: unknown = e, i = 0; c && i < 4; c = (c as { cause?: unknown }).cause, i++) {
+    if (c instanceof MultipleStructuredOutputsError) {
+      return new GraphspecRunError(
+        "invalid-output",
+        `node \`${name}\`: the model gave several structured answers in one reply (${c.toolNames.length} calls of \`${outputToolName(node)}\`)`,
+        {
+          node: name,
+          field: "output",
+          hint: `tell the model (in \`system\`) to call \`${outputToolName(node)}\` once, with its final answer`,
+          cause: e,
+        },
+      );
+    }
     if ((c as { lc_error_code?: string }).lc_error_code === "MISSING_CHECKPOINTER") {
       return new GraphspecRunError(
         "no-checkpointer",
@@ -279,12 +331,12 @@ export const agentKind: NodeKind<AgentNode> = {
     return {
       subgraphs: [agent.graph],
       run: async (call) => {
-        const sent = prompt(call);
+        const sent = prompt(call).messages;
         const recursionLimit = limitFor(call.config.recursionLimit ?? 25);
         let result: Awaited<ReturnType<Agent["invoke"]>>;
         const written: Record<string, unknown>[] = [];
         try {
-          result = await commandUpdates.run(written, async () =>
+          result = await loopScope.run({ graphState: call.state, written }, async () =>
             (await agentWith(call.config)).invoke(
               { messages: sent },
               {

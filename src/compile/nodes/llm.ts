@@ -1,5 +1,5 @@
 /**
- * `llm`: one chat-model call — system prompt, history, prompt — with the node's tools bound
+ * `llm`: one chat-model call — system prompt, history, prompt (llm/prompt.ts) — with the node's tools bound
  * (a `tools` node runs the calls) or, with `output.schema`, a structured answer checked against
  * the schema (llm/structured.ts). The answer goes where `write` says (llm/result.ts); the AI
  * message keeps its `usage_metadata`, and every call (a retried structured one too) reports its
@@ -22,7 +22,7 @@ export const llmKind: NodeKind<LlmNode> = {
         `${locationOf(ctx.doc, ["nodes", name, "output"])}: llm node \`${name}\` has both \`tools\` and \`output\`; a structured answer cannot also call tools (use an \`agent\` node, whose \`output\` is its final answer, or an llm with \`tools\` followed by one with \`output\`)`,
       );
     }
-    const prompt = promptBuilder(name, node, ctx);
+    const prompt = promptBuilder(name, node, ctx, { continuesTurn: true });
     const write = answerWriter(name, node, ctx);
     const output = node.output;
     if (output) {
@@ -32,8 +32,9 @@ export const llmKind: NodeKind<LlmNode> = {
       return {
         run: async (call) => {
           const ask = await askWith(call.config);
-          const { message, structured } = await ask(prompt(call), call.config);
-          return write(call.vars, { messages: [message], structured });
+          const sent = prompt(call);
+          const { message, structured } = await ask(sent.messages, call.config);
+          return write(call.vars, { messages: [message], structured, prompt: sent.prompt });
         },
       };
     }
@@ -49,8 +50,9 @@ export const llmKind: NodeKind<LlmNode> = {
     return {
       run: async (call) => {
         const bound = await boundWith(call.config);
-        const answer = (await bound.invoke(prompt(call), call.config)) as AIMessage;
-        return write(call.vars, { messages: [answer] });
+        const sent = prompt(call);
+        const answer = (await bound.invoke(sent.messages, call.config)) as AIMessage;
+        return write(call.vars, { messages: [answer], prompt: sent.prompt });
       },
     };
   },
