@@ -31,6 +31,7 @@
  */
 import { spawnSync } from "node:child_process";
 import {
+  copyFileSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -46,6 +47,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** The graph each use runs (test/package-install.test.ts installs and runs the same one). */
+const GREET_SPEC = join(ROOT, "test/fixtures/install/greet.yaml");
 const BEFORE_COMMIT = "77ce391";
 const DEV_SERVE_PEERS = [
   "hono",
@@ -105,24 +108,6 @@ function beforeTarball(tarball) {
   return pack(dir, join(tmp, "before-tgz"));
 }
 
-const SPEC = `version: 1
-name: greet
-state:
-  name: { type: string }
-  reply: { type: string, default: "" }
-input: [name]
-output: [reply]
-models:
-  default: { model: "scripted:greeter" }
-nodes:
-  greet:
-    kind: llm
-    prompt: "Say hello to \${{ state.name }}"
-    write: { reply: "\${{ output.text }}" }
-edges:
-  - { from: START, to: greet }
-  - { from: greet, to: END }
-`;
 // compile() on its own, then the executor on the checkpointer CHECKPOINTER names.
 const PROGRAM = `import { compile, createExecutor } from "graphspec";
 const scripts = { greeter: ["Hello, Ada."] };
@@ -140,7 +125,7 @@ function freshApp(name) {
   const dir = join(tmp, name);
   mkdirSync(join(dir, "graphs"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
-  writeFileSync(join(dir, "graphs", "greet.yaml"), SPEC);
+  copyFileSync(GREET_SPEC, join(dir, "graphs", "greet.yaml"));
   writeFileSync(join(dir, "main.mjs"), PROGRAM);
   return dir;
 }

@@ -13,6 +13,7 @@
  */
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -26,6 +27,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
+/** The graph every use runs (bench/footprint.mjs installs and runs the same one). */
+const GREET_SPEC = join(ROOT, "test/fixtures/install/greet.yaml");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   engines: { node: string };
 };
@@ -64,25 +67,6 @@ function minimumNode(range: string): string {
   return `v${m[1]}.${m[2] ?? 0}.${m[3] ?? 0}`;
 }
 
-const SPEC = `version: 1
-name: greet
-state:
-  name: { type: string }
-  reply: { type: string, default: "" }
-input: [name]
-output: [reply]
-models:
-  default: { model: "scripted:greeter" }
-nodes:
-  greet:
-    kind: llm
-    prompt: "Say hello to \${{ state.name }}"
-    write: { reply: "\${{ output.text }}" }
-edges:
-  - { from: START, to: greet }
-  - { from: greet, to: END }
-`;
-
 const FIXTURE = `tests:
   - name: greets by name
     input: { name: Ada }
@@ -110,7 +94,7 @@ beforeAll(() => {
     join(app, "package.json"),
     JSON.stringify({ name: "app", private: true, type: "module" }),
   );
-  writeFileSync(join(app, "graphs", "greet.yaml"), SPEC);
+  copyFileSync(GREET_SPEC, join(app, "graphs", "greet.yaml"));
   writeFileSync(join(app, "graphs", "greet.test.yaml"), FIXTURE);
   const preload = join(dir, "node-version.cjs");
   writeFileSync(
