@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentSpec } from "./support/agent-spec.js";
 import { type LanggraphDev, startLanggraphDev } from "./support/langgraph-dev.js";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -58,24 +59,13 @@ limits: { recursion: 3 }
 `;
 
 /** An agent with a system prompt that must never reach a client, and a tool. */
-const DESK = `version: 1
-name: desk
-state:
-  messages: { type: messages }
-models:
-  default: { model: "scripted:desk" }
-tools:
-  lookup:
-    module: ../tools.mjs
-    export: lookup
-    description: Look an order up.
-    schema: { type: object, properties: { order: { type: string } }, required: [order] }
-nodes:
-  desk: { kind: agent, system: "INTERNAL-ONLY-INSTRUCTIONS", tools: [lookup] }
-edges:
-  - { from: START, to: desk }
-  - { from: desk, to: END }
-`;
+const DESK = agentSpec({
+  name: "desk",
+  node: "desk",
+  model: '{ model: "scripted:desk" }',
+  system: "INTERNAL-ONLY-INSTRUCTIONS",
+  toolsModule: "../tools.mjs",
+});
 
 let dir: string;
 beforeAll(() => {

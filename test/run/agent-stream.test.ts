@@ -17,6 +17,7 @@ import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createExecutor } from "../../src/index.js";
+import { agentSpec, openaiOn } from "../support/agent-spec.js";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub.js";
 
 const SYSTEM = "Look orders up. INTERNAL-ONLY-INSTRUCTIONS.";
@@ -68,24 +69,13 @@ async function ours(subgraphs: boolean): Promise<Seen[]> {
   const name = `desk${subgraphs ? "_nested" : ""}`;
   writeFileSync(
     join(dir, `${name}.yaml`),
-    `version: 1
-name: ${name}
-state:
-  messages: { type: messages }
-models:
-  default: { model: "openai:gpt-4o-mini", base_url: "${url}", api_key: sk-stub }
-tools:
-  lookup:
-    module: ./tools.mjs
-    export: lookup
-    description: Look an order up.
-    schema: { type: object, properties: { order: { type: string } }, required: [order] }
-nodes:
-  agent: { kind: agent, system: "${SYSTEM}", tools: [lookup] }
-edges:
-  - { from: START, to: agent }
-  - { from: agent, to: END }
-`,
+    agentSpec({
+      name,
+      node: "agent",
+      model: openaiOn(url),
+      system: SYSTEM,
+      toolsModule: "./tools.mjs",
+    }),
   );
   const exec = createExecutor({ dir, checkpointer: "memory" });
   const seen: Seen[] = [];

@@ -12,6 +12,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentSpec, openaiOn } from "../support/agent-spec.js";
 import { BIN, scratchDir } from "../support/cli.js";
 import { type OpenAIStub, startOpenAIStub } from "../support/openai-stub.js";
 import { collect } from "./harness.js";
@@ -20,24 +21,14 @@ const SYSTEM = "You are the order desk. INTERNAL-ONLY-INSTRUCTIONS.";
 const ANSWER = "Both orders shipped on Monday.";
 
 /** An agent graph on the stub at `url`. */
-const agentGraph = (name: string, url: string) => `version: 1
-name: ${name}
-state:
-  messages: { type: messages }
-models:
-  default: { model: "openai:gpt-4o-mini", base_url: "${url}", api_key: sk-stub }
-tools:
-  lookup:
-    module: ./tools.mjs
-    export: lookup
-    description: Look an order up.
-    schema: { type: object, properties: { order: { type: string } }, required: [order] }
-nodes:
-  desk: { kind: agent, system: "${SYSTEM}", tools: [lookup] }
-edges:
-  - { from: START, to: desk }
-  - { from: desk, to: END }
-`;
+const agentGraph = (name: string, url: string) =>
+  agentSpec({
+    name,
+    node: "desk",
+    model: openaiOn(url),
+    system: SYSTEM,
+    toolsModule: "./tools.mjs",
+  });
 
 /** Two parallel tool calls, one more call, then the answer: three model calls. */
 const turns = () => [
