@@ -45,8 +45,8 @@ export interface SimTurn {
   retryAfter?: number;
   /**
    * A stalled connection. `true`: never answer (the request stays open until the simulator
-   * closes; a client's `timeout` ends it). `"mid-stream"`: a streamed answer stops after its
-   * first chunks and never ends.
+   * closes; a client's `timeout` ends it). `"mid-stream"`: a streamed answer stops after half
+   * its chunks and never ends.
    */
   stall?: boolean | "mid-stream";
 }

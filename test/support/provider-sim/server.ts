@@ -114,8 +114,8 @@ export async function startProviderSim(turns: (SimTurn | string)[] = []): Promis
       ...headers,
     });
     if (turn.stall === "mid-stream") {
-      // The first chunks, then nothing: the connection stays open, the answer never ends.
-      for (const e of answer.events.slice(0, 2)) res.write(e);
+      // The first half of the chunks, then nothing: the connection stays open, the answer never ends.
+      for (const e of answer.events.slice(0, Math.ceil(answer.events.length / 2))) res.write(e);
       return;
     }
     reported.push(usage);
