@@ -197,6 +197,16 @@ describe.each(Object.keys(clients))("the simulator, for %s's client", (api) => {
     );
   });
 
+  it("a stream that fails midway is the provider's error, after the text so far", async () => {
+    const s = await start({ text: "never finished", failMidStream: "Overloaded midway" });
+    const texts: string[] = [];
+    const reading = (async () => {
+      for await (const c of await client(s).stream("hi")) texts.push(c.text);
+    })();
+    await expect(reading).rejects.toThrow(/Overloaded midway/);
+    expect("never finished".startsWith(texts.join(""))).toBe(true);
+  });
+
   it("a stalled connection ends at the client's timeout; a stream stalled midway, at its signal", async () => {
     const s = await start({ stall: true }, { text: "never finished", stall: "mid-stream" });
     const model = client(s, { timeout: 300 });

@@ -42,6 +42,9 @@ export const anthropicApi: SimApi = {
     error: { type: type ?? ERROR_TYPES[status] ?? "api_error", message },
     request_id: `req_sim_error_${status}`,
   }),
+  // An `error` event, as when the API is overloaded mid-answer.
+  streamError: (message, type) =>
+    sse(anthropicApi.error(529, message, type ?? "overloaded_error"), "error"),
   answer(turn, body, call) {
     const id = `msg_sim_${call}`;
     const model = String(body.model);

@@ -16,6 +16,8 @@ export interface SimApi {
   ): { answer: SimAnswer; usage: SimUsage };
   /** The provider's error body for an HTTP status. */
   error(status: number, message: string, type: string | undefined): unknown;
+  /** The event a stream ends with when the provider fails in the middle of it (status 200 sent). */
+  streamError(message: string, type: string | undefined): string;
   /** Headers every answer carries (a request id, in the provider's name for it). */
   headers(call: number): Record<string, string>;
 }

@@ -24,6 +24,8 @@ export const openaiApi: SimApi = {
     const t = type ?? ERROR_TYPES[status] ?? "server_error";
     return { error: { message, type: t, param: null, code: t } };
   },
+  // The openai client throws an APIError for a chunk with an `error`.
+  streamError: (message, type) => sse(openaiApi.error(500, message, type ?? "server_error")),
   answer(turn, body, call) {
     const id = `chatcmpl-${call}`;
     const model = String(body.model);

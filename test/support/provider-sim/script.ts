@@ -44,6 +44,12 @@ export interface SimTurn {
   /** With `status`: a `retry-after` header, in seconds. */
   retryAfter?: number;
   /**
+   * A streamed answer that fails midway: half its chunks, then the provider's error event with
+   * this message (OpenAI: a chunk with `error`; Anthropic: `event: error`, `overloaded_error`
+   * unless `errorType` says), and the end of the stream. A call not streamed gets a 500.
+   */
+  failMidStream?: string;
+  /**
    * A stalled connection. `true`: never answer (the request stays open until the simulator
    * closes; a client's `timeout` ends it). `"mid-stream"`: a streamed answer stops after half
    * its chunks and never ends.

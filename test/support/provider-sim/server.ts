@@ -103,6 +103,10 @@ export async function startProviderSim(turns: (SimTurn | string)[] = []): Promis
       return;
     }
     const { answer, usage } = api.answer(turn, body, call);
+    if (turn.failMidStream !== undefined && "json" in answer) {
+      sendJson(res, 500, api.error(500, turn.failMidStream, turn.errorType), headers);
+      return;
+    }
     if ("json" in answer) {
       reported.push(usage);
       sendJson(res, 200, answer.json, headers);
@@ -113,9 +117,14 @@ export async function startProviderSim(turns: (SimTurn | string)[] = []): Promis
       "cache-control": "no-cache",
       ...headers,
     });
+    const half = answer.events.slice(0, Math.ceil(answer.events.length / 2));
+    if (turn.failMidStream !== undefined) {
+      res.end(half.join("") + api.streamError(turn.failMidStream, turn.errorType));
+      return;
+    }
     if (turn.stall === "mid-stream") {
       // The first half of the chunks, then nothing: the connection stays open, the answer never ends.
-      for (const e of answer.events.slice(0, Math.ceil(answer.events.length / 2))) res.write(e);
+      for (const e of half) res.write(e);
       return;
     }
     reported.push(usage);
