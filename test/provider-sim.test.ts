@@ -207,8 +207,12 @@ describe.each(Object.keys(clients))("the simulator, for %s's client", (api) => {
     expect("never finished".startsWith(texts.join(""))).toBe(true);
   });
 
-  it("a stalled connection ends at the client's timeout; a stream stalled midway, at its signal", async () => {
-    const s = await start({ stall: true }, { text: "never finished", stall: "mid-stream" });
+  it("a stalled connection ends at the client's timeout; an answer stalled midway, at its signal", async () => {
+    const s = await start(
+      { stall: true },
+      { text: "never finished", stall: "mid-stream" },
+      { text: "never finished", stall: "mid-stream" },
+    );
     const model = client(s, { timeout: 300 });
     await expect(model.invoke("hi")).rejects.toThrow(/timed out|timeout/i);
     // The clients' timeouts end at the response's headers: a body that stops needs a signal.
@@ -221,6 +225,9 @@ describe.each(Object.keys(clients))("the simulator, for %s's client", (api) => {
     const got = texts.join("");
     expect(got).not.toBe("");
     expect("never finished".startsWith(got) && got !== "never finished").toBe(true);
-    expect(s.requests).toHaveLength(2);
+    // Not streamed: half the body, then nothing.
+    const signal = AbortSignal.timeout(300);
+    await expect(model.invoke("hi", { signal })).rejects.toThrow(/abort|timeout/i);
+    expect(s.requests).toHaveLength(3);
   });
 });

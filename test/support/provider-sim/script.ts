@@ -51,8 +51,8 @@ export interface SimTurn {
   failMidStream?: string;
   /**
    * A stalled connection. `true`: never answer (the request stays open until the simulator
-   * closes; a client's `timeout` ends it). `"mid-stream"`: a streamed answer stops after half
-   * its chunks and never ends.
+   * closes; a client's `timeout` ends it). `"mid-stream"`: the answer stops after half its
+   * chunks (or, not streamed, half its body) and never ends.
    */
   stall?: boolean | "mid-stream";
 }

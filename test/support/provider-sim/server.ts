@@ -107,6 +107,13 @@ export async function startProviderSim(turns: (SimTurn | string)[] = []): Promis
       sendJson(res, 500, api.error(500, turn.failMidStream, turn.errorType), headers);
       return;
     }
+    if ("json" in answer && turn.stall === "mid-stream") {
+      // Half the body, then nothing: the connection stays open, the answer never ends.
+      const text = JSON.stringify(answer.json);
+      res.writeHead(200, { "content-type": "application/json", ...headers });
+      res.write(text.slice(0, Math.ceil(text.length / 2)));
+      return;
+    }
     if ("json" in answer) {
       reported.push(usage);
       sendJson(res, 200, answer.json, headers);
