@@ -267,11 +267,16 @@ describe("model declarations", () => {
 
   it("a provider whose package is not installed names the package and the command", async () => {
     const e = await failure(
-      resolveModel("default", { model: "anthropic:claude-sonnet-4-5", api_key: "sk-secret" }, {}),
+      // Mistral's package is not a dependency here (Anthropic's now is, for the provider simulator).
+      resolveModel(
+        "default",
+        { model: "mistralai:mistral-small-latest", api_key: "sk-secret" },
+        {},
+      ),
     );
     expect(e).toBeInstanceOf(ModelConfigError);
     expect(e.message).toBe(
-      "model `default` (`anthropic:claude-sonnet-4-5`) needs the package `@langchain/anthropic`, which is not installed (run `npm install @langchain/anthropic`)",
+      "model `default` (`mistralai:mistral-small-latest`) needs the package `@langchain/mistralai`, which is not installed (run `npm install @langchain/mistralai`)",
     );
     expect(e.message).not.toContain("sk-secret");
   });

@@ -255,12 +255,13 @@ describe("openai over HTTP", () => {
   });
 
   it("a provider whose package is missing names the package and the install command", async () => {
-    const anthropic = SPEC.replace('"openai:gpt-4o-mini"', '"anthropic:claude-sonnet-4-5"');
+    // Mistral's package is not a dependency here (Anthropic's now is, for the provider simulator).
+    const mistral = SPEC.replace('"openai:gpt-4o-mini"', '"mistralai:mistral-small-latest"');
     const e = await rejection(
-      compile(specDoc(anthropic), { env: { STUB_URL: "http://127.0.0.1:9/v1", STUB_KEY: "k" } }),
+      compile(specDoc(mistral), { env: { STUB_URL: "http://127.0.0.1:9/v1", STUB_KEY: "k" } }),
     );
     expect(e.message).toMatch(
-      /needs the package `@langchain\/anthropic`, which is not installed \(run `npm install @langchain\/anthropic`\)/,
+      /needs the package `@langchain\/mistralai`, which is not installed \(run `npm install @langchain\/mistralai`\)/,
     );
   });
 });
