@@ -156,6 +156,27 @@ describe("applyEvent", () => {
     expect(p.usageByMessage.m2).toEqual({ model: "priced", input: 12, output: 3, total: 15 });
   });
 
+  it("counts a message once when its finished message (events) comes before its chunk with the usage", () => {
+    // OpenAI's usage is in its last chunk, which the stream may deliver after on_chat_model_end.
+    const meta = { ls_model_name: "priced", langgraph_checkpoint_ns: "answer:1" };
+    const u = { input_tokens: 12, output_tokens: 3, total_tokens: 15 };
+    const p = fold([
+      ["messages", [{ type: "AIMessageChunk", content: "Hi", id: "m1" }, meta]],
+      [
+        "events",
+        {
+          event: "on_chat_model_end",
+          run_id: "r9",
+          metadata: meta,
+          data: { output: { type: "ai", id: "m1", content: "Hi", usage_metadata: u } },
+        },
+      ],
+      ["messages", [{ type: "AIMessageChunk", content: "", id: "m1", usage_metadata: u }, meta]],
+    ]);
+    expect(p.usage).toEqual({ input: 12, output: 3, total: 15 });
+    expect(p.usageByMessage.m1).toEqual({ model: "priced", input: 12, output: 3, total: 15 });
+  });
+
   it("lists tool calls with the arguments the tool got (bound ones included) and their results", () => {
     const p = fold([
       [

@@ -55,6 +55,12 @@ export interface RunProgress {
   usage: Usage;
   /** Usage per model message, so the cost can be priced per model. */
   usageByMessage: Record<string, ModelUsage>;
+  /**
+   * The messages whose usage came whole, from the model's finished message: a streamed chunk of
+   * theirs arriving later (OpenAI's usage is in its last chunk, which the stream may deliver after
+   * `on_chat_model_end`) is already counted.
+   */
+  usageFinished: Record<string, true>;
   runId: string | undefined;
   error: string | undefined;
 }
@@ -66,6 +72,7 @@ export const emptyProgress = (): RunProgress => ({
   toolCalls: [],
   usage: { input: 0, output: 0, total: 0 },
   usageByMessage: {},
+  usageFinished: {},
   runId: undefined,
   error: undefined,
 });
@@ -153,7 +160,7 @@ function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgr
 /**
  * A message's usage: added from a streamed chunk, or set from the model's finished message
  * (`on_chat_model_end`, which every provider reports, streamed or not). The run's usage is the
- * sum over its messages, so a message counted both ways is counted once.
+ * sum over its messages, so a message counted both ways, in either order, is counted once.
  */
 function withUsage(
   p: RunProgress,
@@ -163,6 +170,7 @@ function withUsage(
   how: "add" | "set",
 ): RunProgress {
   if (!isObj(u)) return p;
+  if (how === "add" && p.usageFinished[id]) return p;
   const before = how === "add" ? p.usageByMessage[id] : undefined;
   const mine: ModelUsage = {
     model: model ?? p.usageByMessage[id]?.model,
@@ -171,13 +179,15 @@ function withUsage(
     total: sum(before?.total ?? 0, u.total_tokens),
   };
   const usageByMessage = { ...p.usageByMessage, [id]: mine };
+  const usageFinished =
+    how === "set" ? { ...p.usageFinished, [id]: true as const } : p.usageFinished;
   const usage = { input: 0, output: 0, total: 0 };
   for (const m of Object.values(usageByMessage)) {
     usage.input += m.input;
     usage.output += m.output;
     usage.total += m.total;
   }
-  return { ...p, usage, usageByMessage };
+  return { ...p, usage, usageByMessage, usageFinished };
 }
 
 function onEvent(p: RunProgress, data: unknown): RunProgress {
