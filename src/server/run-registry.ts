@@ -13,6 +13,7 @@ import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
 import { ApiError, refusalError } from "./api-error.js";
+import { runErrorEvent } from "./run-error-event.js";
 import type { QueuedRequest, RunRecord, RunStatus, ServerStore } from "./server-store.js";
 
 export type { RunRecord, RunStatus };
@@ -213,8 +214,7 @@ export class RunRegistry {
           if (e.type === "completed" || e.type === "interrupted" || e.type === "failed") {
             run.result = e.result;
             if (e.type === "failed" && e.result.error) {
-              const { code, message } = e.result.error;
-              push([{ event: "error", data: { error: code, message } }]);
+              push([{ event: "error", data: runErrorEvent(e.result.error) }]);
             }
           } else push(map(e));
         }
@@ -249,10 +249,7 @@ export class RunRegistry {
           await this.store
             .setRunStatus(run.record.run_id, run.record.status, {
               owner: null,
-              error:
-                error && error.code !== "cancelled"
-                  ? { error: error.code, message: error.message }
-                  : null,
+              error: error && error.code !== "cancelled" ? runErrorEvent(error) : null,
             })
             .catch((e) => console.error("graphspec server: cannot record a run's end:", e));
         // The thread's record moves up in search (newest update first).

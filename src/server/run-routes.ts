@@ -13,6 +13,7 @@ import { matchesFilters } from "./auth-filters.js";
 import { followRemote, remoteEnd } from "./follow-remote.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
+import { type RunErrorEvent, runErrorEvent } from "./run-error-event.js";
 import type { LiveRun, RunRecord } from "./run-registry.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
@@ -217,23 +218,20 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   /** The thread's values once the run has ended, as `runs.wait` and `runs.join` answer. */
   async function finalValues(run: RunView, signal?: AbortSignal): Promise<unknown> {
-    let error: { code: string; message: string } | undefined;
+    let error: RunErrorEvent | undefined;
     let failed = false;
     if (run.live) {
       await run.live.done;
       const e = run.live.result?.error;
       failed = !run.live.result || (e !== undefined && e.code !== "cancelled");
-      if (e) error = { code: e.code, message: e.message };
+      if (e) error = runErrorEvent(e);
     } else {
       // Driven by another replica: its record in the store tells when it has ended.
       const end = await remoteEnd(p, run.record.run_id, signal);
       failed = end?.record.status === "error";
-      if (end?.error) error = { code: end.error.error, message: end.error.message };
+      error = end?.error;
     }
-    if (failed)
-      return {
-        __error__: { error: error?.code ?? "error", message: error?.message ?? "the run failed" },
-      };
+    if (failed) return { __error__: error ?? { error: "error", message: "the run failed" } };
     const s = await p.exec.state(run.storedThreadId);
     const values = toPlain(s?.values ?? {}) as Record<string, unknown>;
     const interrupts = s?.tasks.flatMap((t) => t.interrupts) ?? [];

@@ -5,6 +5,8 @@
  * checkpointer's database otherwise (sql-server-store.ts), so a restart keeps them and replicas on
  * one PostgreSQL share them — and take queued runs from one queue.
  */
+
+import type { RunErrorEvent } from "./run-error-event.js";
 import type { ApiStreamMode } from "./stream-modes.js";
 
 export type RunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
@@ -54,7 +56,7 @@ export interface StoredRun {
   /** Set for a background run, until it is taken. */
   request: QueuedRequest | undefined;
   cancelRequested: boolean;
-  error: { error: string; message: string } | undefined;
+  error: RunErrorEvent | undefined;
 }
 
 export interface ThreadQuery {
@@ -87,7 +89,7 @@ export interface ServerStore {
   setRunStatus(
     runId: string,
     status: RunStatus,
-    extra?: { owner?: string | null; error?: { error: string; message: string } | null },
+    extra?: { owner?: string | null; error?: RunErrorEvent | null },
   ): Promise<void>;
   requestCancel(runId: string): Promise<void>;
   /** Runs of `owner` whose cancellation another replica asked for. */
@@ -121,7 +123,7 @@ export interface ReplicaHeartbeats {
   release(
     runId: string,
     owner: string,
-    to: { request: QueuedRequest } | { error: { error: string; message: string } },
+    to: { request: QueuedRequest } | { error: RunErrorEvent },
   ): Promise<boolean>;
   /** Forgets a dead replica once it holds no run. */
   forgetDead(replica: string): Promise<void>;
