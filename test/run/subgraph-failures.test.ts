@@ -203,10 +203,10 @@ describe("a failure inside a subgraph keeps the child's code, hint and node, wit
   });
 
   it("a coded error two subgraphs down (the real OpenAI client): its code, hint, and `top > … > node`", async () => {
-    const exec = executor(await stubWith(WRONG_TWICE));
+    // Then a good answer, for the resume.
+    const exec = executor(await stubWith([...WRONG_TWICE, { structured: { priority: "urgent" } }]));
     try {
       const r = await exec.run("top", { threadId: "deep-1", input: { ticket: "T-1" } });
-      expect(stub?.requests).toHaveLength(2);
       expect(r.status).toBe("failed");
       expect(r.error).toMatchObject({
         code: "invalid-output",
@@ -221,6 +221,14 @@ describe("a failure inside a subgraph keeps the child's code, hint and node, wit
       expect(r.error?.hint).not.toMatch(/on its own/);
       expect(r.output).toMatchObject({ seen: true, ticket: "T-1" });
       expect(await exec.inspect("deep-1")).toMatchObject({ status: "failed", error: r.error });
+      // Going on from the thread's checkpoint runs the subgraph again, and this time it answers.
+      const resumed = await exec.resume("top", { threadId: "deep-1" });
+      expect(stub?.requests).toHaveLength(3);
+      expect(resumed.error).toBeUndefined();
+      expect(resumed).toMatchObject({
+        status: "completed",
+        output: { ticket: "T-1", seen: true, priority: "urgent" },
+      });
     } finally {
       await exec.close();
     }
