@@ -13,8 +13,15 @@ export class SubgraphFailure extends GraphspecRunError {
   readonly file: string;
   /** The child's node the error was thrown in, when known (a step's colliding writes have none). */
   readonly childNode: string | undefined;
+  /** For the child's colliding writes (InvalidUpdateError): the child's nodes that wrote. */
+  readonly writers: readonly string[];
 
-  constructor(node: string, file: string, error: unknown, childNode: string | undefined) {
+  constructor(
+    node: string,
+    file: string,
+    error: unknown,
+    where: { childNode?: string | undefined; writers?: readonly string[] } = {},
+  ) {
     const e = error as { message?: unknown; hint?: unknown; field?: unknown } | null;
     const message = typeof e?.message === "string" ? e.message : String(error);
     super("subgraph", `node \`${node}\`: the subgraph \`${file}\` failed: ${message}`, {
@@ -25,6 +32,7 @@ export class SubgraphFailure extends GraphspecRunError {
       cause: error,
     });
     this.file = file;
-    this.childNode = childNode;
+    this.childNode = where.childNode;
+    this.writers = where.writers ?? [];
   }
 }

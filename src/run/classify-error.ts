@@ -131,6 +131,18 @@ function invalidUpdate(message: string): Omit<RunError, "phase"> {
   };
 }
 
+/** A `parallel-write` error with the nodes that wrote the channel in its message. */
+export function withWriters<E extends Pick<RunError, "code" | "message">>(
+  error: E,
+  writers: readonly string[],
+): E {
+  if (error.code !== "parallel-write" || writers.length === 0) return error;
+  const names = writers.map((w) => `\`${w}\``);
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return { ...error, message: `${error.message} (written by ${list})` };
+}
+
 /** A failure classified where it happened, inside however many subgraphs. */
 interface Located {
   error: Omit<RunError, "phase">;
@@ -148,7 +160,12 @@ function locate(e: unknown): Located {
   if (e instanceof AggregateError && e.errors.length) return locate(e.errors[0]);
   if (!(e instanceof SubgraphFailure) || e.cause === undefined)
     return { error: classify(e), path: [] };
-  const inner = locate(e.cause);
+  const located = locate(e.cause);
+  // The child's colliding writes, with the child's nodes that wrote (read from its checkpoint).
+  const inner =
+    e.cause instanceof SubgraphFailure
+      ? located
+      : { ...located, error: withWriters(located.error, e.writers) };
   const failed =
     inner.error.node ?? (inner.error.code === "recursion-limit" ? undefined : e.childNode);
   const below = inner.path.length ? inner.path : failed ? [failed] : [];

@@ -185,7 +185,7 @@ describe("a failure inside a subgraph keeps the child's code, hint and node, wit
         path: ["inner"],
       });
       expect(r.error?.message).toBe(
-        "in the subgraph `graphs/collide-child.yaml` at `inner`: nodes of one step wrote `x`, a `replace` channel that keeps one value per step",
+        "in the subgraph `graphs/collide-child.yaml` at `inner`: nodes of one step wrote `x`, a `replace` channel that keeps one value per step (written by `a` and `b`)",
       );
       expect(r.error?.hint).toMatch(/^give `x` a reducer/);
       // The step before the subgraph is kept, and the thread says why it stopped.

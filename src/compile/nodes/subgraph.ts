@@ -15,6 +15,7 @@ import { T } from "../../expr/index.js";
 import { resolveGraphRef } from "../../modules/index.js";
 import { loadSpec } from "../../spec/load.js";
 import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.generated.js";
+import { collidingWriters } from "../colliding-writers.js";
 import type { CompileContext } from "../compile-context.js";
 import { CompileError } from "../compile-error.js";
 import { exprValue } from "../expr-view.js";
@@ -145,7 +146,10 @@ export const subgraphKind: NodeKind<SubgraphNode> = {
         } catch (e) {
           // Interrupts (and commands for the parent) travel up as LangGraph means them to.
           if (isGraphBubbleUp(e)) throw e;
-          throw new SubgraphFailure(name, child.file, e, failedNodeOf(e));
+          throw new SubgraphFailure(name, child.file, e, {
+            childNode: failedNodeOf(e),
+            writers: await collidingWriters(child.graph, config, e),
+          });
         }
         return output(final, call);
       },
