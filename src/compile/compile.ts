@@ -20,7 +20,7 @@ import { GraphBuilder } from "./graph-builder.js";
 import { nodeOptions, wrapNode } from "./node-wrapper.js";
 import { NODE_KINDS } from "./nodes/index.js";
 import type { CompileOptions } from "./options.js";
-import { guardInput, type SpecGraph, useScripts } from "./spec-graph.js";
+import { canPause, guardInput, markPausing, type SpecGraph, useScripts } from "./spec-graph.js";
 import { buildStateSchemas, type ReducerFn } from "./state.js";
 
 export type { SpecGraph };
@@ -95,10 +95,19 @@ export async function compile(
   // A node no path from START reaches is dead code (`unreachable-node` warns): left out, with the
   // edges from it, as LangGraph refuses a node no edge leads to.
   const reached = reachedFromStart(buildGraph(data));
+  let pauses = Boolean(
+    data.interrupts?.before?.some((n) => reached.has(n)) ||
+      data.interrupts?.after?.some((n) => reached.has(n)),
+  );
   for (const [name, node] of Object.entries(data.nodes)) {
     if (!reached.has(name)) continue;
     const kind = NODE_KINDS[node.kind];
     const lowered = await kind.lower(name, node as never, ctx);
+    // A subgraph pauses its parent only when the child itself can pause (and so on down).
+    pauses ||=
+      node.kind === "interrupt" ||
+      (node.kind === "agent" && Boolean(node.approve?.length)) ||
+      (lowered.subgraphs ?? []).some((g) => canPause(g as SpecGraph));
     builder.addNode(name, wrapNode(name, lowered, ctx), nodeOptions(name, node, lowered, ctx));
   }
   lowerEdges(builder, data.edges, ctx, reached);
@@ -122,5 +131,6 @@ export async function compile(
   }
   const graph = guardInput(compiled, data.input ?? Object.keys(data.state), ctx.guard, data);
   if (ctx.scriptQueues) useScripts(graph, ctx.scriptQueues);
+  markPausing(graph, pauses);
   return graph;
 }

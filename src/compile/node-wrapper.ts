@@ -10,6 +10,7 @@ import { argumentsRefused } from "./arguments-refused.js";
 import type { CompileContext } from "./compile-context.js";
 import { eventLoopTurn } from "./event-loop-turn.js";
 import { exprState } from "./expr-view.js";
+import { noteFailedNode } from "./failed-node.js";
 import type { NodeFunction, NodeOptions } from "./graph-builder.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
 import type { LoweredNode, NodeCall } from "./node-kind.js";
@@ -48,12 +49,19 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
         return vars;
       },
     };
-    // Only a spec whose tools `bind` values needs to know, inside a tool, which node runs it.
-    const result = ctx.bindsTools
-      ? await activeNode.run({ node: name, state, context, vars: call.vars }, () =>
-          lowered.run(call),
-        )
-      : await lowered.run(call);
+    let result: unknown;
+    try {
+      // Only a spec whose tools `bind` values needs to know, inside a tool, which node runs it.
+      result = ctx.bindsTools
+        ? await activeNode.run({ node: name, state, context, vars: call.vars }, () =>
+            lowered.run(call),
+          )
+        : await lowered.run(call);
+    } catch (e) {
+      // A subgraph node running this graph as its child reports which of its nodes failed.
+      noteFailedNode(e, name);
+      throw e;
+    }
     const checked = (r: unknown) => {
       if (!isCommand(r)) return guard(r);
       // A command for the parent graph writes the parent's channels: not ours to check.

@@ -121,6 +121,22 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
   }
 }
 
+/** Whether each compiled graph (by builder) can pause a run for a person. */
+const pausing = new WeakMap<object, boolean>();
+
+/** Records whether `graph` can pause a run for a person (compile.ts works it out). */
+export function markPausing(graph: SpecGraph, pauses: boolean): void {
+  pausing.set(graph.builder, pauses);
+}
+
+/**
+ * Whether a run of `graph` can pause for a person: an `interrupt` node, an agent with `approve`,
+ * a breakpoint, or a subgraph that can — so a paused run needs durable checkpoints.
+ */
+export function canPause(graph: SpecGraph): boolean {
+  return pausing.get(graph.builder) ?? false;
+}
+
 /** Gives the graph's runs `scripts`: each run takes its turns from its own place in them. */
 export function useScripts(graph: SpecGraph, scripts: ScriptQueues): void {
   scriptBooks.set(graph.builder, scripts);

@@ -87,7 +87,11 @@ export const RUN_ERRORS = {
       "An expression's evaluation cost more than `limits.expression_cost` (steps, and sizes of the strings and lists it built); in an edge's expression the phase is `edge`.",
   },
   "tool-error": { phase: "node", summary: "A `tool` node's tool failed." },
-  subgraph: { phase: "node", summary: "A subgraph node's child run failed." },
+  subgraph: {
+    phase: "node",
+    summary:
+      "A subgraph node's child run failed: what an `invoke` of a compiled graph throws, with the child's error as its `cause`. A run of the executor reports the child's own code instead, with `path`.",
+  },
   timeout: {
     phase: "node",
     summary:

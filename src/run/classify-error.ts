@@ -4,6 +4,7 @@
  * where one failed, the node. Never a stack trace.
  */
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { SubgraphFailure } from "../compile/subgraph-failure.js";
 import { RUN_ERRORS, type RunErrorCode } from "../diagnostics/run-error-catalog.js";
 import type { RunError, RunPhase, ThrottleReason } from "./result.js";
 
@@ -130,7 +131,67 @@ function invalidUpdate(message: string): Omit<RunError, "phase"> {
   };
 }
 
+/** A `parallel-write` error with the nodes that wrote the channel in its message. */
+export function withWriters<E extends Pick<RunError, "code" | "message">>(
+  error: E,
+  writers: readonly string[],
+): E {
+  if (error.code !== "parallel-write" || writers.length === 0) return error;
+  const names = writers.map((w) => `\`${w}\``);
+  const list =
+    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return { ...error, message: `${error.message} (written by ${list})` };
+}
+
+/** A failure classified where it happened, inside however many subgraphs. */
+interface Located {
+  error: Omit<RunError, "phase">;
+  /** The subgraph nodes from the run's graph down, then the node that failed (if known). */
+  path: string[];
+  /** The innermost subgraph's spec file, for a failure inside one. */
+  file?: string;
+}
+
+/**
+ * A failure in the child of a subgraph node (nested or not): the child's error classified as if
+ * the child had run alone — its code, field and hint — with the path of nodes down to it.
+ */
+function locate(e: unknown): Located {
+  if (e instanceof AggregateError && e.errors.length) return locate(e.errors[0]);
+  if (!(e instanceof SubgraphFailure) || e.cause === undefined)
+    return { error: classify(e), path: [] };
+  const located = locate(e.cause);
+  // The child's colliding writes, with the child's nodes that wrote (read from its checkpoint).
+  const inner =
+    e.cause instanceof SubgraphFailure
+      ? located
+      : { ...located, error: withWriters(located.error, e.writers) };
+  const failed =
+    inner.error.node ?? (inner.error.code === "recursion-limit" ? undefined : e.childNode);
+  const below = inner.path.length ? inner.path : failed ? [failed] : [];
+  return {
+    error: inner.error,
+    path: [e.node, ...below],
+    file: inner.file ?? e.file,
+  };
+}
+
+/** A subgraph's failure as the parent's error: the child's, said to be in the subgraph, at its path. */
+function fromSubgraph(e: SubgraphFailure): Omit<RunError, "phase"> {
+  const { error, path, file } = locate(e);
+  // The child's own hint; a generic pointer to the child only when it has none.
+  const hint = error.hint ?? `run \`${file ?? e.file}\` on its own to see where it fails`;
+  return {
+    ...error,
+    message: `in the subgraph \`${file ?? e.file}\` at \`${path.join(" > ")}\`: ${error.message}`,
+    node: e.node,
+    path,
+    hint,
+  };
+}
+
 function classify(e: unknown): Omit<RunError, "phase"> {
+  if (e instanceof SubgraphFailure && e.cause !== undefined) return fromSubgraph(e);
   if (e instanceof GraphspecRunError) {
     return {
       code: e.code,

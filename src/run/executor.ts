@@ -12,6 +12,7 @@ import { compile, type SpecGraph } from "../compile/compile.js";
 import { ScriptQueues } from "../compile/models/script.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
+import { canPause } from "../compile/spec-graph.js";
 import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { loadSpec } from "../spec/load.js";
@@ -105,14 +106,6 @@ const choiceRefusal = (spec: GraphSpec, choices: RunChoiceOptions): RunError | u
   return refusal && toRunError(refusal);
 };
 
-/** Whether a spec can pause a run: interrupt nodes, agents with approvals, breakpoints. */
-const canPause = (spec: GraphSpec): boolean =>
-  Boolean(spec.interrupts?.before?.length || spec.interrupts?.after?.length) ||
-  Object.values(spec.nodes).some(
-    (n) =>
-      n.kind === "interrupt" || (n.kind === "agent" && n.approve?.length) || n.kind === "subgraph",
-  );
-
 /** What a node or tool writes with `runtime.writer`: a custom event of the run's stream. */
 const customWriter = (chunk: unknown): void => {
   dispatchCustomEvent(WRITER_EVENT, chunk).catch(() => {
@@ -171,6 +164,13 @@ export function createReloadableExecutor(
     });
     return opened.then((s) => s.store);
   };
+  // A scripted model without a script (none given, or not this one — a subgraph's model too) fails
+  // when it is called, not when the graph compiles: a run that never calls it needs none, as in
+  // `graphspec test`, and reading a scripted graph's threads (inspect, history) calls no model.
+  const scripts =
+    options.scripts instanceof ScriptQueues
+      ? options.scripts
+      : new ScriptQueues(options.scripts ?? {}, { anyName: true });
   /** The environment's secret-looking variables: masked in every run (run-secrets.ts). */
   const envSecrets = secretValues(options.env ?? process.env);
 
@@ -188,9 +188,6 @@ export function createReloadableExecutor(
       const doc = await loadSpec(path);
       const { saver: cp } = await saver();
       const { models, tools, env } = options;
-      // Without scripts, a scripted model fails when it is called, not when the graph compiles:
-      // reading a scripted graph's threads (inspect, history) calls no model.
-      const scripts = options.scripts ?? new ScriptQueues({}, { anyName: true });
       const given = await store();
       const compileOptions = {
         scripts,
@@ -282,7 +279,7 @@ export function createReloadableExecutor(
       ...(choices.interruptAfter !== undefined ? { interruptAfter: choices.interruptAfter } : {}),
       signal: guard.signal,
     };
-    const pausable = !durable && canPause(spec);
+    const pausable = !durable && canPause(compiled);
     let error: RunError | undefined =
       (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
       (inspectOnly ? undefined : choiceRefusal(spec, choices)) ??

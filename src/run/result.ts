@@ -25,7 +25,14 @@ export interface RunError {
   code: RunErrorCode;
   phase: RunPhase;
   message: string;
+  /** The node of the run's graph that failed (or whose edge did). */
   node?: string;
+  /**
+   * For a failure inside a subgraph: the nodes from the run's graph down to where it failed —
+   * the subgraph node, the nodes of nested subgraphs, then the child's node that failed (when one
+   * did: a step's colliding writes name none), e.g. `["research", "search", "fetch"]`.
+   */
+  path?: string[];
   field?: string;
   hint?: string;
   /** With `throttled`: whether the provider's rate limit or the key's quota refused the call. */

@@ -9,7 +9,7 @@
  */
 import type { BaseCheckpointSaver, StateSnapshot } from "@langchain/langgraph";
 import type { SpecGraph } from "../compile/compile.js";
-import { toRunError } from "./classify-error.js";
+import { toRunError, withWriters } from "./classify-error.js";
 import type { RunError } from "./result.js";
 
 export interface ThreadSnapshot {
@@ -60,13 +60,4 @@ function writersOf(
   if (channel === undefined) return [];
   const wrote = new Set(pending.filter(([, c]) => c === channel).map(([id]) => id));
   return [...new Set(snapshot.tasks.filter((t) => wrote.has(t.id)).map((t) => t.name))];
-}
-
-/** A `parallel-write` error with the nodes that wrote the channel in its message. */
-export function withWriters(error: RunError, writers: readonly string[]): RunError {
-  if (error.code !== "parallel-write" || writers.length === 0) return error;
-  const names = writers.map((w) => `\`${w}\``);
-  const list =
-    names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return { ...error, message: `${error.message} (written by ${list})` };
 }

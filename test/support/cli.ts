@@ -2,7 +2,7 @@
  * The built CLI (`npm run build` first) as a user runs it: a process of its own in a folder of the
  * user's project, colours off. And the temporary folders CLI tests make their projects in.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,30 @@ export function graphspecIn(cwd: string, env: NodeJS.ProcessEnv = {}) {
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+}
+
+/**
+ * `graphspec …` in `cwd` without blocking this process: for a CLI that calls back into it (a
+ * model provider stub served from the test's own event loop).
+ */
+export function graphspecAsyncIn(cwd: string, env: NodeJS.ProcessEnv = {}) {
+  return (...args: string[]): Promise<CliResult> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd,
+        env: { ...process.env, NO_COLOR: "1", ...env },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (b) => {
+        stdout += b;
+      });
+      child.stderr.on("data", (b) => {
+        stderr += b;
+      });
+      child.on("error", reject);
+      child.on("close", (status) => resolve({ status, stdout, stderr }));
+    });
 }
 
 /** A temporary folder `graphspec-<name>-…`, removed after the test file's tests. */

@@ -75,7 +75,7 @@ beforeAll(async () => {
   server = await startDevServer({
     repoGraphs: true,
     files: { [SPEC]: approvalDemo() },
-    // With --scripts, a graph whose scripted model has no script does not build: one each.
+    // With --scripts, a scripted model without a script fails when a run calls it: one each.
     scripts: {
       "support-triage": [{ structured: { priority: "urgent", reason: "locked out" } }],
       "ticket-agent": [

@@ -120,18 +120,23 @@ function scriptedModel(
 ): BaseChatModel {
   const queues = scripts instanceof ScriptQueues || !scripts ? scripts : new ScriptQueues(scripts);
   const queue = queues?.get(script);
-  if (!queue) {
-    const given = queues?.names() ?? [];
-    throw new ModelConfigError(
-      `model \`${name}\` (\`${decl.model}\`) has no script: the scripted provider answers only from a script supplied by the test or fixture that runs the graph`,
-      {
-        model: name,
-        field: "model",
-        hint: given.length
-          ? `the scripts given are ${given.map((n) => `\`${n}\``).join(", ")}: add \`${script}\``
-          : `pass \`scripts: { "${script}": [...] }\` to compile() (CompileOptions.scripts), or a \`scripts:\` entry in the test fixture`,
-      },
-    );
+  const given = queues?.names() ?? [];
+  const missing = {
+    message: `model \`${name}\` (\`${decl.model}\`) has no script: the scripted provider answers only from a script supplied by the test or fixture that runs the graph`,
+    hint: given.length
+      ? `the scripts given are ${given.map((n) => `\`${n}\``).join(", ")}: add \`${script}\``
+      : `pass \`scripts: { "${script}": [...] }\` to compile() (CompileOptions.scripts), or a \`scripts:\` entry in the test fixture`,
+  };
+  if (!queue)
+    throw new ModelConfigError(missing.message, { model: name, field: "model", ...missing });
+  // Scripts that let any name through (an executor's, a fixture's): the call fails, saying so.
+  if (!queues?.given(script)) {
+    return ScriptedChatModel.refusing(queue, {
+      message: missing.message,
+      hint: given.length
+        ? missing.hint
+        : `give it one by its script's name, \`scripts: { "${script}": [...] }\`: the executor's \`scripts\`, \`--scripts\`, or a test fixture's \`scripts:\``,
+    }) as unknown as BaseChatModel;
   }
   return ScriptedChatModel.on(queue) as unknown as BaseChatModel;
 }

@@ -15,12 +15,14 @@ import { T } from "../../expr/index.js";
 import { resolveGraphRef } from "../../modules/index.js";
 import { loadSpec } from "../../spec/load.js";
 import type { GraphSpec, SubgraphNode } from "../../spec/spec-types.generated.js";
+import { collidingWriters } from "../colliding-writers.js";
 import type { CompileContext } from "../compile-context.js";
 import { CompileError } from "../compile-error.js";
 import { exprValue } from "../expr-view.js";
-import { GraphspecRunError } from "../graphspec-run-error.js";
+import { failedNodeOf } from "../failed-node.js";
 import type { LoweredNode, NodeCall, NodeKind } from "../node-kind.js";
 import type { SpecGraph } from "../spec-graph.js";
+import { SubgraphFailure } from "../subgraph-failure.js";
 import { compileValue, locationOf } from "../values.js";
 
 type Values = Record<string, unknown>;
@@ -122,25 +124,6 @@ function pick(values: Values, keys: readonly string[]): Values {
   return out;
 }
 
-/** A failure inside the child, as the parent node's error. */
-function childFailure(name: string, child: Child, error: unknown): GraphspecRunError {
-  const e = error as { message?: unknown; hint?: unknown; field?: unknown } | null;
-  const message = typeof e?.message === "string" ? e.message : String(error);
-  return new GraphspecRunError(
-    "subgraph",
-    `node \`${name}\`: the subgraph \`${child.file}\` failed: ${message}`,
-    {
-      node: name,
-      ...(typeof e?.field === "string" ? { field: e.field } : {}),
-      hint:
-        typeof e?.hint === "string"
-          ? e.hint
-          : `run \`${child.file}\` on its own to see where it fails`,
-      cause: error,
-    },
-  );
-}
-
 export const subgraphKind: NodeKind<SubgraphNode> = {
   async lower(name, node, ctx) {
     const child = await loadChild(name, node, ctx);
@@ -163,7 +146,10 @@ export const subgraphKind: NodeKind<SubgraphNode> = {
         } catch (e) {
           // Interrupts (and commands for the parent) travel up as LangGraph means them to.
           if (isGraphBubbleUp(e)) throw e;
-          throw childFailure(name, child, e);
+          throw new SubgraphFailure(name, child.file, e, {
+            childNode: failedNodeOf(e),
+            writers: await collidingWriters(child.graph, config, e),
+          });
         }
         return output(final, call);
       },
