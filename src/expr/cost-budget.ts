@@ -77,28 +77,29 @@ function sizeOf(value: unknown): number {
 }
 
 /**
- * A value's deep size: characters, bytes, and 1 per item, entry and scalar, all the way down —
- * what an equality, an ordering or a membership test may walk. Computing it walks the value once;
- * containers are remembered (values inside one evaluation are never changed), so reading the same
- * list again costs nothing more here, though it is charged again.
+ * A value's deep size: characters, bytes, and 1 per scalar, all the way down — what an equality,
+ * an ordering or a membership test may walk. A list or map counts a whole unit (`SIZE_PER_UNIT`):
+ * comparing two of them dispatches on their types, which costs about what a step does. Computing
+ * it walks the value once; containers are remembered (values inside one evaluation are never
+ * changed), so reading the same list again costs nothing more here, though it is charged again.
  */
 function deepSizeOf(value: unknown): number {
   if (typeof value === "string" || value instanceof Uint8Array) return value.length + 1;
   if (Array.isArray(value))
     return cachedSize(deepSizes, value, () => {
-      let n = 1;
+      let n = SIZE_PER_UNIT;
       for (const v of value) n += deepSizeOf(v);
       return n;
     });
   if (value instanceof Map)
     return cachedSize(deepSizes, value, () => {
-      let n = 1;
+      let n = SIZE_PER_UNIT;
       for (const [k, v] of value) n += deepSizeOf(k) + deepSizeOf(v);
       return n;
     });
   if (isPlainMap(value))
     return cachedSize(deepSizes, value, () => {
-      let n = 1;
+      let n = SIZE_PER_UNIT;
       for (const k of Object.keys(value)) n += k.length + deepSizeOf(value[k]);
       return n;
     });
