@@ -220,6 +220,16 @@ export function meterEvaluations(env: Environment): Environment {
   });
   if (!check.exceeded)
     throw new Error("cel-js did not meter its evaluation: the budget cannot work");
+  // A scan answering a bool is charged by its size: 1,000 characters are 100 units, not 4 (the
+  // root is wrapped in `dyn`, as programs are, so that it runs through the meter).
+  const scan = withBudget(50, () => env.evaluate(`dyn('${"a".repeat(1000)}'.contains('b'))`));
+  if (!scan.exceeded)
+    throw new Error("cel-js did not meter what its operations scan: the budget cannot work");
+  // Macros are told apart by cel-js's `meta` (`alternate`: the comprehension it runs instead);
+  // without it, a `map` would be charged for its own growing list at every step.
+  const macro = (env.parse("[1].exists(x, true)") as unknown as { ast?: Node }).ast?.meta;
+  if (!(macro?.alternate || macro?.macro))
+    throw new Error("cel-js no longer marks macros: the budget cannot tell them apart");
   return env;
 }
 

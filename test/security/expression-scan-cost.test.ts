@@ -65,6 +65,11 @@ hostile("contains", "state.xs.map(a, state.xs.map(b, state.s.contains('xy')))");
 hostile("starts", "state.xs.all(a, state.xs.all(b, !state.s.startsWith(state.t)))");
 hostile("size", "state.xs.exists(a, state.xs.exists(b, size(state.s) < 0))");
 hostile("equal", "state.xs.exists(x, state.xs == state.ys)");
+// Not hostile: linear work over the same 30,000 items, which the budget must let through.
+hostile(
+  "linear",
+  "state.xs.filter(x, x.startsWith('x-0000')).map(x, x + '!').size() + size(state.ys)",
+);
 writeFileSync(
   join(graphs, "small.yaml"),
   `version: 1
@@ -139,6 +144,16 @@ describe("graphspec run: a scan in a quantifier over 800 KB ends by budget", () 
       expect(r.error).toMatchObject({ code: "expression-limit", node: "scan" });
     });
   }
+});
+
+describe("linear work over large input still fits the default budget", () => {
+  it("map and filter over 30,000 items are charged per item, not per item for the list so far", async () => {
+    const r = await createExecutor({ dir: graphs, checkpointer: "memory" }).run("linear", {
+      input,
+    });
+    expect(r.status).toBe("completed");
+    expect(r.output.hit).toBe(10_000 + 30_000);
+  });
 });
 
 describe("graphspec serve: one tenant's hostile expression does not stall another's requests", () => {
