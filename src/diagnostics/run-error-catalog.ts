@@ -84,7 +84,7 @@ export const RUN_ERRORS = {
   "expression-limit": {
     phase: "node",
     summary:
-      "An expression's evaluation cost more than `limits.expression_cost` (steps, and sizes of the strings and lists it built); in an edge's expression the phase is `edge`.",
+      "An expression's evaluation cost more than `limits.expression_cost` (steps, and sizes of what its operations scanned or built); in an edge's expression the phase is `edge`.",
   },
   "tool-error": { phase: "node", summary: "A `tool` node's tool failed." },
   subgraph: {

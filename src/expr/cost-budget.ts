@@ -6,10 +6,16 @@
  *
  * cel-js evaluates every node below the root through its evaluator's `run(ast, ctx)` (operands,
  * call arguments, each comprehension step). The runtime environment's evaluator gets its own
- * `run` that charges the running evaluation's meter: 1 per node, plus 1 per
- * `SIZE_PER_UNIT` characters, items or bytes of a string, list or bytes value that an operation
- * builds (`+`, a function, a `map`/`filter`) — reads of values that already exist are free. Over
- * the budget, every further `run` throws at once, so even a quantifier that swallows errors
+ * `run` that charges the running evaluation's meter by the work each operation does, in units of
+ * 1 per node plus 1 per `SIZE_PER_UNIT` characters, items or bytes that the operation walks:
+ * - comparisons (`==`, `!=`, `<`, …) and `x in list`: the deep sizes of both operands, which
+ *   they may walk to the end (`x in list` compares x with every item);
+ * - functions (`contains`, `startsWith`, `indexOf`, `size`, `split`, …): the sizes of the
+ *   receiver and arguments, and of the value built (`+` too);
+ * - `matches()`: text length × pattern length (RE2's automaton, per character, per state).
+ * Operands are charged as they arrive, so an operation's charge is on the meter before the
+ * operation runs; an answer that is only a bool or an int still paid for the scan behind it.
+ * Over the budget, every further `run` throws at once, so even a quantifier that swallows errors
  * (`exists`) unwinds in a few steps per level; the evaluation then fails with ExprLimitError.
  *
  * The same hook runs `matches()` on the linear-time regex engine (spec/linear-regex.ts): cel-js's
@@ -29,6 +35,8 @@ interface Node {
   args: unknown;
   start: number;
   end: number;
+  /** cel-js's own: a macro (`exists`, `has`, `cel.bind`) or alternate evaluates another node. */
+  readonly meta?: { macro?: unknown; alternate?: unknown };
   evaluate(ev: Evaluator, ast: Node, ctx: unknown): unknown;
 }
 interface Evaluator {
@@ -59,11 +67,91 @@ let meter: Meter | undefined;
 const exceed = (m: Meter, ast: Node): BudgetExceeded =>
   (m.exceeded ??= new BudgetExceeded(m.limit, ast.start, ast.end));
 
-/** The size a built value is charged for. */
-const sizeOf = (value: unknown): number =>
-  typeof value === "string" || Array.isArray(value) || value instanceof Uint8Array
-    ? value.length
-    : 0;
+/** A value's shallow size: characters, items, entries or bytes (what a function walks). */
+function sizeOf(value: unknown): number {
+  if (typeof value === "string" || Array.isArray(value) || value instanceof Uint8Array)
+    return value.length;
+  if (value instanceof Map) return value.size;
+  if (isPlainMap(value)) return cachedSize(shallowSizes, value, () => Object.keys(value).length);
+  return 0;
+}
+
+/**
+ * A value's deep size: characters, bytes, and 1 per scalar, all the way down — what an equality,
+ * an ordering or a membership test may walk. A list or map counts a whole unit (`SIZE_PER_UNIT`):
+ * comparing two of them dispatches on their types, which costs about what a step does. Computing
+ * it walks the value once; containers are remembered (values inside one evaluation are never
+ * changed), so reading the same list again costs nothing more here, though it is charged again.
+ */
+function deepSizeOf(value: unknown): number {
+  if (typeof value === "string" || value instanceof Uint8Array) return value.length + 1;
+  if (Array.isArray(value))
+    return cachedSize(deepSizes, value, () => {
+      let n = SIZE_PER_UNIT;
+      for (const v of value) n += deepSizeOf(v);
+      return n;
+    });
+  if (value instanceof Map)
+    return cachedSize(deepSizes, value, () => {
+      let n = SIZE_PER_UNIT;
+      for (const [k, v] of value) n += deepSizeOf(k) + deepSizeOf(v);
+      return n;
+    });
+  if (isPlainMap(value))
+    return cachedSize(deepSizes, value, () => {
+      let n = SIZE_PER_UNIT;
+      for (const k of Object.keys(value)) n += k.length + deepSizeOf(value[k]);
+      return n;
+    });
+  return 1;
+}
+
+const isPlainMap = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+const shallowSizes = new WeakMap<object, number>();
+const deepSizes = new WeakMap<object, number>();
+function cachedSize(cache: WeakMap<object, number>, value: object, size: () => number): number {
+  const known = cache.get(value);
+  if (known !== undefined) return known;
+  const n = size();
+  cache.set(value, n);
+  return n;
+}
+
+/** Operators whose work grows with their operands: equality and ordering walk both, deeply. */
+const COMPARISONS = new Set(["==", "!=", "<", "<=", ">", ">="]);
+
+/**
+ * The work, in characters, items or bytes, an operation may do with its `index`-th operand, or
+ * undefined for operations that take constant work per operand. Charged as each operand arrives,
+ * so the whole charge is on the meter before the operation itself runs.
+ */
+function operandWork(parent: Node, index: number, operand: unknown): number {
+  const op = parent.op;
+  if (COMPARISONS.has(op)) return deepSizeOf(operand);
+  // `x in list` compares x with every item; `k in map` looks one key up.
+  if (op === "in") return index === 0 || Array.isArray(operand) ? deepSizeOf(operand) : 1;
+  // Functions walk their receiver and arguments once (contains, startsWith, size, split, join…).
+  return sizeOf(operand);
+}
+
+/** Does `ast` do work that grows with its operands (and is not a macro, which runs its own nodes)? */
+const isSized = (ast: Node): boolean => {
+  const op = ast.op;
+  if (op !== "call" && op !== "rcall" && op !== "in" && !COMPARISONS.has(op)) return false;
+  const meta = ast.meta;
+  return !meta?.macro && !meta?.alternate;
+};
+
+/** The operands of the sized operation whose operands are being evaluated now, and that operation. */
+interface Operands {
+  readonly parent: Node;
+  count: number;
+}
+let operands: Operands | undefined;
 
 /** `receiver.matches(pattern)` on the linear-time engine; other shapes go to cel-js. */
 function matches(ev: Evaluator, ast: Node, ctx: unknown): unknown {
@@ -72,7 +160,20 @@ function matches(ev: Evaluator, ast: Node, ctx: unknown): unknown {
   const text = ev.run(receiver, ctx);
   const pattern = ev.run(args[0]!, ctx);
   if (typeof text !== "string" || typeof pattern !== "string") return ast.evaluate(ev, ast, ctx);
+  // RE2's automaton steps through every state of the pattern for each character of the text.
+  const m = meter;
+  if (m !== undefined) charge(m, ast, (text.length * (pattern.length + 1)) / SIZE_PER_UNIT);
   return linearRegex(pattern).test(text);
+}
+
+const evaluateNode = (ev: Evaluator, ast: Node, ctx: unknown): unknown =>
+  ast.op === "rcall" && (ast.args as unknown[])[0] === "matches"
+    ? matches(ev, ast, ctx)
+    : ast.evaluate(ev, ast, ctx);
+
+function charge(m: Meter, ast: Node, units: number): void {
+  m.spent += units;
+  if (m.spent > m.limit) throw exceed(m, ast);
 }
 
 /**
@@ -93,18 +194,23 @@ export function meterEvaluations(env: Environment): Environment {
   }
   evaluator.run = function metered(ast: Node, ctx: unknown): unknown {
     const m = meter;
-    if (m !== undefined && ++m.spent > m.limit) throw exceed(m, ast);
-    const result =
-      ast.op === "rcall" && (ast.args as unknown[])[0] === "matches"
-        ? matches(this, ast, ctx)
-        : ast.evaluate(this, ast, ctx);
-    if (m !== undefined && typeof result !== "boolean" && typeof result !== "bigint") {
-      const op = ast.op;
-      if (op === "+" || op === "rcall" || op === "call") {
-        m.spent += Math.floor(sizeOf(result) / SIZE_PER_UNIT);
-        if (m.spent > m.limit) throw exceed(m, ast);
-      }
+    if (m === undefined) return evaluateNode(this, ast, ctx);
+    if (++m.spent > m.limit) throw exceed(m, ast);
+    const outer = operands;
+    operands = isSized(ast) ? { parent: ast, count: 0 } : undefined;
+    let result: unknown;
+    try {
+      result = evaluateNode(this, ast, ctx);
+    } finally {
+      operands = outer;
     }
+    // An operand of a sized operation: charged before that operation runs on it.
+    if (outer !== undefined)
+      charge(m, outer.parent, operandWork(outer.parent, outer.count++, result) / SIZE_PER_UNIT);
+    // What an operation builds (a string, a list): charged by its size.
+    const op = ast.op;
+    if (op === "+" || op === "rcall" || op === "call")
+      charge(m, ast, sizeOf(result) / SIZE_PER_UNIT);
     return result;
   };
   const check = withBudget(2, () => {
@@ -114,6 +220,16 @@ export function meterEvaluations(env: Environment): Environment {
   });
   if (!check.exceeded)
     throw new Error("cel-js did not meter its evaluation: the budget cannot work");
+  // A scan answering a bool is charged by its size: 1,000 characters are 100 units, not 4 (the
+  // root is wrapped in `dyn`, as programs are, so that it runs through the meter).
+  const scan = withBudget(50, () => env.evaluate(`dyn('${"a".repeat(1000)}'.contains('b'))`));
+  if (!scan.exceeded)
+    throw new Error("cel-js did not meter what its operations scan: the budget cannot work");
+  // Macros are told apart by cel-js's `meta` (`alternate`: the comprehension it runs instead);
+  // without it, a `map` would be charged for its own growing list at every step.
+  const macro = (env.parse("[1].exists(x, true)") as unknown as { ast?: Node }).ast?.meta;
+  if (!(macro?.alternate || macro?.macro))
+    throw new Error("cel-js no longer marks macros: the budget cannot tell them apart");
   return env;
 }
 
@@ -126,8 +242,10 @@ export function withBudget<T>(
   evaluate: () => T,
 ): { value: T; exceeded?: undefined } | { exceeded: BudgetExceeded } {
   const outer = meter;
+  const outerOperands = operands;
   const m: Meter = { limit, spent: 0, exceeded: undefined };
   meter = m;
+  operands = undefined;
   try {
     const value = evaluate();
     return m.exceeded ? { exceeded: m.exceeded } : { value };
@@ -136,5 +254,6 @@ export function withBudget<T>(
     throw e;
   } finally {
     meter = outer;
+    operands = outerOperands;
   }
 }

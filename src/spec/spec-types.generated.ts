@@ -474,7 +474,7 @@ export interface GraphSpec {
      */
     recursion?: number;
     /**
-     * The cost one evaluation of an expression may spend: 1 per step, plus 1 per 10 characters, items or bytes of every string or list an operation builds. Over it, the run fails with `expression-limit`.
+     * The cost one evaluation of an expression may spend: 1 per step, plus 1 per 10 characters, items or bytes that each operation scans or builds. Over it, the run fails with `expression-limit`.
      */
     expression_cost?: number;
   };
