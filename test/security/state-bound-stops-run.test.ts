@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecutor, folderCatalog, startServer } from "../../src/index.js";
+import { freshDatabase, serverUrl } from "../support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-state-stop-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -115,6 +116,30 @@ describe("a state over maxStateBytes stops the run at that step", () => {
       expect((state.values as { n: number }).n).toBe(ran - 1);
     } finally {
       await server.close(1000);
+    }
+  });
+});
+
+describe.skipIf(!serverUrl())("on PostgreSQL", () => {
+  it("the run stops at the step that passed the limit there too, and the thread stands before it", async () => {
+    const databaseUrl = await freshDatabase("graphspec_state_stop");
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: "postgres",
+      databaseUrl,
+      maxStateBytes: LIMIT,
+    });
+    try {
+      const r = await exec.run("loop", { threadId: "t-pg", context: { chunk: CHUNK } });
+      expect(r.error).toMatchObject({ code: "state-too-large" });
+      const ran = stepsRan("t-pg");
+      expect(ran).toBeGreaterThanOrEqual(7);
+      expect(ran).toBeLessThanOrEqual(9);
+      const kept = await exec.inspect("t-pg", "loop");
+      expect(kept?.output.n).toBe(ran - 1);
+      expect(kept?.next).toEqual(["grow"]);
+    } finally {
+      await exec.close();
     }
   });
 });
