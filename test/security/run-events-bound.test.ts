@@ -133,6 +133,15 @@ describe("runs' events kept for joinStream are bounded in bytes", () => {
       const newest = runs.at(-1)!;
       const late = await joinStream(client, newest.threadId, newest.runId);
       expect(late.error?.message).toMatch(/410|no longer kept/);
+      // From a Last-Event-ID among those kept, the rest are replayed.
+      const resumed = await fetch(
+        `${server.url}/threads/${newest.threadId}/runs/${newest.runId}/stream`,
+        { headers: { "last-event-id": String(context.steps - 1) } },
+      );
+      expect(resumed.status).toBe(200);
+      const text = await resumed.text();
+      expect(text).toContain(`id: ${context.steps}\n`);
+      expect(text).not.toContain(`id: ${context.steps - 1}\n`);
       // The oldest run's events are gone: a clear answer, not a hang or a 500.
       const oldest = runs[0]!;
       const gone = await joinStream(client, oldest.threadId, oldest.runId);
