@@ -49,11 +49,32 @@ export function boundCheckpoints(
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
   const stepBytes = new Map<string, number>();
+  // Writes being stored, per checkpoint: a refused step's are deleted only once they are in
+  // (LangGraph does not wait for them before storing the step's checkpoint; PostgreSQL's take a
+  // round trip, and one landing after the delete made the thread look past the refused step).
+  const storing = new Map<string, Set<Promise<unknown>>>();
   const sizeOf = async (value: unknown) => (await saver.serde.dumpsTyped(value))[1].length;
+  const keyOf = (c: Record<string, unknown>) =>
+    JSON.stringify([c.thread_id, c.checkpoint_ns ?? "", c.checkpoint_id]);
 
-  saver.putWrites = async (config, writes, taskId, taskPath) => {
-    const c = config.configurable ?? {};
-    const key = JSON.stringify([c.thread_id, c.checkpoint_ns ?? "", c.checkpoint_id]);
+  saver.putWrites = (config, writes, taskId, taskPath) => {
+    const key = keyOf(config.configurable ?? {});
+    const stored = boundedWrites(key, config, writes, taskId, taskPath);
+    const pending = storing.get(key) ?? new Set();
+    storing.set(key, pending);
+    pending.add(stored);
+    const forget = () => {
+      pending.delete(stored);
+      if (!pending.size) storing.delete(key);
+    };
+    stored.then(forget, forget);
+    return stored;
+  };
+
+  const boundedWrites = async (
+    key: string,
+    ...[config, writes, taskId, taskPath]: Parameters<BaseCheckpointSaver["putWrites"]>
+  ) => {
     let total = stepBytes.get(key) ?? 0;
     for (const [, value] of writes) {
       total += await sizeOf(value);
@@ -71,6 +92,7 @@ export function boundCheckpoints(
     if (bytes > limits.maxStateBytes) {
       const c = config.configurable ?? {};
       if (c.thread_id !== undefined && c.checkpoint_id !== undefined) {
+        await Promise.allSettled([...(storing.get(keyOf(c)) ?? [])]);
         await discardWrites(
           saver,
           String(c.thread_id),

@@ -278,6 +278,11 @@ export function createReloadableExecutor(
         : {}),
       ...(choices.interruptAfter !== undefined ? { interruptAfter: choices.interruptAfter } : {}),
       signal: guard.signal,
+      // Each step's checkpoint is stored (and its size checked: checkpoint-bounds.ts) before the
+      // next step starts, so a state over `maxStateBytes` stops the run at that step. LangGraph's
+      // default ("async") stores it while the next step runs and reports a failure only when the
+      // run ends: a runaway loop went on computing, with its side effects, until then.
+      durability: "sync" as const,
     };
     const pausable = !durable && canPause(compiled);
     let error: RunError | undefined =

@@ -5,14 +5,21 @@
  * driven here, not by the request that started it: a client that goes away mid-stream does not
  * stop it. With a shared store, background runs are queued there and a worker takes them one at
  * a time per free slot (run-queue.ts); a run another replica drives is followed by polling its
- * record and its thread's checkpoints (follow-remote.ts). Finished runs' events are forgotten
- * past a bound, oldest first; their threads stay in the checkpointer.
+ * record and its thread's checkpoints (follow-remote.ts). Runs' events are kept within bounds of
+ * bytes, per run and in all (event-retention.ts); finished runs are forgotten past a count, oldest
+ * first; their threads stay in the checkpointer.
  */
 import { randomUUID } from "node:crypto";
 import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
 import { ApiError, refusalError } from "./api-error.js";
+import {
+  EventLedger,
+  type EventRetention,
+  noEvents,
+  type RetainedEvents,
+} from "./event-retention.js";
 import { runFailure } from "./run-failure.js";
 import type { QueuedRequest, RunRecord, RunStatus, ServerStore } from "./server-store.js";
 
@@ -26,7 +33,8 @@ export interface LiveRun {
   storedThreadId: string;
   /** The tenant that started it (undefined without authentication). */
   tenant: string | undefined;
-  events: SseEvent[];
+  /** Its events so far, within the retention bounds: the oldest may have been dropped. */
+  events: RetainedEvents;
   finished: boolean;
   result: RunResult | undefined;
   /** Wakes those following the run (a new event, or its end). */
@@ -78,12 +86,21 @@ function unscoped(value: unknown, stored: string, client: string, depth = 0): un
 
 export class RunRegistry {
   private readonly runs = new Map<string, LiveRun>();
+  private readonly ledger: EventLedger;
 
   constructor(
     readonly store: ServerStore,
     /** This replica's name in the store (the `owner` of the runs it drives). */
     readonly replica: string = randomUUID(),
-  ) {}
+    retention?: EventRetention,
+  ) {
+    this.ledger = new EventLedger(retention);
+  }
+
+  /** Bytes of runs' events kept in this process now. */
+  get eventBytes(): number {
+    return this.ledger.bytes;
+  }
 
   /** The run on a thread still running, if any (in this process). */
   running(storedThreadId: string): LiveRun | undefined {
@@ -112,7 +129,11 @@ export class RunRegistry {
   }
 
   async forgetThread(storedThreadId: string): Promise<void> {
-    for (const [id, r] of this.runs) if (r.storedThreadId === storedThreadId) this.runs.delete(id);
+    for (const [id, r] of this.runs)
+      if (r.storedThreadId === storedThreadId) {
+        this.ledger.forget(r.events);
+        this.runs.delete(id);
+      }
     await this.store.deleteRunsOfThread(storedThreadId);
   }
 
@@ -152,7 +173,7 @@ export class RunRegistry {
       },
       storedThreadId: s.storedThreadId,
       tenant: s.tenant,
-      events: [{ event: "metadata", data: { run_id: "", attempt: 1 } }],
+      events: noEvents(),
       finished: false,
       result: undefined,
       listeners: new Set(),
@@ -161,12 +182,15 @@ export class RunRegistry {
       request: s.queued?.request,
       handBack: false,
     };
-    run.events[0]!.data = { run_id: run.record.run_id, attempt: 1 };
+    this.ledger.add(run.events, {
+      event: "metadata",
+      data: { run_id: run.record.run_id, attempt: 1 },
+    });
     const map = sseMapper(s.modes, s.subgraphs);
     const push = (events: SseEvent[]) => {
       if (!events.length) return;
       for (const e of events)
-        run.events.push({
+        this.ledger.add(run.events, {
           event: e.event,
           data: unscoped(e.data, s.storedThreadId, s.clientThreadId),
         });
@@ -206,7 +230,7 @@ export class RunRegistry {
               });
             markStarted(refusal?.error);
             if (refusal) {
-              if (!s.queued) this.runs.delete(run.record.run_id);
+              if (!s.queued) this.forget(run);
               run.result = refusal;
               break;
             }
@@ -255,6 +279,11 @@ export class RunRegistry {
         // The thread's record moves up in search (newest update first).
         if (ran) await this.store.touchThread(s.storedThreadId).catch(() => {});
         run.finished = true;
+        this.ledger.finish(run.events);
+        // A finished run is kept for its status and error: not its output (the whole state,
+        // which the thread has) nor its request — up to 1,000 of them would hold gigabytes.
+        if (run.result) run.result = { ...run.result, output: {}, interrupts: [], warnings: [] };
+        run.request = undefined;
         if (!ran) markStarted(undefined);
         for (const wake of run.listeners) wake();
         this.prune();
@@ -265,14 +294,25 @@ export class RunRegistry {
     return run;
   }
 
-  /** Follows a run's events from `from` until it ends (or `signal` aborts: the run goes on). */
+  /**
+   * Follows a run's events from `from` until it ends (or `signal` aborts: the run goes on). A
+   * follower that falls behind events no longer kept gets an `error` event saying so, and the end.
+   */
   async *follow(run: LiveRun, from = 0, signal?: AbortSignal): AsyncGenerator<[number, SseEvent]> {
     let next = from;
     for (;;) {
-      while (next < run.events.length) {
-        yield [next, run.events[next]!];
-        next++;
+      const kept = run.events;
+      if (next < kept.first) {
+        yield [next, { event: "error", data: eventsNotKept(run, next).body() }];
+        return;
       }
+      while (next < kept.first + kept.list.length) {
+        yield [next, kept.list[next - kept.first]!];
+        next++;
+        // The list may have been trimmed while the follower was away.
+        if (next < kept.first) break;
+      }
+      if (next < kept.first) continue;
       if (run.finished || signal?.aborted) return;
       await new Promise<void>((resolve) => {
         const wake = () => {
@@ -286,9 +326,27 @@ export class RunRegistry {
     }
   }
 
+  private forget(run: LiveRun): void {
+    this.ledger.forget(run.events);
+    this.runs.delete(run.record.run_id);
+  }
+
   private prune(): void {
     const finished = [...this.runs.values()].filter((r) => r.finished);
-    for (const r of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED)))
-      this.runs.delete(r.record.run_id);
+    for (const r of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED))) this.forget(r);
   }
+}
+
+/** The answer to a client asking for a run's events from `from`, when they are no longer kept. */
+export function eventsNotKept(run: LiveRun, from: number): ApiError {
+  const { first } = run.events;
+  const state = run.finished ? `ended (${run.record.status})` : "is still going";
+  return new ApiError(
+    410,
+    "run-events-not-kept",
+    `run \`${run.record.run_id}\` ${state}, but its events ${from === 0 ? "" : `from #${from} `}are no longer kept: this server keeps a bounded number of bytes of runs' events, and dropped ${first === 1 ? "the first" : `the first ${first}`}`,
+    {
+      hint: "runs.join gives the run's result and threads.getState its thread's state; follow runs as they go to see every event, or start the server with larger --max-run-event-bytes / --max-event-bytes",
+    },
+  );
 }

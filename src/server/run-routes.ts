@@ -14,7 +14,7 @@ import { followRemote, remoteEnd } from "./follow-remote.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
-import type { LiveRun, RunRecord } from "./run-registry.js";
+import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
 import { streamModes } from "./stream-modes.js";
@@ -321,7 +321,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   api.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
     const run = await runOf(c);
     const last = Number(c.req.header("last-event-id"));
-    return sse(c, run, Number.isInteger(last) && last >= 0 ? last + 1 : 0);
+    const from = Number.isInteger(last) && last >= 0 ? last + 1 : 0;
+    // Events past the retention bounds are gone (event-retention.ts): said now, not mid-stream.
+    if (run.live && from < run.live.events.first) throw eventsNotKept(run.live, from);
+    return sse(c, run, from);
   });
   api.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
     const run = await runOf(c, "update");

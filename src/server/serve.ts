@@ -8,6 +8,7 @@ import { serve } from "@hono/node-server";
 import type { Executor } from "../run/executor-api.js";
 import { serverApp } from "./app.js";
 import type { Authenticator } from "./auth.js";
+import { DEFAULT_EVENT_RETENTION } from "./event-retention.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import { startHeartbeat } from "./replica-heartbeat.js";
 import { runQueue } from "./run-queue.js";
@@ -26,6 +27,13 @@ export interface ServeOptions {
   port?: number;
   /** Default 4 MiB: above the executor's 1 MiB input limit, so that one answers with its own error. */
   maxBodyBytes?: number;
+  /**
+   * Bytes (as JSON) of one run's server-sent events kept for `joinStream`; past it, its oldest
+   * go. Default 16 MiB (event-retention.ts).
+   */
+  maxRunEventBytes?: number;
+  /** Bytes of all runs' events kept; past it, finished runs' go first. Default 256 MiB. */
+  maxEventBytes?: number;
   version?: string;
   /**
    * Where thread and run records live: in this process (default), the SQLite file a restart
@@ -47,6 +55,8 @@ export interface RunningServer {
   port: number;
   /** Stops taking requests, waits up to `graceMs` for runs in flight, cancels the rest, closes the executor. */
   close(graceMs?: number): Promise<void>;
+  /** Bytes of runs' events this server keeps now (within `maxEventBytes`). */
+  retainedEventBytes(): number;
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
@@ -57,7 +67,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       : "sqlite" in records
         ? sqlStore(await sqliteSql(records.sqlite))
         : sqlStore(await postgresSql(records.postgres));
-  const runs = new RunRegistry(store);
+  const runs = new RunRegistry(store, undefined, {
+    maxRunEventBytes: o.maxRunEventBytes ?? DEFAULT_EVENT_RETENTION.maxRunEventBytes,
+    maxEventBytes: o.maxEventBytes ?? DEFAULT_EVENT_RETENTION.maxEventBytes,
+  });
   const parts: ServerParts = {
     exec: o.exec,
     graphs: o.graphs,
@@ -85,6 +98,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     port,
+    retainedEventBytes: () => runs.eventBytes,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((r) => server.close(() => r()));
       // Idle keep-alive connections would go on taking requests: closed now, busy ones when done.

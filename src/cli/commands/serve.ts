@@ -33,6 +33,9 @@ Options:
       --auth <path[:export]>      a LangGraph Auth handler module (as langgraph.json's auth.path)
 ${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  postgres: DATABASE_URL; default ${name === "serve" ? "postgres when DATABASE_URL is set, else " : ""}sqlite (.graphspec/state.db)
       --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
+      --max-run-event-bytes <size>
+                                  bytes of one run's events kept for joinStream (default 16MiB)
+      --max-event-bytes <size>    bytes of all runs' events kept (default 256MiB)
       --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
@@ -47,6 +50,8 @@ const OPTIONS = {
   "no-auth": { type: "boolean", default: false },
   checkpointer: { type: "string" },
   "max-body-bytes": { type: "string" },
+  "max-run-event-bytes": { type: "string" },
+  "max-event-bytes": { type: "string" },
   grace: { type: "string" },
   heartbeat: { type: "string" },
   scripts: { type: "string" },
@@ -126,6 +131,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const exec =
     dev?.executor ?? (await import("../../run/executor.js")).createExecutor(executorOptions);
   const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
+  const maxRunEventBytes = bytesArg("max-run-event-bytes", values["max-run-event-bytes"]);
+  const maxEventBytes = bytesArg("max-event-bytes", values["max-event-bytes"]);
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
@@ -153,6 +160,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     page: name === "dev",
     ...(heartbeat ? { heartbeatMs: heartbeat } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
+    ...(maxRunEventBytes ? { maxRunEventBytes } : {}),
+    ...(maxEventBytes ? { maxEventBytes } : {}),
   });
   io.out(server.url);
   await new Promise<void>((done) => {

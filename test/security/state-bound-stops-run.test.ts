@@ -1,0 +1,145 @@
+/**
+ * `maxStateBytes` stops the run, not just storage: a looping append graph whose state passes the
+ * limit fails `state-too-large` at that step, and no step runs after it — counted by the side
+ * effect of a function node (a line appended to a file per step it ran). Before, the loop went on
+ * computing in memory with its side effects (2,000 steps ran, 10 stored). Through the package
+ * entry's executor and over HTTP with the official SDK; the last good checkpoint stays readable
+ * and the thread goes on from it with a larger limit.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, describe, expect, it } from "vitest";
+import { createExecutor, folderCatalog, startServer } from "../../src/index.js";
+import { freshDatabase, serverUrl } from "../support/postgres.js";
+
+const dir = mkdtempSync(join(tmpdir(), "graphspec-state-stop-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+mkdirSync(join(dir, "graphs"));
+mkdirSync(join(dir, "nodes"));
+const sideEffects = join(dir, "side-effects.log");
+writeFileSync(
+  join(dir, "nodes", "grow.js"),
+  `import { appendFileSync } from "node:fs";
+// One line per step that ran: the side effect a runaway loop must not go on having.
+export default (state, runtime) => {
+  appendFileSync(${JSON.stringify(sideEffects)}, runtime.configurable.thread_id + " " + state.n + "\\n");
+  return { log: ["y".repeat(runtime.context.chunk)], n: state.n + 1 };
+};
+`,
+);
+writeFileSync(
+  join(dir, "graphs", "loop.yaml"),
+  `version: 1
+name: loop
+state:
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+  n: { type: integer, default: 0 }
+context:
+  chunk: { type: integer }
+limits: { recursion: 2000 }
+nodes:
+  grow: { kind: function, module: ../nodes/grow.js, writes: [log, n] }
+edges:
+  - { from: START, to: grow }
+  - from: grow
+    route:
+      - { when: "state.n >= 20", to: END }
+      - { default: grow }
+`,
+);
+
+const KiB = 1024;
+const LIMIT = 64 * KiB;
+const CHUNK = 8 * KiB;
+/** The steps of `threadId` that ran, by the function node's side effect. */
+const stepsRan = (threadId: string) =>
+  readFileSync(sideEffects, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith(`${threadId} `)).length;
+
+describe("a state over maxStateBytes stops the run at that step", () => {
+  it("through the package entry's executor: no step runs after the one that passed the limit", async () => {
+    const sqlitePath = join(dir, "exec.db");
+    const exec = createExecutor({ dir: join(dir, "graphs"), sqlitePath, maxStateBytes: LIMIT });
+    const r = await exec.run("loop", { threadId: "t-exec", context: { chunk: CHUNK } });
+    expect(r.error).toMatchObject({ code: "state-too-large", phase: "run" });
+    // The state passes 64 KiB at the 8th step (8 × 8 KiB plus the JSON around them): that step
+    // ran, the next did not.
+    const ran = stepsRan("t-exec");
+    expect(ran).toBeGreaterThanOrEqual(7);
+    expect(ran).toBeLessThanOrEqual(9);
+    // The last good checkpoint is the step before the refused one.
+    const kept = await exec.inspect("t-exec", "loop");
+    expect(kept?.output.n).toBe(ran - 1);
+    expect(kept?.next).toEqual(["grow"]);
+    await exec.close();
+    // It goes on from there with a larger limit (the refused step runs again, then the rest).
+    const roomier = createExecutor({
+      dir: join(dir, "graphs"),
+      sqlitePath,
+      maxStateBytes: 64 * 1024 * KiB,
+    });
+    const on = await roomier.resume("loop", { threadId: "t-exec" });
+    expect(on.status).toBe("completed");
+    expect(on.output.n).toBe(20);
+    await roomier.close();
+  });
+
+  it("over HTTP: the run fails state-too-large and the loop stops there", async () => {
+    const sqlitePath = join(dir, "server.db");
+    const exec = createExecutor({ dir: join(dir, "graphs"), sqlitePath, maxStateBytes: LIMIT });
+    const server = await startServer({
+      exec,
+      graphs: await folderCatalog(join(dir, "graphs")),
+      auth: undefined,
+      port: 0,
+      records: { sqlite: sqlitePath },
+    });
+    try {
+      const client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
+      const thread = await client.threads.create({ threadId: "t-http" });
+      // The SDK's runs.wait throws the run's error.
+      const failed = await client.runs
+        .wait(thread.thread_id, "loop", { context: { chunk: CHUNK } } as never)
+        .then(
+          () => undefined,
+          (e: unknown) => e as Error,
+        );
+      expect(failed?.message).toMatch(/^state-too-large: the state would be/);
+      const ran = stepsRan("t-http");
+      expect(ran).toBeGreaterThanOrEqual(7);
+      expect(ran).toBeLessThanOrEqual(9);
+      const state = await client.threads.getState(thread.thread_id);
+      expect((state.values as { n: number }).n).toBe(ran - 1);
+    } finally {
+      await server.close(1000);
+    }
+  });
+});
+
+describe.skipIf(!serverUrl())("on PostgreSQL", () => {
+  it("the run stops at the step that passed the limit there too, and the thread stands before it", async () => {
+    const databaseUrl = await freshDatabase("graphspec_state_stop");
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: "postgres",
+      databaseUrl,
+      maxStateBytes: LIMIT,
+    });
+    try {
+      const r = await exec.run("loop", { threadId: "t-pg", context: { chunk: CHUNK } });
+      expect(r.error).toMatchObject({ code: "state-too-large" });
+      const ran = stepsRan("t-pg");
+      expect(ran).toBeGreaterThanOrEqual(7);
+      expect(ran).toBeLessThanOrEqual(9);
+      const kept = await exec.inspect("t-pg", "loop");
+      expect(kept?.output.n).toBe(ran - 1);
+      expect(kept?.next).toEqual(["grow"]);
+    } finally {
+      await exec.close();
+    }
+  });
+});
