@@ -12,6 +12,7 @@ import type { GraphCatalog } from "./graph-catalog.js";
 import { startHeartbeat } from "./replica-heartbeat.js";
 import { runQueue } from "./run-queue.js";
 import { RunRegistry } from "./run-registry.js";
+import { recordsKey } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
@@ -38,6 +39,12 @@ export interface ServeOptions {
    * for five beats is taken for dead and its runs are released (replica-heartbeat.ts).
    */
   heartbeatMs?: number;
+  /**
+   * The key that seals background runs' contexts in a shared store's records (32 bytes: 64 hex
+   * digits or base64; every replica gives the same). Without it, a background run with a context
+   * is driven by the replica that accepted it, its context kept in that replica's memory only.
+   */
+  recordsKey?: string;
   /** Serve the web page at `/` (graphspec dev): the folder of the built page, or true for dist/web. */
   page?: boolean | string;
 }
@@ -50,6 +57,7 @@ export interface RunningServer {
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const key = o.recordsKey === undefined ? undefined : recordsKey(o.recordsKey);
   const records = o.records ?? "memory";
   const store: ServerStore =
     records === "memory"
@@ -66,6 +74,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     queue: undefined,
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+    recordsKey: key,
   };
   // Beating before any run is recorded: a replica killed later is found by its silence.
   const heartbeat = store.replicas

@@ -263,6 +263,8 @@ export function sqlStore(sql: Sql): ServerStore {
     async setRunStatus(id, status, extra = {}) {
       const sets = ["status = $2"];
       const params: unknown[] = [id, status];
+      // A finished run's request is erased: nothing will start it again.
+      if (status !== "pending" && status !== "running") sets.push("request = NULL");
       if (extra.owner !== undefined) {
         params.push(extra.owner);
         sets.push(`owner = $${params.length}`);

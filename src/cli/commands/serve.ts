@@ -37,7 +37,13 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
                                   and its runs are released
-${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help`;
+${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help
+
+Environment:
+  GRAPHSPEC_RECORDS_KEY           32 bytes (64 hex digits or base64) that seal background runs'
+                                  contexts in the records; give every replica the same one.
+                                  Without it, a background run with a context runs on the
+                                  replica that accepted it (docs/security.md)`;
 
 const OPTIONS = {
   port: { type: "string" },
@@ -127,6 +133,16 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     throw new UsageError(
       `--heartbeat must be a number of milliseconds (10 or more), not "${values.heartbeat}"`,
     );
+  // Seals background runs' contexts in the records; checked here so a bad key is a usage error.
+  const recordsKey = process.env.GRAPHSPEC_RECORDS_KEY || undefined;
+  if (recordsKey !== undefined) {
+    const { recordsKey: parseKey } = await import("../../server/sealed-context.js");
+    try {
+      parseKey(recordsKey);
+    } catch (e) {
+      throw new UsageError(`GRAPHSPEC_RECORDS_KEY: ${(e as Error).message}`);
+    }
+  }
   // Thread and run records beside the checkpoints: replicas on one PostgreSQL share them.
   const records =
     choice === "postgres" && process.env.DATABASE_URL
@@ -144,6 +160,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     version: VERSION,
     records,
     page: name === "dev",
+    ...(recordsKey ? { recordsKey } : {}),
     ...(heartbeat ? { heartbeatMs: heartbeat } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
   });
