@@ -11,6 +11,7 @@ import { Hono } from "hono";
 import { ApiError } from "./api-error.js";
 import { assistantRoutes } from "./assistant-routes.js";
 import type { Caller } from "./auth.js";
+import { originGuard } from "./request-origin.js";
 import { runRoutes } from "./run-routes.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenancy } from "./tenancy.js";
@@ -50,6 +51,8 @@ export function serverApp(
       404,
     ),
   );
+  // Before anything is answered, the page and /ok included: a rebound name reads nothing.
+  for (const guard of originGuard(p.origins)) app.use("*", guard);
   app.get("/ok", (c) => c.json({ ok: true }));
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/info", (c) =>

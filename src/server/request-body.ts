@@ -13,6 +13,17 @@ export async function jsonBody(c: Context, maxBytes: number): Promise<unknown> {
   if (declared > maxBytes) throw tooLarge(maxBytes);
   const bytes = new Uint8Array(await c.req.arrayBuffer());
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
+  // A browser sends `text/plain` (and forms) across origins without asking first: only JSON
+  // is taken, so no page can make one of these requests without a preflight.
+  if (bytes.byteLength > 0 && !isJson(c.req.header("content-type")))
+    throw new ApiError(
+      415,
+      "unsupported-media-type",
+      `the body must be JSON, sent as \`content-type: application/json\`, not \`${c.req.header("content-type") ?? "(none)"}\``,
+      {
+        hint: "send the body with `content-type: application/json` (curl: -H 'content-type: application/json')",
+      },
+    );
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -30,6 +41,10 @@ export async function jsonBody(c: Context, maxBytes: number): Promise<unknown> {
     });
   }
 }
+
+/** `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). */
+const isJson = (type: string | undefined) =>
+  type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type.trim());
 
 const tooLarge = (max: number) =>
   new ApiError(413, "body-too-large", `the body is larger than ${max} bytes`, {

@@ -10,6 +10,7 @@ import { serverApp } from "./app.js";
 import type { Authenticator } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import { startHeartbeat } from "./replica-heartbeat.js";
+import { allowedOrigins } from "./request-origin.js";
 import { runQueue } from "./run-queue.js";
 import { RunRegistry } from "./run-registry.js";
 import { recordsKey } from "./sealed-context.js";
@@ -45,6 +46,13 @@ export interface ServeOptions {
    * is driven by the replica that accepted it, its context kept in that replica's memory only.
    */
   recordsKey?: string;
+  /**
+   * Host names answered besides loopback names, IP literals and `host` (`--allow-host`). On a
+   * wildcard `host` (0.0.0.0, `::`) any name is answered unless this is given.
+   */
+  allowHosts?: string[];
+  /** Origins whose pages may call the API besides the server's own (`--allow-origin`), with CORS. */
+  allowOrigins?: string[];
   /** Serve the web page at `/` (graphspec dev): the folder of the built page, or true for dist/web. */
   page?: boolean | string;
 }
@@ -75,6 +83,11 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     recordsKey: key,
+    origins: {
+      host: o.host ?? "127.0.0.1",
+      allowHosts: o.allowHosts,
+      allowOrigins: o.allowOrigins && allowedOrigins(o.allowOrigins),
+    },
   };
   // Beating before any run is recorded: a replica killed later is found by its silence.
   const heartbeat = store.replicas

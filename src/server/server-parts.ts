@@ -2,6 +2,7 @@
 import type { Executor } from "../run/executor-api.js";
 import type { Authenticator, Caller } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
+import type { OriginPolicy } from "./request-origin.js";
 import type { RunRegistry } from "./run-registry.js";
 import type { RecordsKey } from "./sealed-context.js";
 import type { ServerStore } from "./server-store.js";
@@ -20,6 +21,8 @@ export interface ServerParts {
   maxBodyBytes: number;
   /** Seals background runs' contexts in the records (sealed-context.ts); undefined: none given. */
   recordsKey: RecordsKey | undefined;
+  /** Which `Host` and `Origin` headers are answered (request-origin.ts). */
+  origins: OriginPolicy;
 }
 
 /** What the auth middleware puts on each request. */

@@ -33,6 +33,11 @@ Options:
       --auth <path[:export]>      a LangGraph Auth handler module (as langgraph.json's auth.path)
 ${name === "serve" ? "      --no-auth                   serve without authentication (refused otherwise)\n" : ""}      --checkpointer <memory|sqlite|postgres>  postgres: DATABASE_URL; default ${name === "serve" ? "postgres when DATABASE_URL is set, else " : ""}sqlite (.graphspec/state.db)
       --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
+      --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
+                                  with CORS; repeat for more (default: only the server's own)
+      --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
+                                  --host (DNS rebinding); repeat for more. On 0.0.0.0 or ::, any
+                                  name is answered unless this is given
       --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
@@ -53,6 +58,8 @@ const OPTIONS = {
   "no-auth": { type: "boolean", default: false },
   checkpointer: { type: "string" },
   "max-body-bytes": { type: "string" },
+  "allow-origin": { type: "string", multiple: true },
+  "allow-host": { type: "string", multiple: true },
   grace: { type: "string" },
   heartbeat: { type: "string" },
   scripts: { type: "string" },
@@ -97,6 +104,17 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
   const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
   const { folderCatalog } = await import("../../server/graph-catalog.js");
+  const allowOrigins = values["allow-origin"] ?? [];
+  const { allowedOrigins } = await import("../../server/request-origin.js");
+  try {
+    allowedOrigins(allowOrigins);
+  } catch (e) {
+    throw new UsageError(`--allow-origin: ${(e as Error).message}`);
+  }
+  const allowHosts = values["allow-host"] ?? [];
+  for (const h of allowHosts)
+    if (!/^[a-z0-9.-]+$/i.test(h) && !/^\[?[0-9a-f:.]+\]?$/i.test(h))
+      throw new UsageError(`--allow-host must be a host name, as api.example.com, not "${h}"`);
   const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
   const auth = values["api-keys"]
     ? await apiKeyAuth(resolve(io.cwd, values["api-keys"]))
@@ -161,6 +179,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     records,
     page: name === "dev",
     ...(recordsKey ? { recordsKey } : {}),
+    ...(allowOrigins.length ? { allowOrigins } : {}),
+    ...(allowHosts.length ? { allowHosts } : {}),
     ...(heartbeat ? { heartbeatMs: heartbeat } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
   });
