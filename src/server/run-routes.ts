@@ -10,6 +10,7 @@ import { streamSSE } from "hono/streaming";
 import { toPlain } from "../run/serialize.js";
 import { ApiError, notFound } from "./api-error.js";
 import { matchesFilters } from "./auth-filters.js";
+import { clientFailure } from "./client-text.js";
 import { followRemote, remoteEnd } from "./follow-remote.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
@@ -233,9 +234,13 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     let failed = false;
     if (run.live) {
       await run.live.done;
-      const e = run.live.result?.error;
+      const e = run.live.result?.error ?? run.live.thrown;
       failed = !run.live.result || (e !== undefined && e.code !== "cancelled");
-      if (e) error = runFailure(e);
+      if (e)
+        error = clientFailure(runFailure(e), {
+          root: p.graphs.root,
+          threads: new Map([[run.storedThreadId, run.live.record.thread_id]]),
+        });
     } else {
       // Driven by another replica: its record in the store tells when it has ended.
       const end = await remoteEnd(p, run.record.run_id, signal);

@@ -73,7 +73,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       : "sqlite" in records
         ? sqlStore(await sqliteSql(records.sqlite))
         : sqlStore(await postgresSql(records.postgres));
-  const runs = new RunRegistry(store);
+  const runs = new RunRegistry(store, undefined, o.graphs.root);
   const parts: ServerParts = {
     exec: o.exec,
     graphs: o.graphs,
