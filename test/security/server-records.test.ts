@@ -8,12 +8,14 @@
  * with a records key (the context sealed, any replica may run it) and without (the context stays
  * in the accepting replica's memory).
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutor, folderCatalog, type ServeOptions, startServer } from "../../src/index.js";
+import { BIN } from "../support/cli.js";
 import { freshDatabase, serverUrl } from "../support/postgres.js";
 
 const GRAPHS = join(import.meta.dirname, "../fixtures/server-records/graphs");
@@ -193,5 +195,17 @@ describe("a background run's context is never stored in plaintext", () => {
     const r = await backgroundRun(await postgresStore("records_key"), RECORDS_KEY);
     expectKeptSecret(r);
     expect(String(r.requestDuring)).toContain('"sealedContext":"gs1:');
+  });
+});
+
+describe("GRAPHSPEC_RECORDS_KEY", () => {
+  it("that is not 32 bytes is a usage error naming it", () => {
+    const r = spawnSync(
+      process.execPath,
+      [BIN, "serve", GRAPHS, "--no-auth", "--port", "0", "--checkpointer", "memory"],
+      { cwd: dir, encoding: "utf8", env: { ...process.env, GRAPHSPEC_RECORDS_KEY: "short" } },
+    );
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("GRAPHSPEC_RECORDS_KEY: the records key must be 32 random bytes");
   });
 });
