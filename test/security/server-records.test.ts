@@ -198,6 +198,44 @@ describe("a background run's context is never stored in plaintext", () => {
   });
 });
 
+describe("records an older version kept", () => {
+  it("a finished run's request, context included, is erased when the server starts", async () => {
+    const store = await sqliteStore("sqlite-older");
+    const path = (store.records as { sqlite: string }).sqlite;
+    // The tables, as a first start makes them; then a row as older versions left it.
+    await (
+      await startServer({
+        exec: store.exec,
+        graphs: await folderCatalog(GRAPHS),
+        auth: undefined,
+        records: store.records,
+      })
+    ).close(100);
+    const driver = "better-sqlite3";
+    const { default: Database } = (await import(driver)) as {
+      default: new (
+        p: string,
+      ) => { prepare(q: string): { run(...p: unknown[]): unknown }; close(): void };
+    };
+    const db = new Database(path);
+    const request = { graph: "keyed", options: { context: { api_key: API_KEY } } };
+    db.prepare(
+      `INSERT INTO graphspec_server_runs (run_id, thread_id, record, status, created_at, request)
+       VALUES ('old-run', 't', '{}', 'success', '2026-01-01', ?)`,
+    ).run(JSON.stringify(request));
+    db.close();
+    const exec = createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath: path });
+    const server = await startServer({
+      exec,
+      graphs: await folderCatalog(GRAPHS),
+      auth: undefined,
+      records: store.records,
+    });
+    await server.close(100);
+    expect(await store.request("old-run")).toBeNull();
+  });
+});
+
 describe("GRAPHSPEC_RECORDS_KEY", () => {
   it("that is not 32 bytes is a usage error naming it", () => {
     const r = spawnSync(
