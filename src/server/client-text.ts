@@ -23,7 +23,9 @@ export function clientText(text: string, view: ClientView): string {
   for (const [stored, client] of ids) out = out.replaceAll(`\`${stored}\``, `\`${client}\``);
   if (view.root && view.root !== sep) {
     const root = view.root.endsWith(sep) ? view.root.slice(0, -1) : view.root;
-    out = out.replaceAll(`${root}${sep}`, "").replaceAll(root, ".");
+    // The root itself, not a sibling that starts like it (`/srv/app` in `/srv/application`).
+    const bare = new RegExp(`${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w.-])`, "g");
+    out = out.replaceAll(`${root}${sep}`, "").replace(bare, ".");
   }
   return out;
 }
