@@ -6,10 +6,13 @@
  * official SDK from Node (no Origin), and the page of the server's own origin, still work.
  */
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN } from "../support/cli.js";
+import { createExecutor, folderCatalog, startServer } from "../../src/index.js";
+import { BIN, scratchDir } from "../support/cli.js";
 import { type DevServer, startDevServer } from "../support/dev-server.js";
 
 const SPEC = `version: 1
@@ -215,5 +218,54 @@ describe("clients outside a browser", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("--allow-origin");
     expect(r.stderr).toContain("localhost:5173");
+  });
+});
+
+describe("a server on a wildcard address (serve's default 0.0.0.0)", () => {
+  const dir = scratchDir("server-origin");
+  it("answers any Host unless --allow-host names them; Origin and JSON are checked all the same", async () => {
+    mkdirSync(join(dir, "graphs"), { recursive: true });
+    writeFileSync(join(dir, "package.json"), "{}");
+    writeFileSync(join(dir, "graphs/hello.yaml"), SPEC);
+    for (const allowHosts of [undefined, ["api.example.test"]]) {
+      const server = await startServer({
+        exec: createExecutor({ dir: join(dir, "graphs"), checkpointer: "memory" }),
+        graphs: await folderCatalog(join(dir, "graphs")),
+        auth: undefined,
+        host: "0.0.0.0",
+        ...(allowHosts ? { allowHosts } : {}),
+      });
+      try {
+        const url = `http://127.0.0.1:${server.port}`;
+        const ok = (host: string) => send(url, "GET", "/ok", { host }).then((r) => r.status);
+        expect(await ok(`api.example.test:${server.port}`)).toBe(200);
+        expect(await ok(`other.example.test:${server.port}`)).toBe(allowHosts ? 403 : 200);
+        const foreign = await send(
+          url,
+          "POST",
+          "/threads",
+          {
+            host: `api.example.test:${server.port}`,
+            origin: "http://evil.example.test",
+            "content-type": "application/json",
+          },
+          "{}",
+        );
+        expect(foreign.status).toBe(403);
+        const plain = await send(
+          url,
+          "POST",
+          "/threads",
+          {
+            host: `127.0.0.1:${server.port}`,
+            "content-type": "text/plain",
+          },
+          "{}",
+        );
+        expect(plain.status).toBe(415);
+      } finally {
+        await server.close(100);
+      }
+    }
   });
 });
