@@ -11,6 +11,8 @@ import { Hono } from "hono";
 import { ApiError } from "./api-error.js";
 import { assistantRoutes } from "./assistant-routes.js";
 import type { Caller } from "./auth.js";
+import { clientText } from "./client-text.js";
+import { originGuard } from "./request-origin.js";
 import { runRoutes } from "./run-routes.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenancy } from "./tenancy.js";
@@ -27,7 +29,14 @@ export function serverApp(
 ): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.onError((e, c) => {
-    if (e instanceof ApiError) return c.json(e.body(), e.status);
+    if (e instanceof ApiError) {
+      // The client's own thread ids and project-relative paths, never the server's (client-text.ts).
+      const view = { root: p.graphs.root, threads: c.get("tenancy")?.named ?? new Map() };
+      const body = e.body();
+      for (const k of ["message", "hint", "detail"] as const)
+        if (typeof body[k] === "string") body[k] = clientText(body[k] as string, view);
+      return c.json(body, e.status);
+    }
     // A bug of ours: logged here, not shown to the client.
     console.error(`graphspec server: ${c.req.method} ${c.req.path}:`, e);
     return c.json(
@@ -50,6 +59,8 @@ export function serverApp(
       404,
     ),
   );
+  // Before anything is answered, the page and /ok included: a rebound name reads nothing.
+  for (const guard of originGuard(p.origins)) app.use("*", guard);
   app.get("/ok", (c) => c.json({ ok: true }));
   app.get("/health", (c) => c.json({ ok: true }));
   app.get("/info", (c) =>

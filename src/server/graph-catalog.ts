@@ -10,6 +10,7 @@ import { basename, extname, join, resolve } from "node:path";
 import { graphJsonSchemas } from "../json-schema/graph-schemas.js";
 import { GRAPH_EXTENSIONS } from "../modules/files.js";
 import { loadSpec } from "../spec/load.js";
+import { findProjectRoot } from "../spec/project-root.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import type { ServedStatus } from "./assistant-metadata.js";
 
@@ -30,6 +31,8 @@ export interface GraphCatalog {
   list(): Promise<GraphEntry[]>;
   /** A graph by assistant id or by name. */
   find(idOrName: string): Promise<GraphEntry | undefined>;
+  /** The project the specs are in: errors show paths under it relative to it. */
+  readonly root?: string;
 }
 
 /** The LangGraph server's namespace for graph ids (its assistants are uuid5(graph_id, this)). */
@@ -127,6 +130,7 @@ export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): 
   };
   return {
     list,
+    root: findProjectRoot(root),
     async find(idOrName) {
       return (await list()).find((g) => g.assistantId === idOrName || g.name === idOrName);
     },

@@ -12,6 +12,17 @@ export async function jsonBody(c: Context, maxBytes: number): Promise<unknown> {
   const declared = Number(c.req.header("content-length"));
   if (declared > maxBytes) throw tooLarge(c, maxBytes);
   const bytes = await bytesWithin(c, maxBytes);
+  // A browser sends `text/plain` (and forms) across origins without asking first: only JSON
+  // is taken, so no page can make one of these requests without a preflight.
+  if (bytes.byteLength > 0 && !isJson(c.req.header("content-type")))
+    throw new ApiError(
+      415,
+      "unsupported-media-type",
+      `the body must be JSON, sent as \`content-type: application/json\`, not \`${c.req.header("content-type") ?? "(none)"}\``,
+      {
+        hint: "send the body with `content-type: application/json` (curl: -H 'content-type: application/json')",
+      },
+    );
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -54,6 +65,10 @@ async function bytesWithin(c: Context, maxBytes: number): Promise<Uint8Array> {
   }
   return Buffer.concat(chunks);
 }
+
+/** `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). */
+const isJson = (type: string | undefined) =>
+  type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type.trim());
 
 /** The 413, on a connection that closes after it: the rest of the body is never read. */
 const tooLarge = (c: Context, max: number) => {

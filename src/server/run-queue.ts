@@ -7,6 +7,7 @@
  * for the others' (a queue with no NOTIFY works on SQLite too).
  */
 import type { LiveRun } from "./run-registry.js";
+import { unseal } from "./sealed-context.js";
 import type { RunQueue, ServerParts } from "./server-parts.js";
 import type { StoredRun } from "./server-store.js";
 
@@ -32,6 +33,22 @@ export function runQueue(p: ServerParts): RunQueue {
 
   async function launch(queued: StoredRun): Promise<void> {
     const request = queued.request!;
+    let options = request.options;
+    if (request.sealedContext !== undefined) {
+      const opened = unseal(p.recordsKey, request.sealedContext, queued.record.run_id);
+      if ("problem" in opened) {
+        await p.runs.store.setRunStatus(queued.record.run_id, "error", {
+          owner: null,
+          error: {
+            error: "records-key",
+            message: `this run cannot start: ${opened.problem}`,
+            hint: "give every replica the same GRAPHSPEC_RECORDS_KEY, then start the run again",
+          },
+        });
+        return;
+      }
+      options = { ...options, context: opened.value };
+    }
     const graph = await p.graphs.find(request.graph);
     if (!graph) {
       await p.runs.store.setRunStatus(queued.record.run_id, "error", {
@@ -48,7 +65,7 @@ export function runQueue(p: ServerParts): RunQueue {
         storedThreadId: queued.storedThreadId,
         clientThreadId: request.clientThreadId,
         tenant: request.tenant,
-        options: request.options as never,
+        options: options as never,
         // The modes `runs.create` asked for, so `joinStream` replays them from the start.
         modes: request.modes ?? ["values"],
         subgraphs: request.subgraphs ?? false,

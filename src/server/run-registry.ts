@@ -14,6 +14,7 @@ import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
 import { ApiError, refusalError } from "./api-error.js";
+import { clientFailure, clientText } from "./client-text.js";
 import {
   EventLedger,
   type EventRetention,
@@ -37,6 +38,8 @@ export interface LiveRun {
   events: RetainedEvents;
   finished: boolean;
   result: RunResult | undefined;
+  /** Why a run without a result failed (its spec could not be loaded or compiled). */
+  thrown: RunError | undefined;
   /** Wakes those following the run (a new event, or its end). */
   listeners: Set<() => void>;
   abort: AbortController;
@@ -93,6 +96,8 @@ export class RunRegistry {
     /** This replica's name in the store (the `owner` of the runs it drives). */
     readonly replica: string = randomUUID(),
     retention?: EventRetention,
+    /** The project root: errors show paths under it relative to it. */
+    readonly root?: string,
   ) {
     this.ledger = new EventLedger(retention);
   }
@@ -176,6 +181,7 @@ export class RunRegistry {
       events: noEvents(),
       finished: false,
       result: undefined,
+      thrown: undefined,
       listeners: new Set(),
       abort,
       done: Promise.resolve(),
@@ -187,6 +193,12 @@ export class RunRegistry {
       data: { run_id: run.record.run_id, attempt: 1 },
     });
     const map = sseMapper(s.modes, s.subgraphs);
+    // Errors as the client may read them: its thread id, project-relative paths.
+    const view = {
+      root: this.root,
+      threads: new Map([[s.storedThreadId, s.clientThreadId]]),
+    };
+    const failure = (e: RunError) => clientFailure(runFailure(e), view);
     const push = (events: SseEvent[]) => {
       if (!events.length) return;
       for (const e of events)
@@ -238,14 +250,16 @@ export class RunRegistry {
           if (e.type === "completed" || e.type === "interrupted" || e.type === "failed") {
             run.result = e.result;
             if (e.type === "failed" && e.result.error) {
-              push([{ event: "error", data: runFailure(e.result.error) }]);
+              push([{ event: "error", data: failure(e.result.error) }]);
             }
           } else push(map(e));
         }
       } catch (e) {
         // A spec that cannot be loaded or compiled: the run fails, the server stays up.
-        const message = (e as Error)?.message ?? String(e);
+        const message = clientText((e as Error)?.message ?? String(e), view);
         run.result = undefined;
+        // Recorded with the run, so a `join` (here or on another replica) says why.
+        run.thrown = { code: "invalid-input", phase: "input", message };
         push([{ event: "error", data: { error: (e as Error)?.name ?? "Error", message } }]);
         if (!ran) markStarted({ code: "invalid-input", phase: "input", message });
         ran = true;
@@ -257,7 +271,7 @@ export class RunRegistry {
             : STATUS_OF[run.result.status]
           : "error";
         run.record.updated_at = new Date().toISOString();
-        const error = run.result?.error;
+        const error = run.result?.error ?? run.thrown;
         if (run.handBack && run.request && error?.code === "cancelled") {
           // This replica stops: the run goes back to the queue, to go on from its checkpoint.
           run.record.status = "pending";
@@ -273,7 +287,7 @@ export class RunRegistry {
           await this.store
             .setRunStatus(run.record.run_id, run.record.status, {
               owner: null,
-              error: error && error.code !== "cancelled" ? runFailure(error) : null,
+              error: error && error.code !== "cancelled" ? failure(error) : null,
             })
             .catch((e) => console.error("graphspec server: cannot record a run's end:", e));
         // The thread's record moves up in search (newest update first).

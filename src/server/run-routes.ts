@@ -10,11 +10,13 @@ import { streamSSE } from "hono/streaming";
 import { toPlain } from "../run/serialize.js";
 import { ApiError, notFound } from "./api-error.js";
 import { matchesFilters } from "./auth-filters.js";
+import { clientFailure } from "./client-text.js";
 import { followRemote, remoteEnd } from "./follow-remote.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
 import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
+import { seal } from "./sealed-context.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
 import { streamModes } from "./stream-modes.js";
@@ -125,8 +127,14 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     };
     const keep = body.on_completion === "keep";
     c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
-    if (background && p.store.shared) {
+    // A context is never stored in plaintext: sealed with the records key, or, without one,
+    // kept in this replica's memory — which then drives the run itself (sealed-context.ts).
+    const { context, ...plain } = options;
+    const hasContext = context !== undefined && Object.keys(context).length > 0;
+    if (background && p.store.shared && (!hasContext || p.recordsKey)) {
+      const runId = randomUUID();
       const record = await queue(
+        runId,
         stored,
         client,
         graph,
@@ -134,7 +142,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
           graph: graph.name,
           clientThreadId: client,
           tenant: tenancy.tenant,
-          options,
+          options: hasContext ? plain : options,
+          ...(hasContext && p.recordsKey
+            ? { sealedContext: seal(p.recordsKey, context, runId) }
+            : {}),
           stateless,
           keep,
           modes,
@@ -178,6 +189,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   /** A background run into the shared queue: refused at once if the thread is busy. */
   async function queue(
+    runId: string,
     stored: string,
     client: string,
     graph: { assistantId: string },
@@ -195,7 +207,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       );
     const now = new Date().toISOString();
     const record: RunRecord = {
-      run_id: randomUUID(),
+      run_id: runId,
       thread_id: client,
       assistant_id: graph.assistantId,
       created_at: now,
@@ -222,9 +234,13 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     let failed = false;
     if (run.live) {
       await run.live.done;
-      const e = run.live.result?.error;
+      const e = run.live.result?.error ?? run.live.thrown;
       failed = !run.live.result || (e !== undefined && e.code !== "cancelled");
-      if (e) error = runFailure(e);
+      if (e)
+        error = clientFailure(runFailure(e), {
+          root: p.graphs.root,
+          threads: new Map([[run.storedThreadId, run.live.record.thread_id]]),
+        });
     } else {
       // Driven by another replica: its record in the store tells when it has ended.
       const end = await remoteEnd(p, run.record.run_id, signal);

@@ -11,8 +11,10 @@ import type { Authenticator } from "./auth.js";
 import { DEFAULT_EVENT_RETENTION } from "./event-retention.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import { startHeartbeat } from "./replica-heartbeat.js";
+import { allowedOrigins } from "./request-origin.js";
 import { runQueue } from "./run-queue.js";
 import { RunRegistry } from "./run-registry.js";
+import { recordsKey } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
@@ -46,6 +48,19 @@ export interface ServeOptions {
    * for five beats is taken for dead and its runs are released (replica-heartbeat.ts).
    */
   heartbeatMs?: number;
+  /**
+   * The key that seals background runs' contexts in a shared store's records (32 bytes: 64 hex
+   * digits or base64; every replica gives the same). Without it, a background run with a context
+   * is driven by the replica that accepted it, its context kept in that replica's memory only.
+   */
+  recordsKey?: string;
+  /**
+   * Host names answered besides loopback names, IP literals and `host` (`--allow-host`). On a
+   * wildcard `host` (0.0.0.0, `::`) any name is answered unless this is given.
+   */
+  allowHosts?: string[];
+  /** Origins whose pages may call the API besides the server's own (`--allow-origin`), with CORS. */
+  allowOrigins?: string[];
   /** Serve the web page at `/` (graphspec dev): the folder of the built page, or true for dist/web. */
   page?: boolean | string;
 }
@@ -60,6 +75,7 @@ export interface RunningServer {
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const key = o.recordsKey === undefined ? undefined : recordsKey(o.recordsKey);
   const records = o.records ?? "memory";
   const store: ServerStore =
     records === "memory"
@@ -67,10 +83,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       : "sqlite" in records
         ? sqlStore(await sqliteSql(records.sqlite))
         : sqlStore(await postgresSql(records.postgres));
-  const runs = new RunRegistry(store, undefined, {
-    maxRunEventBytes: o.maxRunEventBytes ?? DEFAULT_EVENT_RETENTION.maxRunEventBytes,
-    maxEventBytes: o.maxEventBytes ?? DEFAULT_EVENT_RETENTION.maxEventBytes,
-  });
+  const runs = new RunRegistry(
+    store,
+    undefined,
+    {
+      maxRunEventBytes: o.maxRunEventBytes ?? DEFAULT_EVENT_RETENTION.maxRunEventBytes,
+      maxEventBytes: o.maxEventBytes ?? DEFAULT_EVENT_RETENTION.maxEventBytes,
+    },
+    o.graphs.root,
+  );
   const parts: ServerParts = {
     exec: o.exec,
     graphs: o.graphs,
@@ -79,6 +100,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     queue: undefined,
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+    recordsKey: key,
+    origins: {
+      host: o.host ?? "127.0.0.1",
+      allowHosts: o.allowHosts,
+      allowOrigins: o.allowOrigins && allowedOrigins(o.allowOrigins),
+    },
   };
   // Beating before any run is recorded: a replica killed later is found by its silence.
   const heartbeat = store.replicas

@@ -2,7 +2,9 @@
 import type { Executor } from "../run/executor-api.js";
 import type { Authenticator, Caller } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
+import type { OriginPolicy } from "./request-origin.js";
 import type { RunRegistry } from "./run-registry.js";
+import type { RecordsKey } from "./sealed-context.js";
 import type { ServerStore } from "./server-store.js";
 import type { Tenancy } from "./tenancy.js";
 
@@ -17,6 +19,10 @@ export interface ServerParts {
   /** Undefined: no authentication (`--no-auth`, or `dev` on 127.0.0.1). */
   auth: Authenticator | undefined;
   maxBodyBytes: number;
+  /** Seals background runs' contexts in the records (sealed-context.ts); undefined: none given. */
+  recordsKey: RecordsKey | undefined;
+  /** Which `Host` and `Origin` headers are answered (request-origin.ts). */
+  origins: OriginPolicy;
 }
 
 /** What the auth middleware puts on each request. */

@@ -40,6 +40,11 @@ export interface QueuedRequest {
     context?: unknown;
     checkpointId?: string;
   };
+  /**
+   * The run's context, sealed with the records key (sealed-context.ts), bound to the run's id;
+   * `options.context` is then absent. A context is never stored in plaintext.
+   */
+  sealedContext?: string | undefined;
   stateless: boolean;
   keep: boolean;
   /** The `stream_mode`s asked for (kept for `joinStream`); `values` when absent (older rows). */
@@ -196,6 +201,7 @@ export function memoryStore(): ServerStore {
       if (!r) return;
       r.record.status = status;
       r.record.updated_at = now();
+      if (status !== "pending" && status !== "running") r.request = undefined;
       if (extra.owner !== undefined) r.owner = extra.owner ?? undefined;
       if (extra.error !== undefined) r.error = extra.error ?? undefined;
     },

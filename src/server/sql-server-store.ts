@@ -50,6 +50,9 @@ const SCHEMA = [
     ON graphspec_server_runs (thread_id, created_at)`,
   `CREATE INDEX IF NOT EXISTS graphspec_server_runs_queue
     ON graphspec_server_runs (status, created_at)`,
+  // Finished runs' requests that older versions kept (with their contexts, secrets included).
+  `UPDATE graphspec_server_runs SET request = NULL
+    WHERE request IS NOT NULL AND status NOT IN ('pending', 'running')`,
   // Each replica's promise of its next heartbeat, in milliseconds since the epoch (replica-heartbeat.ts).
   `CREATE TABLE IF NOT EXISTS graphspec_server_replicas (
     replica TEXT PRIMARY KEY,
@@ -109,6 +112,8 @@ export async function sqliteSql(path: string): Promise<Sql> {
   };
   const db = new Database(path, { timeout: 5000 });
   db.pragma("journal_mode = WAL");
+  // What this connection deletes or erases (a finished run's request) is overwritten on disk.
+  db.pragma("secure_delete = ON");
   for (const s of SCHEMA) db.exec(s);
   return {
     dialect: "sqlite",
@@ -263,6 +268,8 @@ export function sqlStore(sql: Sql): ServerStore {
     async setRunStatus(id, status, extra = {}) {
       const sets = ["status = $2"];
       const params: unknown[] = [id, status];
+      // A finished run's request is erased: nothing will start it again.
+      if (status !== "pending" && status !== "running") sets.push("request = NULL");
       if (extra.owner !== undefined) {
         params.push(extra.owner);
         sets.push(`owner = $${params.length}`);

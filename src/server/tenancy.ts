@@ -11,16 +11,23 @@ export interface Tenancy {
   stored(threadId: string): string;
   /** The client's id of a stored id, or undefined when it is another tenant's. */
   client(storedId: string): string | undefined;
+  /** The stored ids `stored` gave (this request's), to their client ids: errors name the latter. */
+  readonly named: ReadonlyMap<string, string>;
 }
 
 export function tenancy(tenant: string | undefined): Tenancy {
+  const named = new Map<string, string>();
   if (tenant === undefined) {
-    return { tenant, stored: (id) => id, client: (id) => id };
+    return { tenant, stored: (id) => id, client: (id) => id, named };
   }
   const prefix = `${encodeURIComponent(tenant)}/`;
   return {
     tenant,
-    stored: (id) => prefix + id,
+    named,
+    stored: (id) => {
+      named.set(prefix + id, id);
+      return prefix + id;
+    },
     client: (id) => (id.startsWith(prefix) ? id.slice(prefix.length) : undefined),
   };
 }

@@ -29,6 +29,8 @@ export interface DevServerOptions {
   repoGraphs?: boolean;
   /** Answers for `scripted:NAME` models, by NAME (`--scripts`). */
   scripts?: Record<string, unknown[]>;
+  /** More arguments for `graphspec dev` (`--allow-origin …`). */
+  args?: string[];
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
@@ -52,6 +54,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     write("scripts.json", JSON.stringify(opts.scripts));
     args.push("--scripts", `@${join(root, "scripts.json")}`);
   }
+  args.push(...(opts.args ?? []));
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],

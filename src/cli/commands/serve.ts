@@ -36,11 +36,22 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-run-event-bytes <size>
                                   bytes of one run's events kept for joinStream (default 16MiB)
       --max-event-bytes <size>    bytes of all runs' events kept (default 256MiB)
+      --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
+                                  with CORS; repeat for more (default: only the server's own)
+      --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
+                                  --host (DNS rebinding); repeat for more. On 0.0.0.0 or ::, any
+                                  name is answered unless this is given
       --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
                                   and its runs are released
-${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help`;
+${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help
+
+Environment:
+  GRAPHSPEC_RECORDS_KEY           32 bytes (64 hex digits or base64) that seal background runs'
+                                  contexts in the records; give every replica the same one.
+                                  Without it, a background run with a context runs on the
+                                  replica that accepted it (docs/security.md)`;
 
 const OPTIONS = {
   port: { type: "string" },
@@ -52,6 +63,8 @@ const OPTIONS = {
   "max-body-bytes": { type: "string" },
   "max-run-event-bytes": { type: "string" },
   "max-event-bytes": { type: "string" },
+  "allow-origin": { type: "string", multiple: true },
+  "allow-host": { type: "string", multiple: true },
   grace: { type: "string" },
   heartbeat: { type: "string" },
   scripts: { type: "string" },
@@ -103,6 +116,17 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   ]);
   const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
   const { folderCatalog } = await import("../../server/graph-catalog.js");
+  const allowOrigins = values["allow-origin"] ?? [];
+  const { allowedOrigins } = await import("../../server/request-origin.js");
+  try {
+    allowedOrigins(allowOrigins);
+  } catch (e) {
+    throw new UsageError(`--allow-origin: ${(e as Error).message}`);
+  }
+  const allowHosts = values["allow-host"] ?? [];
+  for (const h of allowHosts)
+    if (!/^[a-z0-9.-]+$/i.test(h) && !/^\[?[0-9a-f:.]+\]?$/i.test(h))
+      throw new UsageError(`--allow-host must be a host name, as api.example.com, not "${h}"`);
   const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
   const auth = values["api-keys"]
     ? await apiKeyAuth(resolve(io.cwd, values["api-keys"]))
@@ -141,6 +165,16 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     throw new UsageError(
       `--heartbeat must be a number of milliseconds (10 or more), not "${values.heartbeat}"`,
     );
+  // Seals background runs' contexts in the records; checked here so a bad key is a usage error.
+  const recordsKey = process.env.GRAPHSPEC_RECORDS_KEY || undefined;
+  if (recordsKey !== undefined) {
+    const { recordsKey: parseKey } = await import("../../server/sealed-context.js");
+    try {
+      parseKey(recordsKey);
+    } catch (e) {
+      throw new UsageError(`GRAPHSPEC_RECORDS_KEY: ${(e as Error).message}`);
+    }
+  }
   // Thread and run records beside the checkpoints: replicas on one PostgreSQL share them.
   const records =
     choice === "postgres" && process.env.DATABASE_URL
@@ -158,6 +192,9 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     version: VERSION,
     records,
     page: name === "dev",
+    ...(recordsKey ? { recordsKey } : {}),
+    ...(allowOrigins.length ? { allowOrigins } : {}),
+    ...(allowHosts.length ? { allowHosts } : {}),
     ...(heartbeat ? { heartbeatMs: heartbeat } : {}),
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
     ...(maxRunEventBytes ? { maxRunEventBytes } : {}),

@@ -1,0 +1,111 @@
+/**
+ * Who may send a request, by its `Host` and `Origin` headers — the browser's view of the server.
+ * A page of another origin can send a "simple" POST (`text/plain`, no preflight) to a server on
+ * 127.0.0.1, and a page of the attacker's own name can be rebound by DNS to 127.0.0.1 (its
+ * requests then carry `Host: attacker.example`): `graphspec dev` has no keys to stop either.
+ *
+ * - **Host**: on a server bound to a named address (127.0.0.1 by default), only loopback names,
+ *   IP literals (a rebound name is never one), the bound name and `allowHosts` are answered. On a
+ *   wildcard address (0.0.0.0, `::`) any name is, unless `allowHosts` is given.
+ * - **Origin**: a request that carries one (browsers send it with every cross-origin request and
+ *   with same-origin POSTs) is answered only when it is the server's own — its host is the
+ *   request's `Host`, which the check above vouched for — or one of `allowOrigins`, which also get
+ *   CORS answers. Clients outside a browser (the SDK from Node, curl) send none and are unaffected.
+ * Bodies that are not JSON are refused by request-body.ts.
+ */
+
+import { isIP } from "node:net";
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { ApiError } from "./api-error.js";
+
+export interface OriginPolicy {
+  /** The address the server listens on. */
+  host: string;
+  /** Names answered besides loopback names and IP literals (`--allow-host`). */
+  allowHosts?: readonly string[] | undefined;
+  /** Origins whose pages may call the API besides the server's own (`--allow-origin`). */
+  allowOrigins?: readonly string[] | undefined;
+}
+
+const WILDCARDS = new Set(["0.0.0.0", "::", "[::]", ""]);
+
+/** The host name of a `Host` header (no port, no brackets), lower-cased. */
+function hostName(header: string): string {
+  const h = header.trim().toLowerCase();
+  if (h.startsWith("[")) return h.slice(1, h.indexOf("]") === -1 ? undefined : h.indexOf("]"));
+  const colon = h.lastIndexOf(":");
+  return colon === -1 ? h : h.slice(0, colon);
+}
+
+/** An origin as browsers send it (`scheme://host[:port]`), or undefined for one that is not. */
+function normalOrigin(origin: string): string | undefined {
+  try {
+    const u = new URL(origin);
+    return u.origin === "null" ? undefined : u.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `--allow-origin` values, checked: throws a message naming the bad one. */
+export function allowedOrigins(values: readonly string[]): string[] {
+  return values.map((v) => {
+    const o = normalOrigin(v);
+    if (!o || !/^https?:$/.test(new URL(v).protocol))
+      throw new Error(
+        `"${v}" is not an origin: give scheme, host and port, as http://localhost:5173`,
+      );
+    return o;
+  });
+}
+
+export function originGuard(p: OriginPolicy): MiddlewareHandler[] {
+  const named = !WILDCARDS.has(p.host.trim());
+  const checkHost = named || (p.allowHosts?.length ?? 0) > 0;
+  const hosts = new Set(["localhost", ...(p.allowHosts ?? []).map((h) => hostName(h))]);
+  if (named) hosts.add(hostName(p.host.includes(":") ? `[${p.host}]` : p.host));
+  const hostAllowed = (name: string) =>
+    hosts.has(name) || name.endsWith(".localhost") || isIP(name) !== 0;
+  const extra = new Set(p.allowOrigins ?? []);
+
+  const guard: MiddlewareHandler = async (c, next) => {
+    const host = c.req.header("host") ?? "";
+    if (checkHost && !hostAllowed(hostName(host)))
+      throw new ApiError(
+        403,
+        "host-not-allowed",
+        `this server does not answer to the host \`${host}\``,
+        {
+          hint: "reach it by a loopback name (localhost, 127.0.0.1) or the --host it listens on; name others with --allow-host",
+        },
+      );
+    const origin = c.req.header("origin");
+    if (origin !== undefined) {
+      const o = normalOrigin(origin);
+      const own = o !== undefined && new URL(o).host === host.trim().toLowerCase();
+      if (!own && !(o !== undefined && extra.has(o)))
+        throw new ApiError(
+          403,
+          "origin-not-allowed",
+          `requests from the origin \`${origin}\` are refused`,
+          {
+            hint: "a page of another origin may call this server only if it is started with --allow-origin <origin>",
+          },
+        );
+    }
+    return next();
+  };
+  // Allowed origins get CORS answers (preflights included), so their pages can read responses.
+  return extra.size
+    ? [
+        guard,
+        cors({
+          origin: [...extra],
+          allowHeaders: ["content-type", "x-api-key", "authorization", "last-event-id"],
+          exposeHeaders: ["content-location"],
+          maxAge: 600,
+        }),
+      ]
+    : [guard];
+}
