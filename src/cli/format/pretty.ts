@@ -1,6 +1,10 @@
 import { styleText } from "node:util";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { showControls } from "./control-chars.js";
+import { sourceWindow } from "./source-window.js";
+
+/** Findings of one rule in one file printed in full; the rest are counted in one line. */
+export const MAX_PER_RULE = 20;
 
 type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
 
@@ -13,7 +17,9 @@ type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
  *      |         ^^^^^ did you mean `notify`?
  *
  * Control characters in file names, messages, hints and source lines are shown as escapes
- * (control-chars.ts); the caret stays under the span they shift.
+ * (control-chars.ts); the caret stays under the span they shift. A long line is quoted as a window
+ * around the span (source-window.ts), and past MAX_PER_RULE findings of one rule in one file the
+ * rest are counted, not printed: a one-line spec with thousands of findings prints kilobytes.
  */
 export function formatPretty(
   diagnostics: readonly Diagnostic[],
@@ -22,7 +28,20 @@ export function formatPretty(
 ): string {
   const paint: Paint = color ? (s, t) => styleText(s, t) : (_s, t) => t;
   const out: string[] = [];
+  const lines = new Map<string, readonly string[] | undefined>();
+  // One rule broken a thousand times in one file is said MAX_PER_RULE times, then counted.
+  const printed = new Map<string, number>();
+  const omitted = new Map<string, { file: string; rule: string; count: number }>();
   for (const d of diagnostics) {
+    const key = `${d.rule}\u0000${d.file}`;
+    const seen = printed.get(key) ?? 0;
+    if (seen >= MAX_PER_RULE) {
+      const o = omitted.get(key) ?? { file: d.file, rule: d.rule, count: 0 };
+      o.count += 1;
+      omitted.set(key, o);
+      continue;
+    }
+    printed.set(key, seen + 1);
     const sev =
       d.severity === "error"
         ? paint(["bold", "red"], "error")
@@ -31,30 +50,31 @@ export function formatPretty(
     out.push(
       `${paint("bold", `${showControls(d.file)}:${d.line}:${d.column}`)}: ${sev}: ${showControls(d.message)} ${paint("gray", `[${d.rule}]`)}`,
     );
-    const lines = sources.get(d.file)?.split(/\r?\n/);
-    const line = lines?.[d.line - 1];
+    if (!lines.has(d.file)) lines.set(d.file, sources.get(d.file)?.split(/\r?\n/));
+    const line = lines.get(d.file)?.[d.line - 1];
     if (line === undefined) {
       if (hint) out.push(`  ${paint("cyan", "hint:")} ${hint}`);
       continue;
     }
     const gutter = String(d.line).length;
     const pad = " ".repeat(gutter);
-    const raw = line.replaceAll("\t", " ");
-    // Columns count characters of the raw line; the caret goes under their escaped form.
-    const before = showControls(raw.slice(0, Math.max(0, d.column - 1))).length;
-    const end = d.endLine === d.line ? d.endColumn - 1 : raw.length;
-    const spanned = showControls(raw.slice(Math.max(0, d.column - 1), Math.max(0, end))).length;
-    const shown = showControls(raw);
-    const caret = paint(
-      d.severity === "error" ? "red" : "yellow",
-      "^".repeat(Math.min(Math.max(1, spanned), Math.max(1, shown.length - before))),
-    );
+    // A window of the line, not the line: output grows with the findings, never with line length.
+    const end = d.endLine === d.line ? d.endColumn : line.length + 1;
+    const shown = sourceWindow(line, d.column, end);
+    const caret = paint(d.severity === "error" ? "red" : "yellow", "^".repeat(shown.carets));
     out.push(`${pad} ${paint("gray", "|")}`);
-    out.push(`${paint("gray", `${d.line} |`)} ${shown}`);
+    out.push(`${paint("gray", `${d.line} |`)} ${shown.text}`);
     out.push(
-      `${pad} ${paint("gray", "|")} ${" ".repeat(before)}${caret}${hint ? ` ${paint("cyan", hint)}` : ""}`,
+      `${pad} ${paint("gray", "|")} ${" ".repeat(shown.before)}${caret}${hint ? ` ${paint("cyan", hint)}` : ""}`,
     );
   }
+  for (const o of omitted.values())
+    out.push(
+      paint(
+        "gray",
+        `… and ${o.count} more \`${o.rule}\` finding${o.count === 1 ? "" : "s"} in ${showControls(o.file)}`,
+      ),
+    );
   return out.join("\n");
 }
 
