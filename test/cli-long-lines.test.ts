@@ -67,8 +67,8 @@ describe("validate on a long one-line spec", () => {
     const column = carets.indexOf("^");
     expect(carets.slice(column)).toMatch(/^\^{11} /);
     expect(quoted.slice(column, column + 11)).toBe('"missing_5"');
-    // 40 characters either side of the span, plus the two ellipses.
-    expect(quoted.length - "1 | ".length).toBe(40 + 11 + 40 + 2);
+    // 60 characters either side of the span, plus the two ellipses.
+    expect(quoted.length - "1 | ".length).toBe(60 + 11 + 60 + 2);
   });
 
   it("never cuts a window inside a character outside the BMP", () => {

@@ -1,7 +1,9 @@
 import { showControls } from "./control-chars.js";
 
-/** Characters of the line quoted either side of a finding's span. */
-export const WINDOW_CONTEXT = 40;
+/** A line up to this long is quoted whole, as hand-written YAML lines are. */
+export const WHOLE_LINE = 160;
+/** Characters of a longer line quoted either side of a finding's span. */
+export const WINDOW_CONTEXT = 60;
 /** At most this much of a long span is quoted (and underlined). */
 export const WINDOW_SPAN = 80;
 
@@ -23,9 +25,14 @@ export interface SourceWindow {
 export function sourceWindow(line: string, column: number, end: number): SourceWindow {
   const raw = line.replaceAll("\t", " ");
   const start = Math.min(Math.max(0, column - 1), raw.length);
-  const stop = Math.min(Math.max(start, end - 1), raw.length, start + WINDOW_SPAN);
-  let from = Math.max(0, start - WINDOW_CONTEXT);
-  let to = Math.min(raw.length, Math.max(stop, start + 1) + WINDOW_CONTEXT);
+  const whole = raw.length <= WHOLE_LINE;
+  const stop = Math.min(
+    Math.max(start, end - 1),
+    raw.length,
+    whole ? raw.length : start + WINDOW_SPAN,
+  );
+  let from = whole ? 0 : Math.max(0, start - WINDOW_CONTEXT);
+  let to = whole ? raw.length : Math.min(raw.length, Math.max(stop, start + 1) + WINDOW_CONTEXT);
   if (from > 0 && isLowSurrogate(raw.charCodeAt(from))) from -= 1;
   if (to < raw.length && isLowSurrogate(raw.charCodeAt(to))) to += 1;
   const head = from > 0 ? "…" : "";
