@@ -48,17 +48,24 @@ export async function apiKeyAuth(file: string): Promise<Authenticator> {
     throw new Error(`--api-keys ${file}: ${(e as Error).message}`);
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw new Error(`--api-keys ${file}: must be a JSON object from API key to tenant id`);
+    throw new Error(
+      `--api-keys ${file}: must be a JSON object from API key to tenant id, as {"<key of 16+ characters>": "tenant-a"}`,
+    );
   const keys = Object.entries(parsed as Record<string, unknown>).map(([key, tenant]) => {
     if (typeof tenant !== "string" || !tenant)
-      throw new Error(`--api-keys ${file}: the tenant of a key must be a non-empty string`);
+      throw new Error(
+        `--api-keys ${file}: the tenant of a key must be a non-empty string, as {"<key>": "tenant-a"}`,
+      );
     if (key.length < 16)
       throw new Error(
-        `--api-keys ${file}: a key must be at least 16 characters (one is ${key.length})`,
+        `--api-keys ${file}: a key must be at least 16 characters (one is ${key.length}); make one with \`openssl rand -hex 24\``,
       );
     return { digest: digest(key), tenant };
   });
-  if (!keys.length) throw new Error(`--api-keys ${file}: no keys`);
+  if (!keys.length)
+    throw new Error(
+      `--api-keys ${file}: no keys; add one, as {"<key of 16+ characters>": "tenant-a"}`,
+    );
   return {
     async authenticate(request) {
       const given = request.headers.get("x-api-key");
@@ -111,7 +118,9 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
     | AuthHandlers
     | undefined;
   if (!handlers?.authenticate)
-    throw new Error(`--auth ${spec}: no Auth export \`${name}\` with an authenticate handler`);
+    throw new Error(
+      `--auth ${spec}: no Auth export \`${name}\` with an authenticate handler; export \`new Auth().authenticate(…)\` from @langchain/langgraph-sdk/auth under that name`,
+    );
   const authenticate = handlers.authenticate;
   return {
     async authenticate(request) {
