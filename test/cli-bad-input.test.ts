@@ -151,6 +151,11 @@ const junk = fc.oneof(
     "throws.mjs",
     "no-auth-export.mjs:nope",
     "not-a-function.mjs",
+    "spec.yaml/inside",
+    "a-directory/new/out.png",
+    "/dev/null/x",
+    "*.yaml",
+    "a-directory/**",
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -195,6 +200,8 @@ const OTHER = {
   test: ["--test"],
   threads: ["--checkpointer", "--prefix"],
 } as const;
+
+const FIXED = ["valid.yaml", "spec.yaml", "missing.yaml", "a-directory"];
 
 describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal error", () => {
   it("serve and dev with a bad key file or Auth module plus random option values", async () => {
@@ -241,6 +248,12 @@ describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal e
     );
   }, 60_000);
 
+  it("reaches past option parsing: the fuzz's valid spec runs", async () => {
+    const r = await cli("run", join(dir, "valid.yaml"), "--checkpointer", "memory");
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+  });
+
   it("the other commands with random option values and positionals", async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -260,7 +273,13 @@ describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal e
             ),
           ),
         async ([command, options, positional]) => {
-          const r = await cli(command, positional, ...options.flat());
+          // run and resume find a spec from the process's folder, not io.cwd: give them its path.
+          const spec =
+            (command === "run" || command === "resume") && FIXED.includes(positional)
+              ? join(dir, positional)
+              : positional;
+          const target = command === "export" ? ["langgraph"] : [];
+          const r = await cli(command, ...target, spec, ...options.flat());
           expect([0, 1, 2]).toContain(r.code);
           expect(r.err).not.toContain("internal error");
           expect(r.err).not.toContain("Please report this");
