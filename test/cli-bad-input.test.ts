@@ -30,6 +30,8 @@ beforeAll(() => {
     "no-auth-export.mjs": "export const other = 1;\n",
     "not-a-function.mjs": "export const auth = 42;\n",
     "throws.mjs": 'throw new Error("boom at import");\n',
+    "syntax.ts": "export const auth = {;\n",
+    "keys.json": JSON.stringify({ "fuzz-test-key-0123456789": "t1" }),
     "spec.yaml": "version: 1\n",
     "valid.yaml": MINIMAL_SPEC,
     // Only a marker of the project root: its content must not matter.
@@ -80,8 +82,8 @@ describe("serve --api-keys with a bad key file", () => {
   it.each([
     ["missing.json", "ENOENT"],
     ["a-directory", "--api-keys"],
-    ["not-json.json", "JSON"],
-    ["empty.json", "JSON"],
+    ["not-json.json", "not valid JSON"],
+    ["empty.json", "not valid JSON"],
     ["null.json", "JSON object"],
     ["array.json", "JSON object"],
     ["number-tenant.json", "tenant"],
@@ -95,6 +97,13 @@ describe("serve --api-keys with a bad key file", () => {
 });
 
 describe("serve --auth with a bad module", () => {
+  it("a module that does not exist says so, and what --auth takes", async () => {
+    const r = await serve("--auth", "missing.mjs:auth");
+    expectUsageError(r, "--auth");
+    expect(r.err).toContain("no such file");
+    expect(r.err).toContain("path/to/auth.ts:exportName");
+  });
+
   it.each([
     ["missing.mjs"],
     ["a-directory"],
@@ -222,9 +231,22 @@ describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal e
           "no-auth-export.mjs",
           "not-a-function.mjs",
           "throws.mjs",
+          "syntax.ts",
+          "keys.json",
         ),
         fc.array(fc.tuple(fc.constantFrom(...SERVER_OPTIONS), junk), { maxLength: 4 }),
-        async (command, authOption, file, options) => {
+        // With a good key file, one of these keeps the invocation from starting a server.
+        fc.constantFrom(
+          ["--grace", "abc"],
+          ["--heartbeat", "5"],
+          ["--max-body-bytes", "lots"],
+          ["--max-event-bytes", "-1"],
+          ["--port", "70000"],
+          ["--allow-host", "a b"],
+          ["--allow-origin", "not a url"],
+          ["--scripts", "{"],
+        ),
+        async (command, authOption, file, options, bad) => {
           const r = await cli(
             command,
             GRAPHS,
@@ -236,6 +258,7 @@ describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal e
             "memory",
             authOption,
             file,
+            ...(file === "keys.json" ? bad : []),
           );
           expect([0, 1, 2]).toContain(r.code);
           expect(r.code).not.toBe(0);

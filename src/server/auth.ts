@@ -6,7 +6,7 @@
  * not know that header).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { importModule } from "../modules/load.js";
 import { ApiError } from "./api-error.js";
@@ -41,11 +41,21 @@ const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 
 /** API keys from a JSON file: `{ "key": "tenant-id", … }`; keys are compared in constant time. */
 export async function apiKeyAuth(file: string): Promise<Authenticator> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new Error(
+      `--api-keys ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give the path of a JSON file from API key to tenant id`,
+    );
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, "utf8"));
+    parsed = JSON.parse(text);
   } catch (e) {
-    throw new Error(`--api-keys ${file}: ${(e as Error).message}`);
+    throw new Error(
+      `--api-keys ${file}: not valid JSON (${(e as Error).message}); write it as {"<key of 16+ characters>": "tenant-a"}`,
+    );
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
     throw new Error(
@@ -110,6 +120,13 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
   const m = /^(.*?)(?::([A-Za-z_$][\w$]*))?$/.exec(spec)!;
   const file = isAbsolute(m[1]!) ? m[1]! : resolve(cwd, m[1]!);
   const name = m[2] ?? "auth";
+  try {
+    await access(file);
+  } catch {
+    throw new Error(
+      `--auth ${spec}: no such file ${file}; give path/to/auth.ts:exportName, as langgraph.json's auth.path`,
+    );
+  }
   const mod = await importModule(file);
   const auth =
     (mod as Record<string, unknown>)[name] ??
