@@ -124,6 +124,15 @@ describe("output paths that cannot be written", () => {
     expectUsageError(r, "--out");
     expect(r.err).toContain("folder");
   });
+
+  it.each([["spec.yaml"], ["spec.yaml/inside"]])(
+    "export --out %s (a file, not a folder) is a usage error naming --out",
+    async (out) => {
+      const r = await cli("export", "langgraph", "valid.yaml", "--out", out);
+      expectUsageError(r, "--out");
+      expect(r.err).toContain("folder");
+    },
+  );
 });
 
 /** Values a user might type wrong: numbers out of range, not numbers, paths that are not files. */
@@ -208,6 +217,9 @@ const OTHER = {
   export: ["--out", "--auth"],
   test: ["--test"],
   threads: ["--checkpointer", "--prefix"],
+  init: ["--force"],
+  migrate: ["--check"],
+  graphs: ["--json"],
 } as const;
 
 const FIXED = ["valid.yaml", "spec.yaml", "missing.yaml", "a-directory"];
