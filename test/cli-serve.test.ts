@@ -59,6 +59,17 @@ describe("graphspec serve", () => {
     expect(r.stdout).toBe("");
   });
 
+  it("a key shorter than 16 characters in --api-keys is a usage error, not an internal one", () => {
+    writeFileSync(join(dir, "short-keys.json"), JSON.stringify({ short: "t1" }));
+    const r = cli("serve", GRAPHS, "--api-keys", "short-keys.json", "--port", "0");
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--api-keys");
+    expect(r.stderr).toContain("at least 16 characters");
+    expect(r.stdout).toBe("");
+  });
+
   it("prints its URL when ready, serves with --no-auth, and exits 0 on SIGTERM", async () => {
     const s = await launch("serve", GRAPHS, "--no-auth", "--port", "0", "--host", "127.0.0.1");
     expect(s.line).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

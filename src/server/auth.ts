@@ -6,7 +6,7 @@
  * not know that header).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { access, readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { importModule } from "../modules/load.js";
 import { ApiError } from "./api-error.js";
@@ -41,24 +41,41 @@ const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 
 /** API keys from a JSON file: `{ "key": "tenant-id", … }`; keys are compared in constant time. */
 export async function apiKeyAuth(file: string): Promise<Authenticator> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (e) {
+    throw new Error(
+      `--api-keys ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give the path of a JSON file from API key to tenant id`,
+    );
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, "utf8"));
+    parsed = JSON.parse(text);
   } catch (e) {
-    throw new Error(`--api-keys ${file}: ${(e as Error).message}`);
+    throw new Error(
+      `--api-keys ${file}: not valid JSON (${(e as Error).message}); write it as {"<key of 16+ characters>": "tenant-a"}`,
+    );
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
-    throw new Error(`--api-keys ${file}: must be a JSON object from API key to tenant id`);
+    throw new Error(
+      `--api-keys ${file}: must be a JSON object from API key to tenant id, as {"<key of 16+ characters>": "tenant-a"}`,
+    );
   const keys = Object.entries(parsed as Record<string, unknown>).map(([key, tenant]) => {
     if (typeof tenant !== "string" || !tenant)
-      throw new Error(`--api-keys ${file}: the tenant of a key must be a non-empty string`);
+      throw new Error(
+        `--api-keys ${file}: the tenant of a key must be a non-empty string, as {"<key>": "tenant-a"}`,
+      );
     if (key.length < 16)
       throw new Error(
-        `--api-keys ${file}: a key must be at least 16 characters (one is ${key.length})`,
+        `--api-keys ${file}: a key must be at least 16 characters (one is ${key.length}); make one with \`openssl rand -hex 24\``,
       );
     return { digest: digest(key), tenant };
   });
-  if (!keys.length) throw new Error(`--api-keys ${file}: no keys`);
+  if (!keys.length)
+    throw new Error(
+      `--api-keys ${file}: no keys; add one, as {"<key of 16+ characters>": "tenant-a"}`,
+    );
   return {
     async authenticate(request) {
       const given = request.headers.get("x-api-key");
@@ -103,6 +120,13 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
   const m = /^(.*?)(?::([A-Za-z_$][\w$]*))?$/.exec(spec)!;
   const file = isAbsolute(m[1]!) ? m[1]! : resolve(cwd, m[1]!);
   const name = m[2] ?? "auth";
+  try {
+    await access(file);
+  } catch {
+    throw new Error(
+      `--auth ${spec}: no such file ${file}; give path/to/auth.ts:exportName, as langgraph.json's auth.path`,
+    );
+  }
   const mod = await importModule(file);
   const auth =
     (mod as Record<string, unknown>)[name] ??
@@ -111,7 +135,9 @@ export async function handlerAuth(spec: string, cwd: string): Promise<Authentica
     | AuthHandlers
     | undefined;
   if (!handlers?.authenticate)
-    throw new Error(`--auth ${spec}: no Auth export \`${name}\` with an authenticate handler`);
+    throw new Error(
+      `--auth ${spec}: no Auth export \`${name}\` with an authenticate handler; export \`new Auth().authenticate(…)\` from @langchain/langgraph-sdk/auth under that name`,
+    );
   const authenticate = handlers.authenticate;
   return {
     async authenticate(request) {

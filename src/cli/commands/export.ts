@@ -177,14 +177,16 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     [ENTRY_MODULE, entryModule(graphs, ids, outDir)],
     ["package.json", packageJson(VERSION, pkg.dependencies["@langchain/langgraph"])],
   ]);
-  const plan = await planWrites(outDir, written, new Set(["package.json"]));
+  const plan = await outFolder(values.out, () =>
+    planWrites(outDir, written, new Set(["package.json"])),
+  );
   if (plan.foreign.length && !values.force) {
     io.err(
       `graphspec export: ${plan.foreign.map((f) => relative(io.cwd, join(outDir, f))).join(", ")} ${plan.foreign.length === 1 ? "was" : "were"} not written by export (or changed since); nothing written\n  hint: pass --force to replace ${plan.foreign.length === 1 ? "it" : "them"}, or --out another folder`,
     );
     return EXIT.usage;
   }
-  await plan.write();
+  await outFolder(values.out, () => plan.write());
   const where = relative(io.cwd, outDir) || ".";
   // The project's own package.json serves when it has what the server needs.
   for (const name of plan.skipped) {
@@ -198,4 +200,17 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
     `exported ${graphs.length} graph${graphs.length === 1 ? "" : "s"} (${graphs.map((g) => g.name).join(", ")}) to ${where}/\n  serve them: ${where === "." ? "" : `cd ${where} && `}npx @langchain/langgraph-cli@1.5 dev (docs/deploy.md)`,
   );
   return EXIT.ok;
+}
+
+/** A file where the --out folder should be, or one that cannot be written: the user's path. */
+async function outFolder<T>(out: string | undefined, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException)?.code;
+    if (typeof code !== "string" || !code.startsWith("E")) throw e;
+    throw new UsageError(
+      `cannot write --out ${out ?? "langgraph-export"}: ${(e as Error).message}; give a folder (made if missing) you can write to`,
+    );
+  }
 }

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadPeer, requirePeers } from "../../peers/load-peer.js";
+import type { Authenticator } from "../../server/auth.js";
 import { bytesArg, jsonArg } from "../args.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { VERSION } from "../version.js";
@@ -107,53 +108,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never> | undefined;
   if (scripts && name === "serve")
     throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
-  // Everything this command will load, checked at once: one error names every missing package.
-  const checkpointerPeer = choice === "memory" ? [] : [choice as "sqlite" | "postgres"];
-  await requirePeers([
-    "server",
-    ...(name === "dev" ? (["watch"] as const) : []),
-    ...checkpointerPeer,
-  ]);
-  const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
-  const { folderCatalog } = await import("../../server/graph-catalog.js");
-  const allowOrigins = values["allow-origin"] ?? [];
-  const { allowedOrigins } = await import("../../server/request-origin.js");
-  try {
-    allowedOrigins(allowOrigins);
-  } catch (e) {
-    throw new UsageError(`--allow-origin: ${(e as Error).message}`);
-  }
-  const allowHosts = values["allow-host"] ?? [];
-  for (const h of allowHosts)
-    if (!/^[a-z0-9.-]+$/i.test(h) && !/^\[?[0-9a-f:.]+\]?$/i.test(h))
-      throw new UsageError(`--allow-host must be a host name, as api.example.com, not "${h}"`);
-  const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
-  const auth = values["api-keys"]
-    ? await apiKeyAuth(resolve(io.cwd, values["api-keys"]))
-    : values.auth
-      ? await handlerAuth(values.auth, io.cwd)
-      : undefined;
-  const sqlitePath = resolve(io.cwd, ".graphspec/state.db");
-  const executorOptions = {
-    dir,
-    checkpointer: choice as "memory" | "sqlite" | "postgres",
-    sqlitePath,
-    ...(scripts ? { scripts } : {}),
-  };
-  // dev: graphs reloaded in this process when their files change; serve: loaded once.
-  const dev =
-    name === "dev"
-      ? await loadPeer("watch", () => import("../../dev/dev-executor.js")).then(
-          async ({ createDevExecutor }) => {
-            const { reloadReporter } = await import("./reload-report.js");
-            const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
-            await d.ready;
-            return d;
-          },
-        )
-      : undefined;
-  const exec =
-    dev?.executor ?? (await import("../../run/executor.js")).createExecutor(executorOptions);
+  // Every option checked before anything starts: a bad one leaves no watcher or server behind.
   const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
   const maxRunEventBytes = bytesArg("max-run-event-bytes", values["max-run-event-bytes"]);
   const maxEventBytes = bytesArg("max-event-bytes", values["max-event-bytes"]);
@@ -175,6 +130,49 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
       throw new UsageError(`GRAPHSPEC_RECORDS_KEY: ${(e as Error).message}`);
     }
   }
+  // Everything this command will load, checked at once: one error names every missing package.
+  const checkpointerPeer = choice === "memory" ? [] : [choice as "sqlite" | "postgres"];
+  await requirePeers([
+    "server",
+    ...(name === "dev" ? (["watch"] as const) : []),
+    ...checkpointerPeer,
+  ]);
+  const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
+  const { folderCatalog } = await import("../../server/graph-catalog.js");
+  const allowOrigins = values["allow-origin"] ?? [];
+  const { allowedOrigins } = await import("../../server/request-origin.js");
+  try {
+    allowedOrigins(allowOrigins);
+  } catch (e) {
+    throw new UsageError(`--allow-origin: ${(e as Error).message}`);
+  }
+  const allowHosts = values["allow-host"] ?? [];
+  for (const h of allowHosts)
+    if (!/^[a-z0-9.-]+$/i.test(h) && !/^\[?[0-9a-f:.]+\]?$/i.test(h))
+      throw new UsageError(`--allow-host must be a host name, as api.example.com, not "${h}"`);
+  const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
+  const auth = await loadAuth(values["api-keys"], values.auth, io.cwd, apiKeyAuth, handlerAuth);
+  const sqlitePath = resolve(io.cwd, ".graphspec/state.db");
+  const executorOptions = {
+    dir,
+    checkpointer: choice as "memory" | "sqlite" | "postgres",
+    sqlitePath,
+    ...(scripts ? { scripts } : {}),
+  };
+  // dev: graphs reloaded in this process when their files change; serve: loaded once.
+  const dev =
+    name === "dev"
+      ? await loadPeer("watch", () => import("../../dev/dev-executor.js")).then(
+          async ({ createDevExecutor }) => {
+            const { reloadReporter } = await import("./reload-report.js");
+            const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
+            await d.ready;
+            return d;
+          },
+        )
+      : undefined;
+  const exec =
+    dev?.executor ?? (await import("../../run/executor.js")).createExecutor(executorOptions);
   // Thread and run records beside the checkpoints: replicas on one PostgreSQL share them.
   const records =
     choice === "postgres" && process.env.DATABASE_URL
@@ -217,6 +215,32 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // run was handed back: once the server is closed, the process goes, whatever still waits.
   setTimeout(() => process.exit(), 1000).unref();
   return EXIT.ok;
+}
+
+/**
+ * The key file or Auth module the user named: anything wrong with it (not found, not JSON, a
+ * short key, a module that throws or exports no handler) is their input, so a usage error.
+ */
+async function loadAuth(
+  keysFile: string | undefined,
+  authSpec: string | undefined,
+  cwd: string,
+  apiKeyAuth: (file: string) => Promise<Authenticator>,
+  handlerAuth: (spec: string, cwd: string) => Promise<Authenticator>,
+): Promise<Authenticator | undefined> {
+  try {
+    if (keysFile) return await apiKeyAuth(resolve(cwd, keysFile));
+    if (authSpec) return await handlerAuth(authSpec, cwd);
+    return undefined;
+  } catch (e) {
+    const message = (e as Error)?.message ?? String(e);
+    if (message.startsWith("--")) throw new UsageError(message);
+    throw new UsageError(
+      keysFile
+        ? `--api-keys ${keysFile}: ${message}`
+        : `--auth ${authSpec}: cannot load the module: ${message}\n  hint: give path/to/auth.ts:exportName, as langgraph.json's auth.path`,
+    );
+  }
 }
 
 export const serveCommand = (argv: string[], io: Io) => serveWith("serve", argv, io);

@@ -107,9 +107,16 @@ export async function typesCommand(argv: string[], io: Io): Promise<number> {
   hint: run \`graphspec types\` with the same arguments and without --check, and commit the result`);
     return EXIT.findings;
   }
-  await mkdir(out, { recursive: true });
-  for (const [name, text] of wanted) await writeFile(join(out, name), text);
-  for (const name of stale) await rm(join(out, name));
+  try {
+    await mkdir(out, { recursive: true });
+    for (const [name, text] of wanted) await writeFile(join(out, name), text);
+    for (const name of stale) await rm(join(out, name));
+  } catch (e) {
+    // A file where the folder should be, or no permission: the user's path, so a usage error.
+    throw new UsageError(
+      `cannot write --out ${values.out}: ${(e as Error).message}; give a folder (made if missing) you can write to`,
+    );
+  }
   io.err(
     `wrote ${wanted.size} files to ${shown("")}${stale.length ? `, removed ${stale.length} stale` : ""}`,
   );
