@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { validate } from "../../check/validate.js";
 import { toMermaid } from "../../draw/mermaid.js";
 import { toSvg } from "../../draw/svg.js";
-import { loadPeer, requirePeers } from "../../peers/load-peer.js";
+import { requirePeers } from "../../peers/load-peer.js";
 import { graphDrawing } from "../../server/graph-drawing.js";
 import { readSpec } from "../../spec/load.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
@@ -94,15 +94,15 @@ export async function drawCommand(argv: string[], io: Io): Promise<number> {
   if (format === "mermaid") return emit(io, values.out, toMermaid(graph));
   // dagre lays out the drawing (and resvg renders a PNG): loaded only for the formats drawn here.
   await requirePeers(format === "png" ? ["layout", "png"] : ["layout"]);
-  const { layoutGraph } = await loadPeer("layout", () => import("../../draw/layout.js"));
+  const { layoutGraph } = await import("../../draw/layout.js");
   const svg = toSvg(layoutGraph(graph), spec.name ?? file);
   if (format === "svg") return emit(io, values.out, svg);
   // Loaded only here: a native addon the other formats never need.
   let renderPng: typeof import("../../draw/png.js").renderPng;
   try {
-    ({ renderPng } = await loadPeer("png", () => import("../../draw/png.js")));
+    // Installed (requirePeers above), but its binary for this platform may not load.
+    ({ renderPng } = await import("../../draw/png.js"));
   } catch (e) {
-    if ((e as Error).name === "PackageError") throw e;
     // resvg ships a binary per platform; one npm did not install (or cannot load) ends here.
     io.err(
       `graphspec draw: cannot load the PNG renderer (@resvg/resvg-js) on ${process.platform}-${process.arch}: ${(e as Error).message.split("\n")[0]}\n  hint: reinstall graphspec's dependencies (npm ci) on this machine, or use --format svg`,

@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadPeer, requirePeers } from "../../peers/load-peer.js";
+import { requirePeers } from "../../peers/load-peer.js";
 import type { Authenticator } from "../../server/auth.js";
 import { bytesArg, jsonArg } from "../args.js";
 import { EXIT, type Io, UsageError } from "../io.js";
@@ -137,7 +137,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(name === "dev" ? (["watch"] as const) : []),
     ...checkpointerPeer,
   ]);
-  const { startServer } = await loadPeer("server", () => import("../../server/serve.js"));
+  const { startServer } = await import("../../server/serve.js");
   const { folderCatalog } = await import("../../server/graph-catalog.js");
   const allowOrigins = values["allow-origin"] ?? [];
   const { allowedOrigins } = await import("../../server/request-origin.js");
@@ -162,14 +162,12 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // dev: graphs reloaded in this process when their files change; serve: loaded once.
   const dev =
     name === "dev"
-      ? await loadPeer("watch", () => import("../../dev/dev-executor.js")).then(
-          async ({ createDevExecutor }) => {
-            const { reloadReporter } = await import("./reload-report.js");
-            const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
-            await d.ready;
-            return d;
-          },
-        )
+      ? await import("../../dev/dev-executor.js").then(async ({ createDevExecutor }) => {
+          const { reloadReporter } = await import("./reload-report.js");
+          const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
+          await d.ready;
+          return d;
+        })
       : undefined;
   const exec =
     dev?.executor ?? (await import("../../run/executor.js")).createExecutor(executorOptions);
