@@ -2,7 +2,8 @@
  * `validate --load-modules`: each module is loaded in a process of its own, with a time limit and
  * an environment holding nothing of the validator's but PATH, and answers with data (answer.ts).
  * Whatever that process does — exit at import, hang, crash, print, spawn — the validator's output
- * and exit code stay its own: a module that does not answer becomes a diagnostic on the spec.
+ * and exit code stay its own: a module that does not answer becomes a diagnostic on the spec. What
+ * it started ends with it, as far as this machine allows (containment.ts).
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -14,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadFailure } from "../load.js";
 import type { ModuleInspector, ModuleReport } from "../module-report.js";
 import { MAX_ANSWER_BYTES, readAnswer } from "./answer.js";
+import { contain } from "./containment.js";
 
 export interface IsolationOptions {
   /** Milliseconds a module may take to load and answer. */
@@ -59,16 +61,6 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Ends the process and whatever it started (it leads its own process group). */
-function stopAll(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(process.platform === "win32" ? pid : -pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
-}
-
 /** The environment of the loading process: PATH (to find programs), and what the caller passes on. */
 function childEnv(extra: Readonly<Record<string, string>>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -83,29 +75,31 @@ async function loadInChild(abs: string, root: string, options: IsolationOptions)
   const dir = await mkdtemp(join(tmpdir(), "graphspec-load-"));
   const answerPath = join(dir, "answer.json");
   try {
+    const contained = await contain([...childCommand(), abs, answerPath], childEnv(options.env));
     const ended = await new Promise<Outcome>((done) => {
-      const child = spawn(process.execPath, [...childCommand(), abs, answerPath], {
+      const child = spawn(contained.command, contained.args, {
         cwd: root,
-        env: childEnv(options.env),
+        env: contained.env,
         // Its output goes nowhere: the validator's output is the validator's.
         stdio: "ignore",
         detached: process.platform !== "win32",
         windowsHide: true,
       });
-      const timer = setTimeout(() => {
-        stopAll(child.pid);
-        done({ kind: "timeout" });
-      }, options.timeout);
-      child.once("error", (e: NodeJS.ErrnoException) => {
+      // Whatever it started goes with it (containment.ts), before the outcome is reported.
+      let finished = false;
+      const finish = (outcome: Outcome) => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
-        done({ kind: "spawn-error", code: e.code ?? e.message });
-      });
-      child.once("exit", (code, signal) => {
-        clearTimeout(timer);
-        // Whatever it started in the background goes with it.
-        stopAll(child.pid);
-        done({ kind: "exit", code, signal });
-      });
+        void contained.end(child.pid).then(() => done(outcome));
+      };
+      const timer = setTimeout(() => finish({ kind: "timeout" }), options.timeout);
+      child.once("error", (e: NodeJS.ErrnoException) =>
+        finish({ kind: "spawn-error", code: e.code ?? e.message }),
+      );
+      child.once("exit", (code, signal) =>
+        finish({ kind: "exit", ...contained.exitOf(code, signal) }),
+      );
     });
     if (ended.kind !== "exit" || ended.code !== 0) return ended;
     const size = await stat(answerPath).then(
