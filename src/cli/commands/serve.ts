@@ -37,6 +37,10 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-run-event-bytes <size>
                                   bytes of one run's events kept for joinStream (default 16MiB)
       --max-event-bytes <size>    bytes of all runs' events kept (default 256MiB)
+      --max-input-bytes <size>    refuse a larger run input or context (default 1MiB)
+      --max-resume-bytes <size>   refuse a larger resume value (default 1MiB)
+      --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
+      --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
       --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
                                   with CORS; repeat for more (default: only the server's own)
       --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
@@ -64,6 +68,10 @@ const OPTIONS = {
   "max-body-bytes": { type: "string" },
   "max-run-event-bytes": { type: "string" },
   "max-event-bytes": { type: "string" },
+  "max-input-bytes": { type: "string" },
+  "max-resume-bytes": { type: "string" },
+  "max-state-bytes": { type: "string" },
+  "max-thread-bytes": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "allow-host": { type: "string", multiple: true },
   grace: { type: "string" },
@@ -112,6 +120,17 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
   const maxRunEventBytes = bytesArg("max-run-event-bytes", values["max-run-event-bytes"]);
   const maxEventBytes = bytesArg("max-event-bytes", values["max-event-bytes"]);
+  // The executor's size limits, as `graphspec run` takes them.
+  const sizes: Record<string, number> = {};
+  for (const [flag, option] of [
+    ["max-input-bytes", "maxInputBytes"],
+    ["max-resume-bytes", "maxResumeBytes"],
+    ["max-state-bytes", "maxStateBytes"],
+    ["max-thread-bytes", "maxThreadBytes"],
+  ] as const) {
+    const n = bytesArg(flag, values[flag]);
+    if (n !== undefined) sizes[option] = n;
+  }
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
@@ -157,6 +176,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     dir,
     checkpointer: choice as "memory" | "sqlite" | "postgres",
     sqlitePath,
+    ...sizes,
     ...(scripts ? { scripts } : {}),
   };
   // dev: graphs reloaded in this process when their files change; serve: loaded once.
