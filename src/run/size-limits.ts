@@ -20,7 +20,8 @@ export interface SizeLimits {
   maxStateBytes?: number;
   /**
    * Bytes of checkpoints (and their writes) one thread keeps: past it, its oldest checkpoints are
-   * deleted after each new one (the newest always stays). Default 64 MiB; SQLite and memory.
+   * deleted after each new one (the newest always stays). Default 64 MiB; SQLite only (PostgreSQL
+   * and memory checkpoints are not pruned).
    */
   maxThreadBytes?: number;
 }
