@@ -37,6 +37,11 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-run-event-bytes <size>
                                   bytes of one run's events kept for joinStream (default 16MiB)
       --max-event-bytes <size>    bytes of all runs' events kept (default 256MiB)
+      --max-queued-per-tenant <n> background runs one tenant may have queued; past it,
+                                  runs.create is a 429 with retry-after (default 100)
+      --max-running-per-tenant <n>
+                                  runs one tenant may have running, background and streamed;
+                                  more background runs wait, streamed ones are a 429 (default 8)
       --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
                                   with CORS; repeat for more (default: only the server's own)
       --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
@@ -64,6 +69,8 @@ const OPTIONS = {
   "max-body-bytes": { type: "string" },
   "max-run-event-bytes": { type: "string" },
   "max-event-bytes": { type: "string" },
+  "max-queued-per-tenant": { type: "string" },
+  "max-running-per-tenant": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "allow-host": { type: "string", multiple: true },
   grace: { type: "string" },
@@ -112,6 +119,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
   const maxRunEventBytes = bytesArg("max-run-event-bytes", values["max-run-event-bytes"]);
   const maxEventBytes = bytesArg("max-event-bytes", values["max-event-bytes"]);
+  const maxQueuedPerTenant = countArg("max-queued-per-tenant", values["max-queued-per-tenant"]);
+  const maxRunningPerTenant = countArg("max-running-per-tenant", values["max-running-per-tenant"]);
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
@@ -195,6 +204,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
     ...(maxRunEventBytes ? { maxRunEventBytes } : {}),
     ...(maxEventBytes ? { maxEventBytes } : {}),
+    ...(maxQueuedPerTenant ? { maxQueuedPerTenant } : {}),
+    ...(maxRunningPerTenant ? { maxRunningPerTenant } : {}),
   });
   io.out(server.url);
   await new Promise<void>((done) => {
@@ -213,6 +224,15 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // run was handed back: once the server is closed, the process goes, whatever still waits.
   setTimeout(() => process.exit(), 1000).unref();
   return EXIT.ok;
+}
+
+/** A number of runs, 1 or more (undefined when the option is not given). */
+function countArg(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${name} must be a whole number of runs, 1 or more, not "${value}"`);
+  return n;
 }
 
 /**
