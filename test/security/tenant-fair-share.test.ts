@@ -1,0 +1,228 @@
+/**
+ * One tenant's flood of background runs (issue 23, item 8). Tenant A's 300 queued runs kept
+ * tenant B's one-step run pending 36.6 s: the queue took the oldest run of anyone, and a run with
+ * a context and no records key skipped the queue altogether. Through the official SDK (and raw
+ * requests for the headers) against the server on SQLite, PostgreSQL and in memory: B's run ends
+ * while A's flood is still queued (an order, not a time), A is held to its running cap, and past
+ * its queued cap `runs.create` is a 429 with `retry-after` that the SDK does not retry — with and
+ * without a context (held in the accepting replica's memory).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  createExecutor,
+  folderCatalog,
+  type RunningServer,
+  type ServeOptions,
+  serverAuth,
+  startServer,
+} from "../../src/index.js";
+import { freshDatabase, serverUrl } from "../support/postgres.js";
+
+const GRAPHS = join(import.meta.dirname, "../fixtures/tenant-share/graphs");
+const KEY_A = "tenant-a-key-0123456789";
+const KEY_B = "tenant-b-key-0123456789";
+
+interface Gates {
+  open: boolean;
+  waiting: (() => void)[];
+}
+const gates = (): Gates =>
+  ((globalThis as { __tenantShareGates?: Gates }).__tenantShareGates ??= {
+    open: false,
+    waiting: [],
+  });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let dir: string;
+let server: RunningServer | undefined;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "graphspec-tenant-share-"));
+});
+afterEach(async () => {
+  // Every held run passes, so the server can close.
+  const g = gates();
+  g.open = true;
+  for (const go of g.waiting.splice(0)) go();
+  await server?.close(5000);
+  server = undefined;
+  g.open = false;
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+type Store = "sqlite" | "postgres" | "memory";
+const STORES: Store[] = ["sqlite", "postgres", "memory"];
+let n = 0;
+
+async function serve(
+  store: Store,
+  o: { tenants?: boolean } & Pick<ServeOptions, "maxQueuedPerTenant" | "maxRunningPerTenant"> = {},
+): Promise<string> {
+  const name = `share_${store}_${++n}`;
+  const sqlitePath = join(dir, `${name}.db`);
+  const databaseUrl = store === "postgres" ? await freshDatabase(name) : "";
+  const exec =
+    store === "postgres"
+      ? createExecutor({ dir: GRAPHS, checkpointer: "postgres", databaseUrl })
+      : createExecutor({ dir: GRAPHS, checkpointer: store, sqlitePath });
+  const keys = join(dir, `${name}.json`);
+  writeFileSync(keys, JSON.stringify({ [KEY_A]: "tenant-a", [KEY_B]: "tenant-b" }));
+  const { tenants = true, ...caps } = o;
+  server = await startServer({
+    exec,
+    graphs: await folderCatalog(GRAPHS),
+    auth: tenants ? await serverAuth({ apiKeys: keys }) : undefined,
+    records:
+      store === "postgres"
+        ? { postgres: databaseUrl }
+        : store === "sqlite"
+          ? { sqlite: sqlitePath }
+          : "memory",
+    ...caps,
+  });
+  return server.url;
+}
+
+/** The SDK as a user has it: its default retries on. */
+const sdk = (url: string, apiKey?: string) => new Client({ apiUrl: url, apiKey: apiKey ?? null });
+
+/** Starts `count` background runs of `held` (stateless), with a context or not. */
+async function flood(client: Client, count: number, context: boolean) {
+  const runs: { thread_id: string; run_id: string }[] = [];
+  for (let i = 0; i < count; i++)
+    runs.push(
+      await client.runs.create(null, "held", {
+        input: {},
+        ...(context ? { context: { user: "a" } } : {}),
+      }),
+    );
+  return runs;
+}
+
+async function statuses(client: Client, runs: { thread_id: string; run_id: string }[]) {
+  const count: Record<string, number> = {};
+  for (const r of runs) {
+    const { status } = await client.runs.get(r.thread_id, r.run_id);
+    count[status] = (count[status] ?? 0) + 1;
+  }
+  return count;
+}
+
+/** Held runs let go one at a time until `done` says so; how many were let go. */
+async function releaseUntil(done: () => Promise<boolean>): Promise<number> {
+  let released = 0;
+  while (!(await done())) {
+    const go = gates().waiting.shift();
+    if (go) {
+      go();
+      released++;
+    } else await sleep(10);
+  }
+  return released;
+}
+
+/** A 429 the SDK threw: its status and JSON body. */
+async function refusal(p: Promise<unknown>) {
+  const e = (await p.then(
+    () => undefined,
+    (e) => e,
+  )) as { status?: number; text?: string } | undefined;
+  expect(e, "the request was accepted").toBeDefined();
+  return { status: e!.status, body: JSON.parse(e!.text ?? "{}") as Record<string, string> };
+}
+
+for (const store of STORES)
+  describe.skipIf(store === "postgres" && !serverUrl())(`on ${store}`, () => {
+    for (const context of [false, true])
+      it(`B's one-step run ends while A's flood${context ? " (with a context, no records key)" : ""} is still queued`, async () => {
+        const url = await serve(store);
+        const a = sdk(url, KEY_A);
+        const b = sdk(url, KEY_B);
+        const flooded = await flood(a, 60, context);
+        const thread = await b.threads.create();
+        const mine = await b.runs.create(thread.thread_id, "one-step", { input: {} });
+        // A's runs are let go one at a time until B's has ended (without fair share, B's would
+        // wait for all 60 to be taken).
+        await releaseUntil(
+          async () => (await b.runs.get(thread.thread_id, mine.run_id)).status === "success",
+        );
+        const a_ = await statuses(a, flooded);
+        // Held to its running cap (8), the rest of A's flood still queued behind itself.
+        expect(a_.running ?? 0).toBeLessThanOrEqual(8);
+        expect(a_.pending).toBeGreaterThanOrEqual(40);
+        expect(await b.runs.join(thread.thread_id, mine.run_id)).toMatchObject({ n: 1 });
+      });
+
+    for (const context of [false, true])
+      it(`A past its caps${context ? " (with a context, no records key)" : ""}: 429 with retry-after, B unaffected`, async () => {
+        const url = await serve(store, { maxQueuedPerTenant: 20, maxRunningPerTenant: 4 });
+        const a = sdk(url, KEY_A);
+        const b = sdk(url, KEY_B);
+        // A's first 4 run (held), and stay running: the queue takes no more of A's.
+        const first = await flood(a, 4, context);
+        while (gates().waiting.length < 4) await sleep(10);
+        let accepted = 0;
+        let refused: Awaited<ReturnType<typeof refusal>> | undefined;
+        while (!refused && accepted < 40) {
+          const create = a.runs.create(null, "held", {
+            input: {},
+            ...(context ? { context: { user: "a" } } : {}),
+          });
+          const answer = await create.then(
+            () => undefined,
+            () => refusal(create),
+          );
+          if (answer) refused = answer;
+          else accepted++;
+        }
+        expect(accepted).toBe(20);
+        expect(await statuses(a, first)).toEqual({ running: 4 });
+        expect(refused?.status).toBe(429);
+        expect(refused?.body).toMatchObject({
+          error: "too-many-queued-runs",
+          message: expect.stringContaining("20 background runs queued"),
+          hint: expect.stringContaining("--max-queued-per-tenant"),
+        });
+        // The header, as a raw client sees it.
+        const raw = await fetch(`${url}/runs`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": KEY_A },
+          body: JSON.stringify({ assistant_id: "held", input: {} }),
+        });
+        expect(raw.status).toBe(429);
+        expect(raw.headers.get("retry-after")).toBe("5");
+        // A has 4 running: a streamed run is over its running cap, at once.
+        const waited = await refusal(a.runs.wait(null, "one-step", { input: {} }));
+        expect(waited.status).toBe(429);
+        expect(waited.body).toMatchObject({
+          error: "too-many-running-runs",
+          hint: expect.stringContaining("--max-running-per-tenant"),
+        });
+        // B has its own share.
+        expect(await b.runs.wait(null, "one-step", { input: {} })).toMatchObject({ n: 1 });
+        const thread = await b.threads.create();
+        const queued = await b.runs.create(thread.thread_id, "one-step", { input: {} });
+        expect(await b.runs.join(thread.thread_id, queued.run_id)).toMatchObject({ n: 1 });
+      });
+  });
+
+describe("without authentication, every caller is one tenant", () => {
+  it("its queued runs are capped, and past its running cap new ones wait their turn", async () => {
+    const url = await serve("sqlite", {
+      tenants: false,
+      maxQueuedPerTenant: 3,
+      maxRunningPerTenant: 2,
+    });
+    const client = sdk(url);
+    const runs = await flood(client, 3, false);
+    // Two taken to run, one queued: two more may queue, the next is refused.
+    while (gates().waiting.length < 2) await sleep(10);
+    runs.push(...(await flood(client, 2, false)));
+    const over = await refusal(client.runs.create(null, "held", { input: {} }));
+    expect(over.status).toBe(429);
+    expect(await statuses(client, runs)).toEqual({ running: 2, pending: 3 });
+  });
+});
