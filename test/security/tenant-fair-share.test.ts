@@ -111,17 +111,18 @@ async function statuses(client: Client, runs: { thread_id: string; run_id: strin
   return count;
 }
 
-/** Held runs let go one at a time until `done` says so; how many were let go. */
-async function releaseUntil(done: () => Promise<boolean>): Promise<number> {
-  let released = 0;
-  while (!(await done())) {
-    const go = gates().waiting.shift();
-    if (go) {
-      go();
-      released++;
-    } else await sleep(10);
+/**
+ * Waits for B's run to succeed, letting A's held runs go one at a time while B's is still queued
+ * behind `full` of them running (without fair share it waits for A's whole flood to be taken).
+ */
+async function untilDone(b: Client, run: { thread_id: string; run_id: string }, full: number) {
+  for (;;) {
+    const { status } = await b.runs.get(run.thread_id, run.run_id);
+    if (status === "success") return;
+    const go = status === "pending" && gates().waiting.length >= full && gates().waiting.shift();
+    if (go) go();
+    else await sleep(10);
   }
-  return released;
 }
 
 /** A 429 the SDK threw: its status and JSON body. */
@@ -144,17 +145,27 @@ for (const store of STORES)
         const flooded = await flood(a, 60, context);
         const thread = await b.threads.create();
         const mine = await b.runs.create(thread.thread_id, "one-step", { input: {} });
-        // A's runs are let go one at a time until B's has ended (without fair share, B's would
-        // wait for all 60 to be taken).
-        await releaseUntil(
-          async () => (await b.runs.get(thread.thread_id, mine.run_id)).status === "success",
-        );
+        await untilDone(b, mine, 8);
         const a_ = await statuses(a, flooded);
         // Held to its running cap (8), the rest of A's flood still queued behind itself.
         expect(a_.running ?? 0).toBeLessThanOrEqual(8);
         expect(a_.pending).toBeGreaterThanOrEqual(40);
         expect(await b.runs.join(thread.thread_id, mine.run_id)).toMatchObject({ n: 1 });
       });
+
+    it("with A under its running cap, the next free slot goes to B: the least busy tenant first", async () => {
+      // A may fill the replica's 16 slots: B's run gets the first one A's runs free.
+      const url = await serve(store, { maxRunningPerTenant: 100 });
+      const a = sdk(url, KEY_A);
+      const b = sdk(url, KEY_B);
+      const flooded = await flood(a, 60, false);
+      while (gates().waiting.length < 16) await sleep(10);
+      const thread = await b.threads.create();
+      const mine = await b.runs.create(thread.thread_id, "one-step", { input: {} });
+      await untilDone(b, mine, 16);
+      // One of A's let go, its slot taken by B's run (and given back to A's once B's ended).
+      expect((await statuses(a, flooded)).pending).toBeGreaterThanOrEqual(60 - 16 - 2);
+    });
 
     for (const context of [false, true])
       it(`A past its caps${context ? " (with a context, no records key)" : ""}: 429 with retry-after, B unaffected`, async () => {
