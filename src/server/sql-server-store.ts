@@ -218,6 +218,9 @@ function runOf(row: Record<string, unknown>): StoredRun {
   };
 }
 
+/** The rows of a tenant, by the (tenant, status) index; rows of older versions have none (`""`). */
+const TENANT_IS = (param: string) => `(tenant = ${param} OR (tenant IS NULL AND ${param} = ''))`;
+
 const RUN_COLUMNS =
   "run_id, thread_id, record, status, created_at, owner, request, cancel_requested, error, tenant, pinned";
 const RUN_VALUES = "$1, $2, $3, $4, $5, $6, $7, 0, NULL, $8, $9";
@@ -318,7 +321,7 @@ export function sqlStore(sql: Sql): ServerStore {
       const rows = await sql.queueStatement(
         `INSERT INTO graphspec_server_runs (${RUN_COLUMNS}) SELECT ${RUN_VALUES}
          WHERE (SELECT COUNT(*) FROM graphspec_server_runs
-                WHERE status = 'pending' AND COALESCE(tenant, '') = $8) < $10
+                WHERE status = 'pending' AND ${TENANT_IS("$8")}) < $10
          RETURNING run_id`,
         [...runRow(run), maxQueued],
       );
@@ -327,7 +330,7 @@ export function sqlStore(sql: Sql): ServerStore {
     async runningOf(tenant) {
       const [row] = await sql.query(
         `SELECT COUNT(*) AS n FROM graphspec_server_runs
-         WHERE status = 'running' AND COALESCE(tenant, '') = $1`,
+         WHERE status = 'running' AND ${TENANT_IS("$1")}`,
         [tenant],
       );
       return Number(row?.n ?? 0);
