@@ -5,7 +5,8 @@
  * requests for the headers) against the server on SQLite, PostgreSQL and in memory: B's run ends
  * while A's flood is still queued (an order, not a time), A is held to its running cap, and past
  * its queued cap `runs.create` is a 429 with `retry-after` that the SDK does not retry — with and
- * without a context (held in the accepting replica's memory).
+ * without a context (held in the accepting replica's memory); a queued run whose context is in a
+ * stopping replica's memory ends `replica-stopped`, not left queued for ever.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -219,6 +220,38 @@ for (const store of STORES)
         expect(await b.runs.join(thread.thread_id, queued.run_id)).toMatchObject({ n: 1 });
       });
   });
+
+describe("a queued run whose context is in the replica's memory", () => {
+  it("ends replica-stopped when that replica stops before taking it (no other replica can run it)", async () => {
+    const sqlitePath = join(dir, "pinned-stop.db");
+    const start = async () =>
+      startServer({
+        exec: createExecutor({ dir: GRAPHS, checkpointer: "sqlite", sqlitePath }),
+        graphs: await folderCatalog(GRAPHS),
+        auth: undefined,
+        records: { sqlite: sqlitePath },
+        maxRunningPerTenant: 1,
+      });
+    const first = await start();
+    const client = sdk(first.url);
+    const [running, queued] = await flood(client, 2, true);
+    while (gates().waiting.length < 1) await sleep(10);
+    // Once asked to close, the replica takes no more runs: the held one may finish then.
+    const closing = first.close(5000);
+    for (const go of gates().waiting.splice(0)) go();
+    await closing;
+    server = await start();
+    const again = sdk(server.url);
+    expect((await again.runs.get(running!.thread_id, running!.run_id)).status).toBe("success");
+    expect((await again.runs.get(queued!.thread_id, queued!.run_id)).status).toBe("error");
+    expect(await again.runs.join(queued!.thread_id, queued!.run_id)).toMatchObject({
+      __error__: {
+        error: "replica-stopped",
+        hint: expect.stringContaining("GRAPHSPEC_RECORDS_KEY"),
+      },
+    });
+  });
+});
 
 describe("without authentication, every caller is one tenant", () => {
   it("its queued runs are capped, and past its running cap new ones wait their turn", async () => {
