@@ -8,6 +8,7 @@
  * without a context (held in the accepting replica's memory); a queued run whose context is in a
  * stopping replica's memory ends `replica-stopped`, not left queued for ever.
  */
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,8 @@ import {
 import { freshDatabase, serverUrl } from "../support/postgres.js";
 
 const GRAPHS = join(import.meta.dirname, "../fixtures/tenant-share/graphs");
+const BIN = join(import.meta.dirname, "../../bin/graphspec.js");
+const spawned: ChildProcess[] = [];
 const KEY_A = "tenant-a-key-0123456789";
 const KEY_B = "tenant-b-key-0123456789";
 
@@ -52,7 +55,10 @@ afterEach(async () => {
   server = undefined;
   g.open = false;
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  for (const p of spawned) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
 
 type Store = "sqlite" | "postgres" | "memory";
 const STORES: Store[] = ["sqlite", "postgres", "memory"];
@@ -250,6 +256,54 @@ describe("a queued run whose context is in the replica's memory", () => {
         hint: expect.stringContaining("GRAPHSPEC_RECORDS_KEY"),
       },
     });
+  });
+});
+
+/** `graphspec serve` (the built CLI) on a SQLite file in `cwd`; resolves once it prints its URL. */
+async function serveProcess(cwd: string, ...extra: string[]) {
+  const proc = spawn(
+    process.execPath,
+    [BIN, "serve", GRAPHS, "--no-auth", "--port", "0", "--host", "127.0.0.1", ...extra],
+    { cwd, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  spawned.push(proc);
+  const exited = new Promise<void>((r) => proc.once("exit", () => r()));
+  let out = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(out.split("\n")[0]!);
+    });
+    exited.then(() => reject(new Error("serve exited before it was ready")));
+  });
+  return { proc, url, exited };
+}
+
+describe("runs pinned to a replica that is killed", () => {
+  it("end replica-lost, the queued one as the running one, once its heartbeat is stale", async () => {
+    const cwd = mkdtempSync(join(dir, "killed-"));
+    const args = ["--heartbeat", "100", "--max-running-per-tenant", "1"];
+    const doomed = await serveProcess(cwd, ...args);
+    const client = sdk(doomed.url);
+    // Held for ever in that process: one running, one queued behind it (its tenant's cap).
+    const runs = await flood(client, 2, true);
+    while ((await statuses(client, runs)).running !== 1) await sleep(20);
+    doomed.proc.kill("SIGKILL");
+    await doomed.exited;
+    const survivor = await serveProcess(cwd, ...args);
+    const again = sdk(survivor.url);
+    for (const r of runs) {
+      while (["pending", "running"].includes((await again.runs.get(r.thread_id, r.run_id)).status))
+        await sleep(20);
+      expect(await again.runs.join(r.thread_id, r.run_id)).toMatchObject({
+        __error__: {
+          error: "replica-lost",
+          hint: expect.stringContaining("GRAPHSPEC_RECORDS_KEY"),
+        },
+      });
+    }
+    survivor.proc.kill("SIGTERM");
+    await survivor.exited;
   });
 });
 
