@@ -204,6 +204,20 @@ for (const store of STORES)
           message: expect.stringContaining("20 background runs queued"),
           hint: expect.stringContaining("--max-queued-per-tenant"),
         });
+        // The SDK, its retries on, sends the refused request once: a 429 on a POST is not retried.
+        let sent = 0;
+        const counted = new Client({
+          apiUrl: url,
+          apiKey: KEY_A,
+          callerOptions: {
+            fetch: (...args: Parameters<typeof fetch>) => {
+              sent++;
+              return fetch(...args);
+            },
+          },
+        });
+        expect((await refusal(counted.runs.create(null, "held", { input: {} }))).status).toBe(429);
+        expect(sent).toBe(1);
         // The header, as a raw client sees it.
         const raw = await fetch(`${url}/runs`, {
           method: "POST",
