@@ -133,6 +133,41 @@ describe("graphspec serve", () => {
   });
 });
 
+describe("graphspec serve's tenant caps", () => {
+  it("--max-running-per-tenant 1 --max-queued-per-tenant 1: the third background run is a 429 with retry-after", async () => {
+    const s = await launch(
+      ...["serve", GRAPHS, "--no-auth", "--port", "0", "--host", "127.0.0.1"],
+      ...["--checkpointer", "memory", "--max-running-per-tenant", "1"],
+      ...["--max-queued-per-tenant", "1"],
+    );
+    const gate = join(dir, "gate-caps");
+    const create = () =>
+      fetch(`${s.line}/runs`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ assistant_id: "file-gated", input: { gate } }),
+      });
+    const first = (await (await create()).json()) as { thread_id: string; run_id: string };
+    const client = new Client({ apiUrl: s.line, callerOptions: { maxRetries: 0 } });
+    while ((await client.runs.get(first.thread_id, first.run_id)).status !== "running")
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await create()).status).toBe(200);
+    const third = await create();
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toBe("5");
+    expect(await third.json()).toMatchObject({ error: "too-many-queued-runs" });
+    writeFileSync(gate, "");
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
+  it("a cap that is not a whole number of runs is a usage error", () => {
+    const r = cli("serve", GRAPHS, "--no-auth", "--max-running-per-tenant", "0");
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--max-running-per-tenant must be a whole number of runs");
+  });
+});
+
 describe("graphspec dev", () => {
   it("serves on 127.0.0.1 without keys and prints its URL", async () => {
     const s = await launch("dev", GRAPHS, "--port", "0");

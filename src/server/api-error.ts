@@ -5,7 +5,7 @@
  */
 import type { RunError } from "../run/result.js";
 
-export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 500 | 503;
+export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
 
 export class ApiError extends Error {
   constructor(
@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly extra: { field?: string; hint?: string } = {},
+    /** Seconds the client should wait before asking again (a 429's `retry-after` header). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = "ApiError";

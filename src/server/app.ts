@@ -35,6 +35,7 @@ export function serverApp(
       const body = e.body();
       for (const k of ["message", "hint", "detail"] as const)
         if (typeof body[k] === "string") body[k] = clientText(body[k] as string, view);
+      if (e.retryAfter !== undefined) c.header("retry-after", String(e.retryAfter));
       return c.json(body, e.status);
     }
     // A bug of ours: logged here, not shown to the client.

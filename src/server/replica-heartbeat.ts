@@ -60,14 +60,26 @@ async function releaseOrphans(beats: ReplicaHeartbeats, exec: Executor): Promise
     dead.add(run.owner!);
     await beats.release(run.record.run_id, run.owner!, await releasedAs(run, exec));
   }
+  // Queued runs only the dead replica could take (their contexts were in its memory): ended.
+  for (const replica of await beats.releasePinned(lostWithContext)) dead.add(replica);
   for (const replica of dead) await beats.forgetDead(replica);
 }
+
+/** A run whose context was only in a lost replica's memory (no records key). */
+const lostWithContext = {
+  error: REPLICA_LOST,
+  message:
+    "the replica that accepted this run stopped without handing it back (killed), and its context was in that replica's memory only",
+  hint: "go on from the thread's last checkpoint with `input: null` and the context, or start the run again; give every replica the same GRAPHSPEC_RECORDS_KEY so that any replica can run it",
+};
 
 async function releasedAs(
   run: StoredRun,
   exec: Executor,
 ): Promise<Parameters<ReplicaHeartbeats["release"]>[2]> {
   const request = run.request;
+  // Its context died with the replica: started again without it, the run would be another.
+  if (run.pinned !== undefined) return { error: lostWithContext };
   if (!request)
     return {
       error: {

@@ -1,14 +1,18 @@
 /**
- * Background runs with a shared store (PostgreSQL, or the SQLite file): `runs.create` queues the
- * run in the database, and each replica's worker takes queued runs — `takeQueued` locks the row
- * it takes and skips rows another replica holds (`FOR UPDATE SKIP LOCKED`), so each run is taken
- * once — up to a number at a time, so replicas share the load. The worker also stops the runs
- * another replica was asked to cancel. It wakes at once when this replica queues a run, and polls
- * for the others' (a queue with no NOTIFY works on SQLite too).
+ * Background runs: `runs.create` queues the run in the records (PostgreSQL, the SQLite file, or
+ * this process's memory), and each replica's worker takes queued runs — `takeQueued` locks the
+ * row it takes and skips rows another replica holds (`FOR UPDATE SKIP LOCKED`), so each run is
+ * taken once — up to a number at a time, so replicas share the load. It takes the oldest run of
+ * the tenant with the fewest runs running, never one of a tenant at its running cap
+ * (tenant-caps.ts). A run with a context and no records key to seal it is queued too, pinned to
+ * this replica, its context held here: it waits its turn like any other. The worker also stops
+ * the runs another replica was asked to cancel. It wakes at once when this replica queues a run,
+ * and polls for the others' (a queue with no NOTIFY works on SQLite too).
  */
+import { REPLICA_LOST } from "./replica-heartbeat.js";
 import type { LiveRun } from "./run-registry.js";
 import { unseal } from "./sealed-context.js";
-import type { RunQueue, ServerParts } from "./server-parts.js";
+import type { HeldContext, RunQueue, ServerParts } from "./server-parts.js";
 import type { StoredRun } from "./server-store.js";
 
 const POLL_MS = 200;
@@ -17,6 +21,8 @@ export const QUEUE_SLOTS = 16;
 
 export function runQueue(p: ServerParts): RunQueue {
   const mine = new Set<LiveRun>();
+  /** Contexts of runs pinned here, by run id; `queued` once their row is in the queue. */
+  const held = new Map<string, { context: unknown; queued: boolean }>();
   let stopped = false;
   let looking: Promise<void> | undefined;
   let again = false;
@@ -24,17 +30,42 @@ export function runQueue(p: ServerParts): RunQueue {
   async function take(): Promise<void> {
     const store = p.runs.store;
     for (const id of await store.cancelsFor(p.runs.replica)) p.runs.get(id)?.abort.abort();
+    await forgetCancelled();
     while (!stopped && mine.size < QUEUE_SLOTS) {
-      const queued = await store.takeQueued(p.runs.replica);
+      const queued = await store.takeQueued(p.runs.replica, p.caps.maxRunning);
       if (!queued) return;
       await launch(queued);
     }
   }
 
+  /** Contexts of pinned runs cancelled (here or through another replica) while queued. */
+  async function forgetCancelled(): Promise<void> {
+    const ids = [...held].filter(([, h]) => h.queued).map(([id]) => id);
+    if (!ids.length) return;
+    const still = new Set(await p.runs.store.stillQueued(ids));
+    for (const id of ids) if (!still.has(id)) held.delete(id);
+  }
+
   async function launch(queued: StoredRun): Promise<void> {
     const request = queued.request!;
     let options = request.options;
-    if (request.sealedContext !== undefined) {
+    if (queued.pinned !== undefined) {
+      const context = held.get(queued.record.run_id);
+      held.delete(queued.record.run_id);
+      if (!context) {
+        await p.runs.store.setRunStatus(queued.record.run_id, "error", {
+          owner: null,
+          error: {
+            error: REPLICA_LOST,
+            message:
+              "this run cannot start: its context was in the memory of a replica that stopped",
+            hint: "start the run again; give every replica the same GRAPHSPEC_RECORDS_KEY so that any replica can run it",
+          },
+        });
+        return;
+      }
+      options = { ...options, context: context.context };
+    } else if (request.sealedContext !== undefined) {
       const opened = unseal(p.recordsKey, request.sealedContext, queued.record.run_id);
       if ("problem" in opened) {
         await p.runs.store.setRunStatus(queued.record.run_id, "error", {
@@ -70,7 +101,12 @@ export function runQueue(p: ServerParts): RunQueue {
         modes: request.modes ?? ["values"],
         subgraphs: request.subgraphs ?? false,
         metadata: queued.record.metadata,
-        queued: { runId: queued.record.run_id, createdAt: queued.record.created_at, request },
+        queued: {
+          runId: queued.record.run_id,
+          createdAt: queued.record.created_at,
+          // Not handed back to the queue on SIGTERM when pinned: its context would not go along.
+          request: queued.pinned === undefined ? request : undefined,
+        },
       })
       // Refused when taken (its thread busy, …): the run's record says so (status error).
       .catch(() => undefined);
@@ -108,10 +144,32 @@ export function runQueue(p: ServerParts): RunQueue {
   kick();
   return {
     kick,
+    hold(runId, context): HeldContext {
+      const entry = { context, queued: false };
+      held.set(runId, entry);
+      return {
+        queued: () => {
+          entry.queued = true;
+        },
+        drop: () => {
+          held.delete(runId);
+        },
+      };
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
       await looking;
+      // Runs pinned here and not started: nobody else has their contexts.
+      held.clear();
+      await p.runs.store
+        .endPinned(p.runs.replica, {
+          error: "replica-stopped",
+          message:
+            "the replica that accepted this run stopped before it started, and its context was in that replica's memory only",
+          hint: "start the run again; give every replica the same GRAPHSPEC_RECORDS_KEY so that any replica can run it",
+        })
+        .catch(() => {});
     },
   };
 }

@@ -23,6 +23,7 @@ import {
 } from "./event-retention.js";
 import { runFailure } from "./run-failure.js";
 import type { QueuedRequest, RunRecord, RunStatus, ServerStore } from "./server-store.js";
+import { DEFAULT_TENANT_CAPS, tenantKey, tooManyRunning } from "./tenant-caps.js";
 
 export type { RunRecord, RunStatus };
 
@@ -61,8 +62,11 @@ export interface StartRun {
   modes: ApiStreamMode[];
   subgraphs: boolean;
   metadata: Record<string, unknown>;
-  /** A run taken from the queue: its id and record exist already. */
-  queued?: { runId: string; createdAt: string; request: QueuedRequest };
+  /**
+   * A run taken from the queue: its id and record exist already; `request` is what to queue
+   * again should this replica stop before it ends (none: it ends `interrupted` then).
+   */
+  queued?: { runId: string; createdAt: string; request: QueuedRequest | undefined };
 }
 
 /** How many finished runs are kept (with their events) for `get`, `list` and `join`. */
@@ -90,6 +94,8 @@ function unscoped(value: unknown, stored: string, client: string, depth = 0): un
 export class RunRegistry {
   private readonly runs = new Map<string, LiveRun>();
   private readonly ledger: EventLedger;
+  /** Runs started here, by tenant, not yet recorded as running (counted against the cap). */
+  private readonly starting = new Map<string, number>();
 
   constructor(
     readonly store: ServerStore,
@@ -98,6 +104,8 @@ export class RunRegistry {
     retention?: EventRetention,
     /** The project root: errors show paths under it relative to it. */
     readonly root?: string,
+    /** Runs of one tenant running at once, background and streamed (tenant-caps.ts). */
+    readonly maxRunning: number = DEFAULT_TENANT_CAPS.maxRunning,
   ) {
     this.ledger = new EventLedger(retention);
   }
@@ -117,7 +125,6 @@ export class RunRegistry {
   /** Whether a run is queued or running on the thread, here or (with a shared store) anywhere. */
   async active(storedThreadId: string): Promise<boolean> {
     if (this.running(storedThreadId)) return true;
-    if (!this.store.shared) return false;
     return (await this.store.runsOfThread(storedThreadId)).some(
       (r) => r.record.status === "pending" || r.record.status === "running",
     );
@@ -147,12 +154,9 @@ export class RunRegistry {
    * executor refused before anything ran (busy thread, input that does not fit, …).
    */
   async start(s: StartRun): Promise<LiveRun> {
-    const queuedHere =
-      !s.queued && this.store.shared
-        ? (await this.store.runsOfThread(s.storedThreadId)).some(
-            (r) => r.record.status === "pending",
-          )
-        : false;
+    const queuedHere = !s.queued
+      ? (await this.store.runsOfThread(s.storedThreadId)).some((r) => r.record.status === "pending")
+      : false;
     if (this.running(s.storedThreadId) || queuedHere) {
       throw new ApiError(
         409,
@@ -163,6 +167,22 @@ export class RunRegistry {
         },
       );
     }
+    // A streamed run counts against its tenant's running cap (a queued one was counted when
+    // taken): the records' count, and those started here but not recorded yet — checked and
+    // counted with no await between, so concurrent requests here cannot overshoot.
+    const tenant = tenantKey(s.tenant);
+    const recorded = s.queued ? 0 : await this.store.runningOf(tenant);
+    if (!s.queued && recorded + (this.starting.get(tenant) ?? 0) >= this.maxRunning)
+      throw tooManyRunning(this.maxRunning);
+    let counted = !s.queued;
+    if (counted) this.starting.set(tenant, (this.starting.get(tenant) ?? 0) + 1);
+    const uncount = () => {
+      if (!counted) return;
+      counted = false;
+      const n = (this.starting.get(tenant) ?? 1) - 1;
+      if (n > 0) this.starting.set(tenant, n);
+      else this.starting.delete(tenant);
+    };
     const now = new Date().toISOString();
     const abort = new AbortController();
     const run: LiveRun = {
@@ -210,7 +230,11 @@ export class RunRegistry {
     };
     let markStarted!: (refusal: RunError | undefined) => void;
     const started = new Promise<RunError | undefined>((r) => {
-      markStarted = r;
+      markStarted = (refusal) => {
+        // Recorded (or refused): the records count it from now on.
+        uncount();
+        r(refusal);
+      };
     });
     const stream = s.exec.stream(s.graphPath, {
       ...s.options,
@@ -235,6 +259,7 @@ export class RunRegistry {
               await this.store.putRun({
                 record: { ...run.record },
                 storedThreadId: s.storedThreadId,
+                tenant,
                 owner: this.replica,
                 request: undefined,
                 cancelRequested: false,
@@ -299,6 +324,7 @@ export class RunRegistry {
         if (run.result) run.result = { ...run.result, output: {}, interrupts: [], warnings: [] };
         run.request = undefined;
         if (!ran) markStarted(undefined);
+        uncount();
         for (const wake of run.listeners) wake();
         this.prune();
       }

@@ -17,9 +17,10 @@ import { runChoices } from "./run-choices.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
 import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
 import { seal } from "./sealed-context.js";
-import type { ServerEnv, ServerParts } from "./server-parts.js";
+import type { HeldContext, ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
 import { streamModes } from "./stream-modes.js";
+import { tenantKey, tooManyQueued } from "./tenant-caps.js";
 import { type Allow, checkpointNotFound } from "./thread-routes.js";
 import { threadView } from "./thread-views.js";
 
@@ -39,7 +40,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   /**
    * Starts the run a request describes, on `clientThreadId` (undefined: a stateless run). With
-   * `background` and a shared store, queues it instead (run-queue.ts) and answers its record.
+   * `background`, queues it instead (run-queue.ts) and answers its record.
    */
   async function start(
     c: C,
@@ -128,11 +129,13 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const keep = body.on_completion === "keep";
     c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
     // A context is never stored in plaintext: sealed with the records key, or, without one,
-    // kept in this replica's memory — which then drives the run itself (sealed-context.ts).
+    // held in this replica's memory — the run then pinned to it (sealed-context.ts).
     const { context, ...plain } = options;
     const hasContext = context !== undefined && Object.keys(context).length > 0;
-    if (background && p.store.shared && (!hasContext || p.recordsKey)) {
+    if (background && p.queue) {
       const runId = randomUUID();
+      const sealed = hasContext && p.recordsKey && p.store.shared;
+      const held = hasContext && !sealed ? p.queue.hold(runId, context) : undefined;
       const record = await queue(
         runId,
         stored,
@@ -143,15 +146,14 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
           clientThreadId: client,
           tenant: tenancy.tenant,
           options: hasContext ? plain : options,
-          ...(hasContext && p.recordsKey
-            ? { sealedContext: seal(p.recordsKey, context, runId) }
-            : {}),
+          ...(sealed ? { sealedContext: seal(p.recordsKey!, context, runId) } : {}),
           stateless,
           keep,
           modes,
           subgraphs: body.stream_subgraphs ?? false,
         },
         asked.metadata,
+        held,
       );
       c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/${record.run_id}`);
       await learnsGraph();
@@ -187,7 +189,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return { record: run.record, storedThreadId: stored, live: run, forget };
   }
 
-  /** A background run into the shared queue: refused at once if the thread is busy. */
+  /**
+   * A background run into the queue: refused at once if the thread is busy, or its tenant has
+   * as many queued as it may (429). `held`: its context, kept here, and the run pinned here.
+   */
   async function queue(
     runId: string,
     stored: string,
@@ -195,6 +200,26 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     graph: { assistantId: string },
     request: QueuedRequest,
     metadata: Record<string, unknown>,
+    held: HeldContext | undefined,
+  ): Promise<RunRecord> {
+    try {
+      const record = await enqueue(runId, stored, client, graph, request, metadata, !!held);
+      held?.queued();
+      return record;
+    } catch (e) {
+      held?.drop();
+      throw e;
+    }
+  }
+
+  async function enqueue(
+    runId: string,
+    stored: string,
+    client: string,
+    graph: { assistantId: string },
+    request: QueuedRequest,
+    metadata: Record<string, unknown>,
+    pinned: boolean,
   ): Promise<RunRecord> {
     if (await p.runs.active(stored))
       throw new ApiError(
@@ -216,14 +241,20 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       metadata,
       multitask_strategy: "reject",
     };
-    await p.store.putRun({
-      record,
-      storedThreadId: stored,
-      owner: undefined,
-      request,
-      cancelRequested: false,
-      error: undefined,
-    });
+    const queued = await p.store.queueRun(
+      {
+        record,
+        storedThreadId: stored,
+        tenant: tenantKey(request.tenant),
+        pinned: pinned ? p.runs.replica : undefined,
+        owner: undefined,
+        request,
+        cancelRequested: false,
+        error: undefined,
+      },
+      p.caps.maxQueued,
+    );
+    if (!queued) throw tooManyQueued(p.caps.maxQueued);
     p.queue?.kick();
     return record;
   }

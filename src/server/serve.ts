@@ -18,6 +18,7 @@ import { recordsKey } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
+import { DEFAULT_TENANT_CAPS } from "./tenant-caps.js";
 import { webPageRoutes } from "./web-page.js";
 
 export interface ServeOptions {
@@ -36,6 +37,16 @@ export interface ServeOptions {
   maxRunEventBytes?: number;
   /** Bytes of all runs' events kept; past it, finished runs' go first. Default 256 MiB. */
   maxEventBytes?: number;
+  /**
+   * Background runs one tenant may have queued; past it `runs.create` is a 429 with
+   * `retry-after`. Default 100 (tenant-caps.ts). Without authentication, all callers are one tenant.
+   */
+  maxQueuedPerTenant?: number;
+  /**
+   * Runs one tenant may have running, background and streamed, on all replicas; its further
+   * background runs wait in the queue, its streamed runs are a 429. Default 8.
+   */
+  maxRunningPerTenant?: number;
   version?: string;
   /**
    * Where thread and run records live: in this process (default), the SQLite file a restart
@@ -75,6 +86,16 @@ export interface RunningServer {
 }
 
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  const caps = {
+    maxQueued: o.maxQueuedPerTenant ?? DEFAULT_TENANT_CAPS.maxQueued,
+    maxRunning: o.maxRunningPerTenant ?? DEFAULT_TENANT_CAPS.maxRunning,
+  };
+  for (const [name, v] of Object.entries({
+    maxQueuedPerTenant: caps.maxQueued,
+    maxRunningPerTenant: caps.maxRunning,
+  }))
+    if (!Number.isInteger(v) || v < 1)
+      throw new RangeError(`startServer: ${name} must be a whole number of runs, 1 or more`);
   const key = o.recordsKey === undefined ? undefined : recordsKey(o.recordsKey);
   const records = o.records ?? "memory";
   const store: ServerStore =
@@ -91,6 +112,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       maxEventBytes: o.maxEventBytes ?? DEFAULT_EVENT_RETENTION.maxEventBytes,
     },
     o.graphs.root,
+    caps.maxRunning,
   );
   const parts: ServerParts = {
     exec: o.exec,
@@ -98,6 +120,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     runs,
     store,
     queue: undefined,
+    caps,
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     recordsKey: key,
@@ -111,7 +134,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const heartbeat = store.replicas
     ? await startHeartbeat(store.replicas, runs.replica, o.exec, o.heartbeatMs)
     : undefined;
-  if (store.shared) parts.queue = runQueue(parts);
+  parts.queue = runQueue(parts);
   const page = o.page
     ? await webPageRoutes(typeof o.page === "string" ? o.page : undefined)
     : undefined;

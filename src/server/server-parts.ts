@@ -7,6 +7,7 @@ import type { RunRegistry } from "./run-registry.js";
 import type { RecordsKey } from "./sealed-context.js";
 import type { ServerStore } from "./server-store.js";
 import type { Tenancy } from "./tenancy.js";
+import type { TenantCaps } from "./tenant-caps.js";
 
 export interface ServerParts {
   exec: Executor;
@@ -14,8 +15,10 @@ export interface ServerParts {
   runs: RunRegistry;
   /** Thread and run records (server-store.ts); `runs.store` is the same. */
   store: ServerStore;
-  /** The background-run queue, with a shared store. */
+  /** The background-run queue (run-queue.ts). */
   queue: RunQueue | undefined;
+  /** Each tenant's queued and running runs (tenant-caps.ts). */
+  caps: TenantCaps;
   /** Undefined: no authentication (`--no-auth`, or `dev` on 127.0.0.1). */
   auth: Authenticator | undefined;
   maxBodyBytes: number;
@@ -33,10 +36,20 @@ export interface RequestVars {
 
 export type ServerEnv = { Variables: RequestVars };
 
-/** The background-run queue of a shared store (run-queue.ts). */
+/** A queued run's context kept in this replica's memory (no records key to seal it with). */
+export interface HeldContext {
+  /** Its row is in the queue: the context goes once the run is no longer queued. */
+  queued(): void;
+  /** It was not queued after all. */
+  drop(): void;
+}
+
+/** The background-run queue (run-queue.ts). */
 export interface RunQueue {
   /** Looks for queued runs now (this replica just queued one). */
   kick(): void;
+  /** Keeps a run's context here until this replica takes the run (pinned to it). */
+  hold(runId: string, context: unknown): HeldContext;
   /** Takes no more runs (the replica stops); waits for the current look to end. */
   stop(): Promise<void>;
 }

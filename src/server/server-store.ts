@@ -55,6 +55,13 @@ export interface QueuedRequest {
 export interface StoredRun {
   record: RunRecord;
   storedThreadId: string;
+  /** Whose run it is, for the tenant's caps and fair share (tenant-caps.ts): `""` without auth. */
+  tenant: string;
+  /**
+   * The only replica that may take it from the queue: its context is in that replica's memory
+   * (no records key to seal it with). Undefined: any replica.
+   */
+  pinned?: string | undefined;
   /** The replica running it (undefined: queued, or finished). */
   owner: string | undefined;
   /** Set for a background run, until it is taken. */
@@ -88,6 +95,13 @@ export interface ServerStore {
   ): Promise<{ id: string; record: ThreadRecord }[]>;
 
   putRun(run: StoredRun): Promise<void>;
+  /**
+   * Queues a background run unless its tenant has `maxQueued` queued already (checked and
+   * inserted at once: concurrent requests cannot overshoot). Whether it was queued.
+   */
+  queueRun(run: StoredRun, maxQueued: number): Promise<boolean>;
+  /** Runs of `tenant` running now, on any replica. */
+  runningOf(tenant: string): Promise<number>;
   getRun(runId: string): Promise<StoredRun | undefined>;
   runsOfThread(storedThreadId: string): Promise<StoredRun[]>;
   setRunStatus(
@@ -98,8 +112,16 @@ export interface ServerStore {
   requestCancel(runId: string): Promise<void>;
   /** Runs of `owner` whose cancellation another replica asked for. */
   cancelsFor(owner: string): Promise<string[]>;
-  /** The oldest queued run, taken by `owner` (no other replica can take it). */
-  takeQueued(owner: string): Promise<StoredRun | undefined>;
+  /**
+   * A queued run, taken by `owner` (no other replica can take it): the oldest of the tenant with
+   * the fewest runs running, among tenants with fewer than `maxRunning` (fair share), and not
+   * pinned to another replica.
+   */
+  takeQueued(owner: string, maxRunning: number): Promise<StoredRun | undefined>;
+  /** Ends the queued runs pinned to `replica` (it stops: their contexts go with it). */
+  endPinned(replica: string, error: RunFailure): Promise<void>;
+  /** Of these runs, those still queued. */
+  stillQueued(runIds: string[]): Promise<string[]>;
   /** A run given back (its replica stops): queued again, to go on from its last checkpoint. */
   requeue(runId: string, request: QueuedRequest): Promise<void>;
   deleteRunsOfThread(storedThreadId: string): Promise<void>;
@@ -129,6 +151,11 @@ export interface ReplicaHeartbeats {
     owner: string,
     to: { request: QueuedRequest } | { error: RunFailure },
   ): Promise<boolean>;
+  /**
+   * Ends the queued runs pinned to replicas past their promise (their contexts died with them),
+   * with `error`. The replicas they were pinned to.
+   */
+  releasePinned(error: RunFailure): Promise<string[]>;
   /** Forgets a dead replica once it holds no run. */
   forgetDead(replica: string): Promise<void>;
 }
@@ -190,6 +217,18 @@ export function memoryStore(): ServerStore {
           if (!["pending", "running"].includes(r.record.status)) runs.delete(id);
         }
     },
+    async queueRun(run, maxQueued) {
+      const queued = [...runs.values()].filter(
+        (r) => r.tenant === run.tenant && r.record.status === "pending",
+      ).length;
+      if (queued >= maxQueued) return false;
+      await this.putRun(run);
+      return true;
+    },
+    async runningOf(tenant) {
+      return [...runs.values()].filter((r) => r.tenant === tenant && r.record.status === "running")
+        .length;
+    },
     async getRun(id) {
       return runs.get(id);
     },
@@ -207,15 +246,54 @@ export function memoryStore(): ServerStore {
     },
     async requestCancel(id) {
       const r = runs.get(id);
-      if (r) r.cancelRequested = true;
+      if (!r) return;
+      r.cancelRequested = true;
+      // A run still queued is cancelled here: nothing will take it.
+      if (r.record.status === "pending") {
+        r.record.status = "interrupted";
+        r.request = undefined;
+      }
     },
     async cancelsFor() {
       return [];
     },
-    async takeQueued() {
-      return undefined;
+    async takeQueued(owner, maxRunning) {
+      const running = new Map<string, number>();
+      for (const r of runs.values())
+        if (r.record.status === "running") running.set(r.tenant, (running.get(r.tenant) ?? 0) + 1);
+      const load = (r: StoredRun) => running.get(r.tenant) ?? 0;
+      const next = [...runs.values()]
+        .filter((r) => r.record.status === "pending" && r.request && load(r) < maxRunning)
+        .filter((r) => r.pinned === undefined || r.pinned === owner)
+        .sort(
+          (a, b) =>
+            load(a) - load(b) ||
+            a.record.created_at.localeCompare(b.record.created_at) ||
+            a.record.run_id.localeCompare(b.record.run_id),
+        )[0];
+      if (!next) return undefined;
+      next.record.status = "running";
+      next.owner = owner;
+      return next;
     },
-    async requeue() {},
+    async endPinned(replica, error) {
+      for (const r of runs.values())
+        if (r.pinned === replica && r.record.status === "pending") {
+          r.record.status = "error";
+          r.request = undefined;
+          r.error = error;
+        }
+    },
+    async stillQueued(ids) {
+      return ids.filter((id) => runs.get(id)?.record.status === "pending");
+    },
+    async requeue(id, request) {
+      const r = runs.get(id);
+      if (!r) return;
+      r.record.status = "pending";
+      r.owner = undefined;
+      r.request = request;
+    },
     async deleteRunsOfThread(tid) {
       for (const [id, r] of runs) if (r.storedThreadId === tid) runs.delete(id);
     },

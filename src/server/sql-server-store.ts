@@ -23,10 +23,32 @@ import type {
 interface Sql {
   readonly dialect: "postgres" | "sqlite";
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * One statement that reads and writes the queue, alone among replicas: on PostgreSQL in a
+   * transaction holding an advisory lock, so its snapshot (taken after the lock) counts what
+   * the others did; on SQLite one statement is atomic already (one writer at a time).
+   */
+  queueStatement(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
-const SCHEMA = [
+/** The queue's lock on PostgreSQL (beside the schema's, 727274001). */
+const QUEUE_LOCK = 727274002;
+
+/** Columns added after the table's first version, for tables made by older versions. */
+function addColumns(table: string, columns: string[]): Statement[] {
+  return columns.map((c) => ({
+    postgres: `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${c}`,
+    sqlite: { table, column: c.split(" ")[0]!, add: `ALTER TABLE ${table} ADD COLUMN ${c}` },
+  }));
+}
+
+/** A schema statement, or one per dialect (SQLite has no ADD COLUMN IF NOT EXISTS). */
+type Statement =
+  | string
+  | { postgres: string; sqlite: { table: string; column: string; add: string } };
+
+const SCHEMA: Statement[] = [
   `CREATE TABLE IF NOT EXISTS graphspec_server_threads (
     thread_id TEXT PRIMARY KEY,
     created_at TEXT NOT NULL,
@@ -53,6 +75,10 @@ const SCHEMA = [
   // Finished runs' requests that older versions kept (with their contexts, secrets included).
   `UPDATE graphspec_server_runs SET request = NULL
     WHERE request IS NOT NULL AND status NOT IN ('pending', 'running')`,
+  // Whose run (tenant-caps.ts) and which replica alone may take it (its context in that memory).
+  ...addColumns("graphspec_server_runs", ["tenant TEXT", "pinned TEXT"]),
+  `CREATE INDEX IF NOT EXISTS graphspec_server_runs_tenant
+    ON graphspec_server_runs (tenant, status)`,
   // Each replica's promise of its next heartbeat, in milliseconds since the epoch (replica-heartbeat.ts).
   `CREATE TABLE IF NOT EXISTS graphspec_server_replicas (
     replica TEXT PRIMARY KEY,
@@ -68,13 +94,28 @@ export async function postgresSql(url: string): Promise<Sql> {
     async query(text, params = []) {
       return (await pool.query(text, params)).rows;
     },
+    async queueStatement(text, params = []) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        await client.query(`SELECT pg_advisory_xact_lock(${QUEUE_LOCK})`);
+        const rows = (await client.query(text, params)).rows;
+        await client.query("COMMIT");
+        return rows;
+      } catch (e) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
     close: () => pool.end(),
   };
   // Two replicas starting together: one makes the tables, the other waits for its lock.
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock(727274001)");
-    for (const s of SCHEMA) await client.query(s);
+    for (const s of SCHEMA) await client.query(typeof s === "string" ? s : s.postgres);
   } finally {
     await client.query("SELECT pg_advisory_unlock(727274001)").catch(() => {});
     client.release();
@@ -114,9 +155,19 @@ export async function sqliteSql(path: string): Promise<Sql> {
   db.pragma("journal_mode = WAL");
   // What this connection deletes or erases (a finished run's request) is overwritten on disk.
   db.pragma("secure_delete = ON");
-  for (const s of SCHEMA) db.exec(s);
-  return {
+  for (const s of SCHEMA) {
+    if (typeof s === "string") db.exec(s);
+    else {
+      const { table, column, add } = s.sqlite;
+      const has = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some(
+        (c) => c.name === column,
+      );
+      if (!has) db.exec(add);
+    }
+  }
+  const sql: Sql = {
     dialect: "sqlite",
+    queueStatement: (text, params) => sql.query(text, params),
     async query(text, params = []) {
       // `$n` to `?`, in the order they appear.
       const order: number[] = [];
@@ -137,6 +188,7 @@ export async function sqliteSql(path: string): Promise<Sql> {
       db.close();
     },
   };
+  return sql;
 }
 
 const parse = <T>(v: unknown): T | undefined =>
@@ -157,12 +209,33 @@ function runOf(row: Record<string, unknown>): StoredRun {
   return {
     record,
     storedThreadId: String(row.thread_id),
+    tenant: String(row.tenant ?? ""),
+    pinned: (row.pinned as string | null) ?? undefined,
     owner: (row.owner as string | null) ?? undefined,
     request: parse<QueuedRequest>(row.request),
     cancelRequested: Boolean(Number(row.cancel_requested)),
     error: parse(row.error),
   };
 }
+
+/** The rows of a tenant, by the (tenant, status) index; rows of older versions have none (`""`). */
+const TENANT_IS = (param: string) => `(tenant = ${param} OR (tenant IS NULL AND ${param} = ''))`;
+
+const RUN_COLUMNS =
+  "run_id, thread_id, record, status, created_at, owner, request, cancel_requested, error, tenant, pinned";
+const RUN_VALUES = "$1, $2, $3, $4, $5, $6, $7, 0, NULL, $8, $9";
+
+const runRow = (run: StoredRun): unknown[] => [
+  run.record.run_id,
+  run.storedThreadId,
+  JSON.stringify(run.record),
+  run.record.status,
+  run.record.created_at,
+  run.owner ?? null,
+  run.request ? JSON.stringify(run.request) : null,
+  run.tenant,
+  run.pinned ?? null,
+];
 
 export function sqlStore(sql: Sql): ServerStore {
   const pg = sql.dialect === "postgres";
@@ -240,19 +313,27 @@ export function sqlStore(sql: Sql): ServerStore {
     },
     async putRun(run) {
       await sql.query(
-        `INSERT INTO graphspec_server_runs
-           (run_id, thread_id, record, status, created_at, owner, request, cancel_requested, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 0, NULL)`,
-        [
-          run.record.run_id,
-          run.storedThreadId,
-          JSON.stringify(run.record),
-          run.record.status,
-          run.record.created_at,
-          run.owner ?? null,
-          run.request ? JSON.stringify(run.request) : null,
-        ],
+        `INSERT INTO graphspec_server_runs (${RUN_COLUMNS}) VALUES (${RUN_VALUES})`,
+        runRow(run),
       );
+    },
+    async queueRun(run, maxQueued) {
+      const rows = await sql.queueStatement(
+        `INSERT INTO graphspec_server_runs (${RUN_COLUMNS}) SELECT ${RUN_VALUES}
+         WHERE (SELECT COUNT(*) FROM graphspec_server_runs
+                WHERE status = 'pending' AND ${TENANT_IS("$8")}) < $10
+         RETURNING run_id`,
+        [...runRow(run), maxQueued],
+      );
+      return rows.length > 0;
+    },
+    async runningOf(tenant) {
+      const [row] = await sql.query(
+        `SELECT COUNT(*) AS n FROM graphspec_server_runs
+         WHERE status = 'running' AND ${TENANT_IS("$1")}`,
+        [tenant],
+      );
+      return Number(row?.n ?? 0);
     },
     async getRun(id) {
       const [row] = await sql.query("SELECT * FROM graphspec_server_runs WHERE run_id = $1", [id]);
@@ -300,16 +381,44 @@ export function sqlStore(sql: Sql): ServerStore {
       );
       return rows.map((r) => String(r.run_id));
     },
-    async takeQueued(owner) {
-      const pick = `SELECT run_id FROM graphspec_server_runs
-        WHERE status = 'pending' AND request IS NOT NULL
-        ORDER BY created_at, run_id LIMIT 1${pg ? " FOR UPDATE SKIP LOCKED" : ""}`;
-      const rows = await sql.query(
+    async takeQueued(owner, maxRunning) {
+      // Fair share: the tenants' running counts beside their queued runs; the oldest run of the
+      // least busy tenant under its cap goes first, so a tenant's flood queues behind itself.
+      const pick = `SELECT q.run_id FROM graphspec_server_runs q
+        LEFT JOIN (SELECT COALESCE(tenant, '') AS tenant, COUNT(*) AS n
+                   FROM graphspec_server_runs WHERE status = 'running'
+                   GROUP BY COALESCE(tenant, '')) busy
+          ON busy.tenant = COALESCE(q.tenant, '')
+        WHERE q.status = 'pending' AND q.request IS NOT NULL
+          AND (q.pinned IS NULL OR q.pinned = $1)
+          AND COALESCE(busy.n, 0) < $2
+        ORDER BY COALESCE(busy.n, 0), q.created_at, q.run_id
+        LIMIT 1${pg ? " FOR UPDATE OF q SKIP LOCKED" : ""}`;
+      const rows = await sql.queueStatement(
         `UPDATE graphspec_server_runs SET status = 'running', owner = $1
          WHERE run_id = (${pick}) RETURNING *`,
-        [owner],
+        [owner, maxRunning],
       );
       return rows[0] && runOf(rows[0]);
+    },
+    async endPinned(replica, error) {
+      await sql.query(
+        `UPDATE graphspec_server_runs SET status = 'error', request = NULL, error = $2
+         WHERE pinned = $1 AND status = 'pending'`,
+        [replica, JSON.stringify(error)],
+      );
+    },
+    async stillQueued(ids) {
+      if (!ids.length) return [];
+      const rows = await sql.query(
+        pg
+          ? `SELECT run_id FROM graphspec_server_runs
+             WHERE status = 'pending' AND run_id IN (SELECT jsonb_array_elements_text($1::jsonb))`
+          : `SELECT run_id FROM graphspec_server_runs
+             WHERE status = 'pending' AND run_id IN (SELECT value FROM json_each($1))`,
+        [JSON.stringify(ids)],
+      );
+      return rows.map((r) => String(r.run_id));
     },
     async requeue(id, request) {
       await sql.query(
@@ -362,6 +471,16 @@ function heartbeats(sql: Sql): ReplicaHeartbeats {
         [runId, owner, status, request, error],
       );
       return rows.length > 0;
+    },
+    async releasePinned(error) {
+      const rows = await sql.query(
+        `UPDATE graphspec_server_runs SET status = 'error', request = NULL, error = $1
+         WHERE status = 'pending' AND pinned IN
+           (SELECT replica FROM graphspec_server_replicas WHERE expires_at < ${nowMs})
+         RETURNING pinned`,
+        [JSON.stringify(error)],
+      );
+      return [...new Set(rows.map((r) => String(r.pinned)))];
     },
     async forgetDead(replica) {
       await sql.query(

@@ -41,6 +41,11 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-resume-bytes <size>   refuse a larger resume value (default 1MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
+      --max-queued-per-tenant <n> background runs one tenant may have queued; past it,
+                                  runs.create is a 429 with retry-after (default 100)
+      --max-running-per-tenant <n>
+                                  runs one tenant may have running, background and streamed;
+                                  more background runs wait, streamed ones are a 429 (default 8)
       --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
                                   with CORS; repeat for more (default: only the server's own)
       --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
@@ -72,6 +77,8 @@ const OPTIONS = {
   "max-resume-bytes": { type: "string" },
   "max-state-bytes": { type: "string" },
   "max-thread-bytes": { type: "string" },
+  "max-queued-per-tenant": { type: "string" },
+  "max-running-per-tenant": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "allow-host": { type: "string", multiple: true },
   grace: { type: "string" },
@@ -131,6 +138,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     const n = bytesArg(flag, values[flag]);
     if (n !== undefined) sizes[option] = n;
   }
+  const maxQueuedPerTenant = countArg("max-queued-per-tenant", values["max-queued-per-tenant"]);
+  const maxRunningPerTenant = countArg("max-running-per-tenant", values["max-running-per-tenant"]);
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
@@ -215,6 +224,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(maxBodyBytes ? { maxBodyBytes } : {}),
     ...(maxRunEventBytes ? { maxRunEventBytes } : {}),
     ...(maxEventBytes ? { maxEventBytes } : {}),
+    ...(maxQueuedPerTenant ? { maxQueuedPerTenant } : {}),
+    ...(maxRunningPerTenant ? { maxRunningPerTenant } : {}),
   });
   io.out(server.url);
   await new Promise<void>((done) => {
@@ -233,6 +244,15 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // run was handed back: once the server is closed, the process goes, whatever still waits.
   setTimeout(() => process.exit(), 1000).unref();
   return EXIT.ok;
+}
+
+/** A number of runs, 1 or more (undefined when the option is not given). */
+function countArg(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--${name} must be a whole number of runs, 1 or more, not "${value}"`);
+  return n;
 }
 
 /**
