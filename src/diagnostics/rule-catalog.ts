@@ -116,6 +116,11 @@ export const CATALOG = {
     summary:
       "A built-in reducer on a channel whose type it cannot combine (`sum` of strings, `merge` of lists, `messages` on a `string`).",
   },
+  "reducer-write": {
+    severity: "error",
+    summary:
+      "A write the channel's type accepts but its reducer refuses: a number into `merge` or a string into `sum` on an `any` channel, a map without `role` and `content` into `messages`.",
+  },
   // Expressions and schemas
   "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },
   "expression-type": {

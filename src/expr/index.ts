@@ -19,7 +19,7 @@ export {
 export { recordOfFields, typeFromSchema } from "./from-schema.js";
 export { EXPR_LIMITS } from "./limits.js";
 export type { CompiledExpression, CompiledTemplate, ProgramOptions } from "./program.js";
-export { writeType } from "./reducers.js";
+export { reducerName, writeType } from "./reducers.js";
 export { inScopeHint, nameList, type Scope, VARIABLE_HOMES } from "./scope.js";
 export {
   type ExprPart,

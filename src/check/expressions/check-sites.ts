@@ -13,16 +13,19 @@ import {
   formatType,
   isAssignable,
   isTemplate,
+  reducerName,
   T,
   typeFromSchema,
   writeType,
 } from "../../expr/index.js";
 import { asObject as obj } from "../../spec/data.js";
+import { reducerDoes } from "../../spec/reducer-fit.js";
 import { spanInScalar } from "../../spec/scalar-spans.js";
 import type { Path, Span } from "../../spec/source-map.js";
 import type { CheckContext } from "../check-context.js";
 import { describeType, type Finding } from "./finding.js";
-import { type ExprSite, entries } from "./sites.js";
+import { reducerExpectation, refusedByReducer } from "./reducer-writes.js";
+import { type ExprSite, entries, misfitFinding } from "./sites.js";
 import { wholeExpressionSpan } from "./spans.js";
 
 const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
@@ -46,18 +49,11 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
     message: p.message,
     hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
   });
-  const misfit = (type: ExprType, span?: Span): Finding[] =>
-    expected && !isAssignable(type, expected.type, { nullable: expected.nullable })
-      ? [
-          {
-            rule: "expression-type",
-            path,
-            span,
-            message: expected.mismatch(`\`${formatType(type)}\``),
-            hint: expected.hint ?? conversionHint(type, expected.type),
-          },
-        ]
-      : [];
+  const misfit = (type: ExprType, span?: Span): Finding[] => {
+    if (!expected || isAssignable(type, expected.type, { nullable: expected.nullable })) return [];
+    const f = misfitFinding(expected, type, `\`${formatType(type)}\``);
+    return [{ ...f, path, span, hint: f.hint ?? conversionHint(type, expected.type) }];
+  };
 
   if (site.kind === "cel") {
     if (isTemplate(source)) {
@@ -90,7 +86,13 @@ function conversionHint(actual: ExprType, expected: ExprType): string | undefine
   if (accepts("int") && (actual.kind === "double" || actual.kind === "string"))
     return "convert it with `int(…)`";
   if (accepts("double") && actual.kind === "string") return "convert it with `double(…)`";
-  if (accepts("list") && actual.kind !== "list") return "wrap it in a list: `[…]`";
+  // Only where one item would fit: a map is no message, in a list or not.
+  const lists = expected.kind === "union" ? expected.of : [expected];
+  if (
+    actual.kind !== "list" &&
+    lists.some((m) => m.kind === "list" && isAssignable(actual, m.item, { nullable: true }))
+  )
+    return "wrap it in a list: `[…]`";
   return undefined;
 }
 
@@ -100,8 +102,19 @@ export function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): 
   const state = obj(ctx.spec.state) ?? {};
   const check = (path: Path, who: string, channel: unknown, result: ExprType, what: string) => {
     if (typeof channel !== "string" || !Object.hasOwn(state, channel)) return;
-    const accepts = writeType(env.state.fields[channel] ?? T.dyn, state[channel]);
+    const declared = env.state.fields[channel] ?? T.dyn;
+    const accepts = writeType(declared, state[channel]);
     if (isAssignable(result, accepts, { nullable: true })) return;
+    const reducer = reducerExpectation(channel, reducerName(state[channel]), declared, accepts);
+    if (refusedByReducer(reducer, result)) {
+      out.push({
+        rule: "reducer-write",
+        path,
+        message: `${who} writes ${what} (\`${formatType(result)}\`) to \`${channel}\`: its reducer \`${reducer.reducer}\` ${reducerDoes(reducer.reducer)}, so it takes ${describeType(accepts)}`,
+        hint: `write a map that converts it, e.g. \`write: { ${channel}: "\${{ ... }}" }\`, or declare \`${channel}\` with another reducer`,
+      });
+      return;
+    }
     out.push({
       rule: "expression-type",
       path,
