@@ -103,7 +103,7 @@ export const CATALOG = {
   "subgraph-channels": {
     severity: "error",
     summary:
-      "A subgraph's `input` names a channel the child does not take, or a value crossing between parent and child (an `input` value, a shared channel copied in or back) has a type the receiving channel does not accept.",
+      "A subgraph's `input` names a channel the child does not take, or a value crossing between parent and child (an `input` or `output` value, a shared channel copied in or back) has a type the receiving channel and its reducer do not accept.",
   },
   // State channels
   "default-type": {
