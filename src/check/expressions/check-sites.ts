@@ -16,6 +16,7 @@ import {
   reducerName,
   T,
   typeFromSchema,
+  valueMapLiterals,
   writeType,
 } from "../../expr/index.js";
 import { asObject as obj } from "../../spec/data.js";
@@ -23,9 +24,10 @@ import { reducerDoes } from "../../spec/reducer-fit.js";
 import { spanInScalar } from "../../spec/scalar-spans.js";
 import type { Path, Span } from "../../spec/source-map.js";
 import type { CheckContext } from "../check-context.js";
+import { bareRead, mapIntoMessages } from "../crossing-types.js";
 import { describeType, type Finding } from "./finding.js";
 import { reducerExpectation, refusedByReducer } from "./reducer-writes.js";
-import { type ExprSite, entries, misfitFinding } from "./sites.js";
+import { type Expectation, type ExprSite, entries, misfitFinding } from "./sites.js";
 import { wholeExpressionSpan } from "./spans.js";
 
 const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
@@ -73,7 +75,52 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
   for (const p of r.template?.parts ?? []) if (p.kind === "expr") anchors.push([p.open, p.close]);
   if (r.problems.length) return r.problems.map(fromProblem);
   if (!r.type) return [];
-  return misfit(r.type, wholeExpressionSpan(r.template, locate));
+  const span = wholeExpressionSpan(r.template, locate);
+  const found = misfit(r.type, span);
+  const whole = r.template?.whole ? r.template.parts[0] : undefined;
+  if (found.length || expected?.reducer?.reducer !== "messages" || whole?.kind !== "expr")
+    return found;
+  return noMessages(env, source, whole.source, expected).map((f) => ({ ...f, path, span }));
+}
+
+/**
+ * A map whose type is `map` fits a message channel by type; whether it is a message depends on
+ * its keys. Where the spec shows them — a map literal, or a channel declared `type: object`
+ * without properties, read whole — maps without `content` and `role` (or `type`) are found.
+ */
+function noMessages(
+  env: ExprEnvironment,
+  template: string,
+  expression: string,
+  expected: Expectation,
+): Omit<Finding, "path">[] {
+  const channel = expected.reducer?.channel;
+  const rule = refusedByReducer(expected.reducer, T.map(T.dyn))
+    ? "reducer-write"
+    : "expression-type";
+  const read = bareRead(template, "state");
+  if (read !== undefined && env.state.fields[read]?.kind === "map") {
+    return [
+      {
+        rule,
+        message: `\`state.${read}\` is a map of undeclared keys (\`type: object\`), which is no message for \`${channel}\``,
+        hint: `declare \`role\` and \`content\` among the \`properties\` of \`${read}\`, or write \`{ role: user, content: "\${{ ... }}" }\``,
+      },
+    ];
+  }
+  const out: Omit<Finding, "path">[] = [];
+  for (const keys of valueMapLiterals(expression) ?? []) {
+    const missing = ["role", "content"].filter(
+      (k) => !keys.includes(k) && !(k === "role" && keys.includes("type")),
+    );
+    if (missing.length === 0) continue;
+    out.push({
+      rule,
+      message: `a message written to \`${channel}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without ${missing.length === 1 ? "it" : "them"} is no message`,
+      hint: "e.g. `${{ {'role': 'user', 'content': state.question} }}`, or a plain string",
+    });
+  }
+  return out;
 }
 
 /** How to turn a value of type `actual` into what `expected` takes, when CEL has a direct way. */
@@ -104,7 +151,11 @@ export function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): 
     if (typeof channel !== "string" || !Object.hasOwn(state, channel)) return;
     const declared = env.state.fields[channel] ?? T.dyn;
     const accepts = writeType(declared, state[channel]);
-    if (isAssignable(result, accepts, { nullable: true })) return;
+    if (
+      isAssignable(result, accepts, { nullable: true }) &&
+      !mapIntoMessages(result, state[channel])
+    )
+      return;
     const reducer = reducerExpectation(channel, reducerName(state[channel]), declared, accepts);
     if (refusedByReducer(reducer, result)) {
       out.push({

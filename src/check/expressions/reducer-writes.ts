@@ -11,6 +11,8 @@ import { describeType } from "./finding.js";
 /** What a channel's reducer takes, beside what its declared type takes. */
 export interface ReducerExpectation {
   reducer: string;
+  /** The channel written. */
+  channel: string;
   /** The channel's declared type: a value that fits it but not the reducer is the reducer's finding. */
   declared: ExprType;
   mismatch(actual: string): string;
@@ -37,6 +39,7 @@ export function reducerExpectation(
   const hint = (HINTS[reducer] ?? HINTS.sum!)(key);
   return {
     reducer,
+    channel: key,
     declared,
     mismatch: (actual) =>
       `cannot write ${actual} to \`${key}\`: its reducer \`${reducer}\` ${does}, so it takes ${describeType(accepts)}`,
