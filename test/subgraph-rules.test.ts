@@ -164,6 +164,102 @@ describe("subgraph-channels: what crosses into and out of a child fits it", () =
   });
 });
 
+/** What the first run does with a spec compiled without validate: "ran", or the failure. */
+async function runUnchecked(doc: Awaited<ReturnType<typeof readSpec>>): Promise<string> {
+  try {
+    await (await compile(doc, { validate: false })).invoke({});
+    return "ran";
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+describe("subgraph-channels: crossings checked against the receiving reducer, both ways", () => {
+  it("a child's `object` channel copied back into the parent's `messages`: an error at `graph:`, and the run fails on it", async () => {
+    const { doc, errors } = await mount(
+      "state:\n  messages: { type: object, default: { note: x } }\nnodes:\n  w: { kind: set, values: { messages: { note: y } } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      { state: "  messages: { type: messages }", node: ", input: {}" },
+    );
+    expect(errors.map(at)).toEqual(["6:33 [subgraph-channels]"]);
+    expect(errors[0]!.message).toMatch(
+      /channel `messages` is copied back from .* as `map<string, dyn>`, and the receiving `messages` \(reducer `messages`: merges chat messages\) takes a message .*: a map of undeclared keys is no message/,
+    );
+    expect(await runUnchecked(doc)).toMatch(/a message channel takes messages/);
+  });
+
+  it("the parent's value copied into a child's `any` channel with `merge`: an error, and the run fails on it", async () => {
+    const { doc, errors } = await mount(
+      "state:\n  acc: { type: any, reducer: merge }\noutput: [acc]\nnodes:\n  w: { kind: set, values: { acc: { a: 1 } } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      { state: "  acc: { type: integer, default: 1 }", node: ", output: {}" },
+    );
+    expect(errors.map((d) => d.message.split(" the subgraph")[0])).toEqual([
+      "channel `acc` is copied into",
+    ]);
+    expect(errors[0]!.message).toMatch(
+      /as `int`, .*\(reducer `merge`: merges mappings\) takes a map/,
+    );
+    expect(await runUnchecked(doc)).toMatch(/must be a mapping, not 1/);
+  });
+
+  it("a child's messages copied back into the parent's `any` channel with `sum`: an error", async () => {
+    const { doc, errors } = await mount(
+      "state:\n  log: { type: messages, default: [hi] }\nnodes:\n  w: { kind: set, values: { log: there } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      { state: "  log: { type: any, reducer: sum }", node: ", input: {}" },
+    );
+    expect(errors[0]!.message).toMatch(
+      /channel `log` is copied back from .* as `list<Message>`, and the receiving `log` \(reducer `sum`: adds numbers\) takes a number/,
+    );
+    expect(await runUnchecked(doc)).toMatch(/must be a number, not a list/);
+  });
+
+  it("`input` literals and whole channels: a number into `merge`, an `object` channel into `messages`", async () => {
+    const { doc, errors } = await mount(
+      "state:\n  acc: { type: any, reducer: merge }\n  log: { type: messages }\nnodes:\n  w: { kind: set, values: { acc: {} } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      {
+        state: "  obj: { type: object, default: { k: v } }",
+        node: ', input: { acc: 1, log: "${{ state.obj }}" }, output: {}',
+      },
+    );
+    expect(errors.map((d) => d.message.split(" to the subgraph")[0])).toEqual([
+      "node `sub` passes `int` as `acc`",
+      "node `sub` passes `map<string, dyn>` as `log`",
+    ]);
+    expect(await runUnchecked(doc)).toMatch(/must be a mapping, not 1|a message channel takes/);
+  });
+
+  it("`output` reads the child's final state with its types: a list of messages into `sum`, a channel the child does not give", async () => {
+    const { errors, textAt } = await mount(
+      "state:\n  log: { type: messages, default: [hi] }\n  meta: { type: object }\noutput: [log]\nnodes:\n  w: { kind: set, values: { log: there } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      {
+        state: "  n: { type: any, reducer: sum }\n  m: { type: object }",
+        node: ', input: {}, output: { n: "${{ output.log }}", m: "${{ output.meta }}" }',
+      },
+    );
+    expect(errors.map((d) => `${d.rule} ${textAt(d).slice(0, 20)}`)).toEqual([
+      'subgraph-channels "${{ output.log }}",',
+      'subgraph-channels "${{ output.meta }}"',
+    ]);
+    expect(errors[0]!.message).toMatch(
+      /copies `list<Message>` back from .* into `n` \(reducer `sum`: adds numbers\), which takes a number/,
+    );
+    expect(errors[1]!.message).toMatch(/`output` has no field `meta`: .* has only `log`/);
+  });
+
+  it("what fits passes, compiles and runs: messages back into messages, maps into `merge`, numbers into `sum`", async () => {
+    const { doc, found, compiled } = await mount(
+      "state:\n  log: { type: messages, default: [hi] }\n  acc: { type: object }\n  n: { type: integer, default: 2 }\nnodes:\n  w: { kind: set, values: { log: there, acc: { a: 1 } } }\nedges:\n  - { from: START, to: w }\n  - { from: w, to: END }\n",
+      {
+        state:
+          "  messages: { type: messages }\n  log: { type: messages }\n  acc: { type: any, reducer: merge }\n  n: { type: any, reducer: sum }",
+        node: ', input: { log: ["hello", { role: user, content: hi }] }, output: { messages: "${{ output.log }}", acc: "${{ output.acc }}", n: "${{ output.n }}" }',
+      },
+    );
+    expect(found).toEqual([]);
+    expect(compiled).toBe("compiled");
+    expect(await runUnchecked(doc)).toBe("ran");
+  });
+});
+
 describe("a child that writes none of its output channels", () => {
   const KID = `state:
   a: { type: string }

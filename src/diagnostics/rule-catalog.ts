@@ -103,7 +103,7 @@ export const CATALOG = {
   "subgraph-channels": {
     severity: "error",
     summary:
-      "A subgraph's `input` names a channel the child does not take, or a value crossing between parent and child (an `input` value, a shared channel copied in or back) has a type the receiving channel does not accept.",
+      "A subgraph's `input` names a channel the child does not take, or a value crossing between parent and child (an `input` or `output` value, a shared channel copied in or back) has a type the receiving channel and its reducer do not accept.",
   },
   // State channels
   "default-type": {
@@ -115,6 +115,11 @@ export const CATALOG = {
     severity: "error",
     summary:
       "A built-in reducer on a channel whose type it cannot combine (`sum` of strings, `merge` of lists, `messages` on a `string`).",
+  },
+  "reducer-write": {
+    severity: "error",
+    summary:
+      "A write the channel's type accepts but its reducer refuses: a number into `merge` or a string into `sum` on an `any` channel, a map without `role` and `content` into `messages`.",
   },
   // Expressions and schemas
   "expression-syntax": { severity: "error", summary: "A CEL expression does not parse." },

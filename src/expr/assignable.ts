@@ -10,7 +10,8 @@ export interface AssignOptions {
  * Whether a value of type `actual` may stand where `expected` is required.
  * `dyn` on either side passes (checked at run time); an int passes where a double is expected;
  * records compare by their fields, so a record with fewer fields fits a wider one (a partial
- * `merge`), but a field the target does not declare does not.
+ * `merge`), but a field the target does not declare does not — unless the target is `open` —
+ * and one the target `required` must be there.
  */
 export function isAssignable(
   actual: ExprType,
@@ -35,9 +36,14 @@ export function isAssignable(
       return false;
     case "record":
       if (actual.kind === "record") return recordFits(actual, expected);
-      // A map's keys are unknown until run time: accept it when its values fit some field.
+      // A map's keys are unknown until run time: accept it when its values fit some field (and
+      // every field the target requires).
       if (actual.kind === "map")
-        return Object.values(expected.fields).some((f) => isAssignable(actual.value, f, inner));
+        return expected.required?.length
+          ? expected.required.every((n) =>
+              isAssignable(actual.value, expected.fields[n] ?? actual.value, inner),
+            )
+          : Object.values(expected.fields).some((f) => isAssignable(actual.value, f, inner));
       return false;
     case "opaque":
       return actual.kind === "opaque" && actual.name === expected.name;
@@ -48,9 +54,14 @@ export function isAssignable(
 
 function recordFits(actual: RecordType, expected: RecordType): boolean {
   if (actual === expected) return true;
+  if (expected.required?.some((name) => !Object.hasOwn(actual.fields, name))) return false;
   for (const [name, type] of Object.entries(actual.fields)) {
     const target = expected.fields[name];
-    if (!target || !isAssignable(type, target, { nullable: true })) return false;
+    if (!target) {
+      if (expected.open) continue;
+      return false;
+    }
+    if (!isAssignable(type, target, { nullable: true })) return false;
   }
   return true;
 }

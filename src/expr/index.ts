@@ -18,8 +18,9 @@ export {
 } from "./expr-error.js";
 export { recordOfFields, typeFromSchema } from "./from-schema.js";
 export { EXPR_LIMITS } from "./limits.js";
+export { valueMapLiterals } from "./map-literals.js";
 export type { CompiledExpression, CompiledTemplate, ProgramOptions } from "./program.js";
-export { writeType } from "./reducers.js";
+export { reducerName, writeType } from "./reducers.js";
 export { inScopeHint, nameList, type Scope, VARIABLE_HOMES } from "./scope.js";
 export {
   type ExprPart,

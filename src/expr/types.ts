@@ -42,6 +42,12 @@ export interface RecordType {
   readonly fields: Readonly<Record<string, ExprType>>;
   /** Shown instead of the fields in messages (`Message`). */
   readonly label?: string;
+  /**
+   * Only for what a place accepts (never an expression's own type): fields a value must have to
+   * fit, and whether fields beyond `fields` are allowed (a message-like map may carry any).
+   */
+  readonly required?: readonly string[];
+  readonly open?: boolean;
 }
 
 /** One of several types: only what a place accepts, never an expression's own type. */
@@ -224,7 +230,7 @@ export function typeKey(t: ExprType): string {
     case "record":
       key = `${t.name}{${Object.entries(t.fields)
         .map(([k, v]) => `${JSON.stringify(k)}:${typeKey(v)}`)
-        .join(",")}}`;
+        .join(",")}}${t.required ? `!${JSON.stringify(t.required)}` : ""}${t.open ? "+" : ""}`;
       break;
     case "union":
       key = `(${t.of.map(typeKey).join("|")})`;

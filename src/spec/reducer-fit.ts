@@ -25,6 +25,10 @@ const WHAT: Readonly<Record<string, string>> = {
   messages: "merges chat messages",
 };
 
+/** What a built-in reducer does, as a phrase (`merges mappings`), or undefined for `replace` and others. */
+export const reducerDoes = (reducer: string): string | undefined =>
+  Object.hasOwn(WHAT, reducer) ? WHAT[reducer] : undefined;
+
 /** What is wrong with a field's reducer for its type, or undefined when they fit. */
 export function reducerMisfit(field: {
   type?: unknown;

@@ -13,16 +13,21 @@ import {
   formatType,
   isAssignable,
   isTemplate,
+  reducerName,
   T,
   typeFromSchema,
+  valueMapLiterals,
   writeType,
 } from "../../expr/index.js";
 import { asObject as obj } from "../../spec/data.js";
+import { reducerDoes } from "../../spec/reducer-fit.js";
 import { spanInScalar } from "../../spec/scalar-spans.js";
 import type { Path, Span } from "../../spec/source-map.js";
 import type { CheckContext } from "../check-context.js";
+import { bareRead, mapIntoMessages } from "../crossing-types.js";
 import { describeType, type Finding } from "./finding.js";
-import { type ExprSite, entries } from "./sites.js";
+import { reducerExpectation, refusedByReducer } from "./reducer-writes.js";
+import { type Expectation, type ExprSite, entries, misfitFinding } from "./sites.js";
 import { wholeExpressionSpan } from "./spans.js";
 
 const RULE_OF: Record<ExprProblem["kind"], RuleName> = {
@@ -46,18 +51,11 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
     message: p.message,
     hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
   });
-  const misfit = (type: ExprType, span?: Span): Finding[] =>
-    expected && !isAssignable(type, expected.type, { nullable: expected.nullable })
-      ? [
-          {
-            rule: "expression-type",
-            path,
-            span,
-            message: expected.mismatch(`\`${formatType(type)}\``),
-            hint: expected.hint ?? conversionHint(type, expected.type),
-          },
-        ]
-      : [];
+  const misfit = (type: ExprType, span?: Span): Finding[] => {
+    if (!expected || isAssignable(type, expected.type, { nullable: expected.nullable })) return [];
+    const f = misfitFinding(expected, type, `\`${formatType(type)}\``);
+    return [{ ...f, path, span, hint: f.hint ?? conversionHint(type, expected.type) }];
+  };
 
   if (site.kind === "cel") {
     if (isTemplate(source)) {
@@ -77,7 +75,52 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
   for (const p of r.template?.parts ?? []) if (p.kind === "expr") anchors.push([p.open, p.close]);
   if (r.problems.length) return r.problems.map(fromProblem);
   if (!r.type) return [];
-  return misfit(r.type, wholeExpressionSpan(r.template, locate));
+  const span = wholeExpressionSpan(r.template, locate);
+  const found = misfit(r.type, span);
+  const whole = r.template?.whole ? r.template.parts[0] : undefined;
+  if (found.length || expected?.reducer?.reducer !== "messages" || whole?.kind !== "expr")
+    return found;
+  return noMessages(env, source, whole.source, expected).map((f) => ({ ...f, path, span }));
+}
+
+/**
+ * A map whose type is `map` fits a message channel by type; whether it is a message depends on
+ * its keys. Where the spec shows them — a map literal, or a channel declared `type: object`
+ * without properties, read whole — maps without `content` and `role` (or `type`) are found.
+ */
+function noMessages(
+  env: ExprEnvironment,
+  template: string,
+  expression: string,
+  expected: Expectation,
+): Omit<Finding, "path">[] {
+  const channel = expected.reducer?.channel;
+  const rule = refusedByReducer(expected.reducer, T.map(T.dyn))
+    ? "reducer-write"
+    : "expression-type";
+  const read = bareRead(template, "state");
+  if (read !== undefined && env.state.fields[read]?.kind === "map") {
+    return [
+      {
+        rule,
+        message: `\`state.${read}\` is a map of undeclared keys (\`type: object\`), which is no message for \`${channel}\``,
+        hint: `declare \`role\` and \`content\` among the \`properties\` of \`${read}\`, or write \`{ role: user, content: "\${{ ... }}" }\``,
+      },
+    ];
+  }
+  const out: Omit<Finding, "path">[] = [];
+  for (const keys of valueMapLiterals(expression) ?? []) {
+    const missing = ["role", "content"].filter(
+      (k) => !keys.includes(k) && !(k === "role" && keys.includes("type")),
+    );
+    if (missing.length === 0) continue;
+    out.push({
+      rule,
+      message: `a message written to \`${channel}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without ${missing.length === 1 ? "it" : "them"} is no message`,
+      hint: "e.g. `${{ {'role': 'user', 'content': state.question} }}`, or a plain string",
+    });
+  }
+  return out;
 }
 
 /** How to turn a value of type `actual` into what `expected` takes, when CEL has a direct way. */
@@ -90,7 +133,13 @@ function conversionHint(actual: ExprType, expected: ExprType): string | undefine
   if (accepts("int") && (actual.kind === "double" || actual.kind === "string"))
     return "convert it with `int(…)`";
   if (accepts("double") && actual.kind === "string") return "convert it with `double(…)`";
-  if (accepts("list") && actual.kind !== "list") return "wrap it in a list: `[…]`";
+  // Only where one item would fit: a map is no message, in a list or not.
+  const lists = expected.kind === "union" ? expected.of : [expected];
+  if (
+    actual.kind !== "list" &&
+    lists.some((m) => m.kind === "list" && isAssignable(actual, m.item, { nullable: true }))
+  )
+    return "wrap it in a list: `[…]`";
   return undefined;
 }
 
@@ -100,8 +149,23 @@ export function naturalResultFindings(ctx: CheckContext, env: ExprEnvironment): 
   const state = obj(ctx.spec.state) ?? {};
   const check = (path: Path, who: string, channel: unknown, result: ExprType, what: string) => {
     if (typeof channel !== "string" || !Object.hasOwn(state, channel)) return;
-    const accepts = writeType(env.state.fields[channel] ?? T.dyn, state[channel]);
-    if (isAssignable(result, accepts, { nullable: true })) return;
+    const declared = env.state.fields[channel] ?? T.dyn;
+    const accepts = writeType(declared, state[channel]);
+    if (
+      isAssignable(result, accepts, { nullable: true }) &&
+      !mapIntoMessages(result, state[channel])
+    )
+      return;
+    const reducer = reducerExpectation(channel, reducerName(state[channel]), declared, accepts);
+    if (refusedByReducer(reducer, result)) {
+      out.push({
+        rule: "reducer-write",
+        path,
+        message: `${who} writes ${what} (\`${formatType(result)}\`) to \`${channel}\`: its reducer \`${reducer.reducer}\` ${reducerDoes(reducer.reducer)}, so it takes ${describeType(accepts)}`,
+        hint: `write a map that converts it, e.g. \`write: { ${channel}: "\${{ ... }}" }\`, or declare \`${channel}\` with another reducer`,
+      });
+      return;
+    }
     out.push({
       rule: "expression-type",
       path,

@@ -12,6 +12,7 @@ import {
   isAssignable,
   isTemplate,
   MESSAGE_TYPE,
+  reducerName,
   type Scope,
   T,
   typeFromSchema,
@@ -22,6 +23,7 @@ import { asObject as obj } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
 import type { CheckContext } from "../check-context.js";
 import { describeType, type Finding } from "./finding.js";
+import { type ReducerExpectation, reducerExpectation, refusedByReducer } from "./reducer-writes.js";
 
 /** What a place requires of the value written there. */
 export interface Expectation {
@@ -31,6 +33,23 @@ export interface Expectation {
   /** The message when a value of type `actual` (already formatted) does not fit. */
   mismatch(actual: string): string;
   hint?: string;
+  /** A channel write whose reducer takes less than the channel's type: its own finding. */
+  reducer?: ReducerExpectation | undefined;
+}
+
+/** The finding for a value of type `actual` (written as `shown`) that does not meet `expected`. */
+export function misfitFinding(
+  expected: Expectation,
+  actual: ExprType,
+  shown: string,
+): Pick<Finding, "rule" | "message" | "hint"> {
+  if (refusedByReducer(expected.reducer, actual))
+    return {
+      rule: "reducer-write",
+      message: expected.reducer.mismatch(shown),
+      hint: expected.reducer.hint,
+    };
+  return { rule: "expression-type", message: expected.mismatch(shown), hint: expected.hint };
 }
 
 export interface ExprSite {
@@ -83,11 +102,15 @@ class SiteCollector {
     const field = this.state[key];
     const type = this.env.state.fields[key] ?? T.dyn;
     const accepts = how === "write" ? writeType(type, field) : type;
+    const reducer =
+      how === "write" ? reducerExpectation(key, reducerName(field), type, accepts) : undefined;
     return {
       type: accepts,
       nullable: true,
       mismatch: (actual) =>
         `cannot write ${actual} to \`${key}\`, which takes ${describeType(accepts)}`,
+      ...(reducer?.reducer === "messages" ? { hint: reducer.hint } : {}),
+      reducer,
     };
   }
 
@@ -139,7 +162,7 @@ class SiteCollector {
     }
     if (Array.isArray(value)) {
       const list = expected && pick(expected.type, "list");
-      if (expected && !list) return this.mismatch(path, expected, "a list");
+      if (expected && !list) return this.mismatch(path, expected, "a list", T.list(T.dyn));
       const itemExpected = list && nested(list.item, `an item of \`${place}\``);
       for (const [i, item] of value.entries()) {
         this.value([...path, i], item, scope, itemExpected, place);
@@ -150,10 +173,10 @@ class SiteCollector {
     if (o) {
       // Where a map is accepted (e.g. a message given as `{role, content}`), any key is.
       const target = expected && (pick(expected.type, "map") ?? pick(expected.type, "record"));
-      if (expected && !target) return this.mismatch(path, expected, "a map");
+      if (expected && !target) return this.mismatch(path, expected, "a map", T.map(T.dyn));
       for (const [key, v] of Object.entries(o)) {
         const name = `${place}.${key}`;
-        if (target?.kind === "record" && !Object.hasOwn(target.fields, key)) {
+        if (target?.kind === "record" && !target.open && !Object.hasOwn(target.fields, key)) {
           this.findings.push({
             rule: "expression-type",
             path: [...path, key],
@@ -188,7 +211,7 @@ class SiteCollector {
               : undefined;
     if (!type) return;
     if (!isAssignable(type, expected.type, { nullable: expected.nullable })) {
-      return this.mismatch(path, expected, `\`${formatType(type)}\``);
+      return this.mismatch(path, expected, `\`${formatType(type)}\``, type);
     }
     const allowed = typeof value === "string" ? stringEnum(expected.type) : undefined;
     if (allowed && typeof value === "string" && !allowed.includes(value)) {
@@ -201,13 +224,8 @@ class SiteCollector {
     }
   }
 
-  private mismatch(path: Path, expected: Expectation, actual: string) {
-    this.findings.push({
-      rule: "expression-type",
-      path,
-      message: expected.mismatch(actual),
-      hint: expected.hint,
-    });
+  private mismatch(path: Path, expected: Expectation, shown: string, actual: ExprType) {
+    this.findings.push({ path, ...misfitFinding(expected, actual, shown) });
   }
 }
 

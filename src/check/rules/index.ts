@@ -11,6 +11,7 @@ import { outputSchema } from "./output-schema.js";
 import { parallelWrite } from "./parallel-write.js";
 import { pathEscape } from "./path-escape.js";
 import { reducerType } from "./reducer-type.js";
+import { reducerWrite } from "./reducer-write.js";
 import { regex } from "./regex.js";
 import { reservedName } from "./reserved-name.js";
 import { routeDefaultLast } from "./route-default-last.js";
@@ -55,6 +56,7 @@ export const RULES: readonly Rule[] = [
   subgraphChannels,
   expressionSyntax,
   expressionType,
+  reducerWrite,
   unsafeKey,
   regex,
   toolArgs,
