@@ -18,7 +18,14 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { counts, mib, ms, percentile, tally } from "./figures.js";
-import { ATTACKS, FLOOD_EXPECTED_ENDS, type Flooded, flood, floodEnds } from "./hostile-tenant.js";
+import {
+  ATTACKS,
+  FLOOD_EXPECTED_ENDS,
+  type Flooded,
+  failed,
+  flood,
+  floodEnds,
+} from "./hostile-tenant.js";
 import { type Served, startServe } from "./serve-process.js";
 
 const LONG = Boolean(process.env.GRAPHSPEC_LONG);
@@ -131,6 +138,7 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       const roundPeaks: number[] = [];
       const roundEnds: number[] = [];
       const okDuringAttack = new Map<string, number>();
+      const okMs: number[] = [];
       const phaseMs: { baseline: number; attack: number }[] = [];
 
       for (let round = 1; round <= ROUNDS; round++) {
@@ -161,12 +169,15 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
             }
           }),
         );
+        // `/ok` once a second: how long the server, not a run, takes to answer at all.
         const ok = (async () => {
           while (attacking) {
+            const t0 = performance.now();
             const r = await fetch(`${s.url}/ok`).then(
               (x) => `${x.status}`,
-              (e) => `no answer: ${e.message}`,
+              (e) => failed(e),
             );
+            okMs.push(performance.now() - t0);
             tally(okDuringAttack, r);
             await new Promise((r) => setTimeout(r, 1000));
           }
@@ -223,7 +234,7 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
         ...[...answers.entries()].map(([name, m]) => `  ${name}:\n${counts(m, "    ")}`),
         `  background flood, ${FLOOD_PER_ROUND} a round: created\n${counts(created, "    ")}`,
         `  ended\n${counts(ends, "    ")}`,
-        `/ok during attacks: ${[...okDuringAttack.entries()].map(([k, n]) => `${k}×${n}`).join(", ")}; at the end ${okAtEnd}; alive ${aliveAtEnd}; exit on SIGTERM ${exit}`,
+        `/ok during attacks: ${[...okDuringAttack.entries()].map(([k, n]) => `${k}×${n}`).join(", ")}, p50 ${ms(percentile(okMs, 50))}, max ${ms(Math.max(...okMs))}; at the end ${okAtEnd}; alive ${aliveAtEnd}; exit on SIGTERM ${exit}`,
         `test process event-loop delay p99: ${ms(clientLag.percentile(99) / 1e6)}`,
       ].join("\n");
       console.log(note);
