@@ -241,29 +241,36 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       mkdirSync(ARTIFACTS, { recursive: true });
       writeFileSync(join(ARTIFACTS, `two-tenants-${Date.now()}.txt`), `${note}\n`);
 
+      // Soft: a run reports every bound it broke, not only the first (the note is printed above).
       // Every hostile request got its bound: no 5xx, no hang, no dropped connection.
       for (const attack of ATTACKS)
         for (const got of answers.get(attack.name)!.keys())
-          expect(attack.expected, `${attack.name} answered ${got}`).toContain(got);
+          expect.soft(attack.expected, `${attack.name} answered ${got}`).toContain(got);
       for (const got of created.keys())
-        expect(["queued", "429"], `flood creation answered ${got}`).toContain(got);
+        expect.soft(["queued", "429"], `flood creation answered ${got}`).toContain(got);
       for (const got of ends.keys())
-        expect(FLOOD_EXPECTED_ENDS, `a flooded run ended ${got}`).toContain(got);
+        expect.soft(FLOOD_EXPECTED_ENDS, `a flooded run ended ${got}`).toContain(got);
       // The normal tenant was served, right, throughout; the server is up and stops cleanly.
-      expect(normalErrors).toEqual([]);
-      expect([...okDuringAttack.keys()]).toEqual(["200"]);
-      expect(okAtEnd).toBe(200);
-      expect(aliveAtEnd).toBe(true);
-      expect(exit).toBe(0);
+      expect.soft(normalErrors).toEqual([]);
+      expect.soft([...okDuringAttack.keys()]).toEqual(["200"]);
+      expect.soft(okAtEnd).toBe(200);
+      expect.soft(aliveAtEnd).toBe(true);
+      expect.soft(exit).toBe(0);
       // The issue's latency bound.
-      expect(att.p99, note).toBeLessThanOrEqual(2 * reference);
+      expect
+        .soft(att.p99, "p99 under attack (ms), at most 2× max(baseline p99, floor)")
+        .toBeLessThanOrEqual(2 * reference);
       // Memory: under the ceiling, and not growing round after round (a leak would).
-      expect(peak - rssStart, note).toBeLessThanOrEqual(RSS_HEADROOM);
-      expect(roundPeaks.at(-1)!, note).toBeLessThanOrEqual(
-        Math.max(...roundPeaks.slice(0, -1)) * 1.1 + 32 * MiB,
-      );
+      expect
+        .soft(peak - rssStart, "server's peak RSS over its start (bytes)")
+        .toBeLessThanOrEqual(RSS_HEADROOM);
+      expect
+        .soft(roundPeaks.at(-1)!, "server's RSS peak in the last round (bytes)")
+        .toBeLessThanOrEqual(Math.max(...roundPeaks.slice(0, -1)) * 1.1 + 32 * MiB);
       if (GATE_NORMAL_BACKGROUND)
-        expect(Math.max(...backgroundMs), note).toBeLessThanOrEqual(2 * reference);
+        expect
+          .soft(Math.max(...backgroundMs), "the normal tenant's background run (ms)")
+          .toBeLessThanOrEqual(2 * reference);
     },
     6 * 60_000,
   );
