@@ -20,9 +20,8 @@ import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { atCheckpoint, missingCheckpoint } from "./checkpoint-at.js";
-import { withBounds } from "./checkpoint-bounds.js";
 import { ALLOWED_TOOLS_KEY, MODEL_KEY } from "./checkpoint-keys.js";
-import { CONTEXT_KEY, GRAPH_KEY, type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
+import { CONTEXT_KEY, GRAPH_KEY } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type {
@@ -38,13 +37,13 @@ import { graphChanged } from "./graph-changed.js";
 import { type GraphStreamRequest, plainChunk, plainEvent } from "./graph-chunks.js";
 import { type GraphRegistry, type GraphRegistryOptions, graphRegistry } from "./graph-registry.js";
 import { guardRun, type RunLimits } from "./limits.js";
+import { persistence } from "./persistence.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { checkRunArguments } from "./run-arguments.js";
 import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
 import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { failureOf, keepFailure } from "./step-failure.js";
-import { type OpenStore, openStore } from "./store.js";
 import { threadGraphs } from "./thread-graph.js";
 import { graphForThread, onThread, refused } from "./thread-guard.js";
 import { threadSnapshot } from "./thread-snapshot.js";
@@ -142,28 +141,8 @@ export function createReloadableExecutor(
   registryOptions: RegistryOptions = {},
 ): { executor: Executor; registry: GraphRegistry<Loaded> } {
   const dir = resolve(options.dir ?? "graphs");
-  let checkpointer: Promise<OpenCheckpointer> | undefined;
   const limits = sizeLimits(options);
-  const saver = () => {
-    checkpointer ??= withBounds(
-      openCheckpointer(options.checkpointer ?? "sqlite", options),
-      limits,
-    );
-    // A checkpointer that could not be opened is tried again next time (the server may be up).
-    checkpointer.catch(() => {
-      checkpointer = undefined;
-    });
-    return checkpointer;
-  };
-  let opened: Promise<OpenStore> | undefined;
-  const store = () => {
-    if (options.store === undefined) return Promise.resolve(undefined);
-    opened ??= openStore(options.store, options.databaseUrl ?? process.env.DATABASE_URL);
-    opened.catch(() => {
-      opened = undefined;
-    });
-    return opened.then((s) => s.store);
-  };
+  const { saver, store, close } = persistence(options, limits);
   // A scripted model without a script (none given, or not this one — a subgraph's model too) fails
   // when it is called, not when the graph compiles: a run that never calls it needs none, as in
   // `graphspec test`, and reading a scripted graph's threads (inspect, history) calls no model.
@@ -724,14 +703,7 @@ export function createReloadableExecutor(
       return runOnThread(graph, { ...opts, resume: true });
     },
     /** Closes the checkpointer's connections (a PostgreSQL pool keeps the process alive). */
-    async close(): Promise<void> {
-      const open = checkpointer;
-      checkpointer = undefined;
-      if (open) await (await open.catch(() => undefined))?.close();
-      const openedStore = opened;
-      opened = undefined;
-      if (openedStore) await (await openedStore.catch(() => undefined))?.close();
-    },
+    close,
   };
   return { executor, registry };
 }
