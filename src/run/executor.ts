@@ -4,18 +4,12 @@
  * nodes, summed token usage, warnings, and a structured error instead of a thrown one.
  */
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
 import { Command, type StateSnapshot } from "@langchain/langgraph";
-import { compile, type SpecGraph } from "../compile/compile.js";
-import { ScriptQueues } from "../compile/models/script.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
-import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import { canPause } from "../compile/spec-graph.js";
 import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
-import type { Diagnostic } from "../diagnostics/diagnostic.js";
-import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
@@ -35,12 +29,13 @@ import type {
 } from "./executor-api.js";
 import { graphChanged } from "./graph-changed.js";
 import { type GraphStreamRequest, plainChunk, plainEvent } from "./graph-chunks.js";
-import { type GraphRegistry, type GraphRegistryOptions, graphRegistry } from "./graph-registry.js";
+import { graphLoader, type Loaded, type RegistryOptions } from "./graph-loader.js";
+import type { GraphRegistry } from "./graph-registry.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import { persistence } from "./persistence.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { checkRunArguments } from "./run-arguments.js";
-import { runSecrets, type SpecSecrets, specSecrets } from "./run-secrets.js";
+import { runSecrets } from "./run-secrets.js";
 import { scrubbedEvents } from "./secret-events.js";
 import { givenRefusal, sizeLimits } from "./size-limits.js";
 import { failureOf, keepFailure } from "./step-failure.js";
@@ -71,17 +66,6 @@ interface Execution extends RunLimits {
   checkpointId?: string;
 }
 
-/** A graph as one version of its spec compiled it. */
-export interface Loaded {
-  graph: SpecGraph;
-  spec: GraphSpec;
-  /** Checks a run's context against the spec's `context` (before any node runs and spends). */
-  checkContext: ResolveContext;
-  secrets: SpecSecrets;
-  /** What the check found when it compiled: warnings only (a spec with errors does not compile). */
-  warnings: readonly Diagnostic[];
-}
-
 /**
  * A checkpoint's tasks with their interrupts, as `state` and `history` report them; an interrupt
  * node's `schema` travels as `response_schema`, so a client reading the thread back can render a form.
@@ -96,8 +80,6 @@ const tasksOf = (s: StateSnapshot): ThreadState["tasks"] =>
       ...(i.response_schema ? { response_schema: i.response_schema } : {}),
     })),
   }));
-
-const SPEC_EXTENSIONS = [".yaml", ".yml", ".json"];
 
 /** A run's model, limit or breakpoints the spec refuses, as the run's error (nothing runs). */
 const choiceRefusal = (spec: GraphSpec, choices: RunChoiceOptions): RunError | undefined => {
@@ -132,8 +114,7 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
   return createReloadableExecutor(options).executor;
 }
 
-/** How the graph registry is set up: for `graphspec dev`, built to be reloaded (graph-registry.ts). */
-export type RegistryOptions = Pick<GraphRegistryOptions<Loaded>, "reload" | "extraFiles">;
+export type { Loaded, RegistryOptions };
 
 /** An executor and the registry it loads graphs through, which a watcher reloads (dev/). */
 export function createReloadableExecutor(
@@ -143,60 +124,9 @@ export function createReloadableExecutor(
   const dir = resolve(options.dir ?? "graphs");
   const limits = sizeLimits(options);
   const { saver, store, close } = persistence(options, limits);
-  // A scripted model without a script (none given, or not this one — a subgraph's model too) fails
-  // when it is called, not when the graph compiles: a run that never calls it needs none, as in
-  // `graphspec test`, and reading a scripted graph's threads (inspect, history) calls no model.
-  const scripts =
-    options.scripts instanceof ScriptQueues
-      ? options.scripts
-      : new ScriptQueues(options.scripts ?? {}, { anyName: true });
   /** The environment's secret-looking variables: masked in every run (run-secrets.ts). */
   const envSecrets = secretValues(options.env ?? process.env);
-
-  /** A graph name (`support-triage` → graphs/support-triage.yaml) or a spec path. */
-  const pathOf = (graph: string): string => {
-    if (SPEC_EXTENSIONS.some((e) => graph.endsWith(e))) return resolve(graph);
-    const found = SPEC_EXTENSIONS.map((e) => join(dir, `${graph}${e}`)).find((p) => existsSync(p));
-    return found ?? join(dir, `${graph}.yaml`);
-  };
-
-  const registry = graphRegistry<Loaded>({
-    root: findProjectRoot(dir),
-    ...registryOptions,
-    async build(path, cache) {
-      const doc = await loadSpec(path);
-      const { saver: cp } = await saver();
-      const { models, tools, env } = options;
-      const given = await store();
-      const compileOptions = {
-        scripts,
-        models,
-        tools,
-        env,
-        ...(options.offline ? { offline: true } : {}),
-        checkpointer: cp,
-        cache,
-        ...(given ? { store: given } : {}),
-      };
-      const spec = doc.data as GraphSpec;
-      let warnings: readonly Diagnostic[] = [];
-      const graph = await compile(doc, {
-        ...compileOptions,
-        onDiagnostics: (found) => {
-          warnings = found;
-        },
-      });
-      return {
-        graph,
-        warnings,
-        spec,
-        checkContext: contextResolver(spec),
-        secrets: await specSecrets(doc, options.env ?? process.env),
-      };
-    },
-  });
-  /** The newest good version of a graph: a run takes it once and keeps it to its end. */
-  const load = async (graph: string): Promise<Loaded> => (await registry.get(pathOf(graph))).value;
+  const { registry, pathOf, load } = graphLoader(dir, options, registryOptions, { saver, store });
 
   const index = threadIndex(saver);
   // Specs a thread names in its checkpoints are loaded only from inside this project (thread-graph.ts).
