@@ -79,6 +79,9 @@ function allowlistRefusal(allowed: unknown): RunError | undefined {
   };
 }
 
+/** Runs (or with `inspectOnly`, only reads) a thread and reports where it stands. */
+export type Execute = (run: Execution) => Promise<RunResult>;
+
 /** What running needs of the executor's other parts. */
 export interface ExecutionParts {
   options: Pick<ExecutorOptions, "requireDurable">;
@@ -90,7 +93,7 @@ export interface ExecutionParts {
 }
 
 /** The executor's `execute`: runs (or only reads) a thread and reports where it stands. */
-export function executeRun(parts: ExecutionParts): (run: Execution) => Promise<RunResult> {
+export function executeRun(parts: ExecutionParts): Execute {
   const {
     options,
     limits,
