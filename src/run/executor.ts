@@ -1,39 +1,28 @@
+/**
+ * The generic executor: compiles graphs by name or path once, runs and resumes
+ * them on threads with a checkpointer, and returns a RunResult — status, output, interrupts, next
+ * nodes, summed token usage, warnings, and a structured error instead of a thrown one.
+ *
+ * Its parts, each with one job: persistence.ts (checkpointer and store, opened on first use),
+ * graph-loader.ts (graph names to specs, compiled through the registry dev reloads),
+ * execute-run.ts (one run on a thread and its RunResult), resume-input.ts (what a resume runs),
+ * run-driver.ts (`run`, `resume`, `stream`) and thread-operations.ts (reading, writing, listing
+ * and deleting threads). This file puts them together.
+ */
 import { resolve } from "node:path";
-import type { StateSnapshot } from "@langchain/langgraph";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
-import { atCheckpoint, missingCheckpoint } from "./checkpoint-at.js";
-import { GRAPH_KEY } from "./checkpointer.js";
-import { toRunError } from "./classify-error.js";
 import { executeRun } from "./execute-run.js";
-import type { Executor, ExecutorOptions, ThreadState } from "./executor-api.js";
+import type { Executor, ExecutorOptions } from "./executor-api.js";
 import { graphLoader, type Loaded, type RegistryOptions } from "./graph-loader.js";
 import type { GraphRegistry } from "./graph-registry.js";
 import { persistence } from "./persistence.js";
-import type { RunResult } from "./result.js";
 import { resumeInputOf } from "./resume-input.js";
 import { runDriver } from "./run-driver.js";
-import { runSecrets } from "./run-secrets.js";
-import { givenRefusal, sizeLimits } from "./size-limits.js";
+import { sizeLimits } from "./size-limits.js";
 import { threadGraphs } from "./thread-graph.js";
-import { graphForThread, onThread, refused } from "./thread-guard.js";
-import { threadSnapshot } from "./thread-snapshot.js";
+import { threadOperations } from "./thread-operations.js";
 import { threadIndex } from "./threads.js";
-
-/**
- * A checkpoint's tasks with their interrupts, as `state` and `history` report them; an interrupt
- * node's `schema` travels as `response_schema`, so a client reading the thread back can render a form.
- */
-const tasksOf = (s: StateSnapshot): ThreadState["tasks"] =>
-  s.tasks.map((t) => ({
-    id: t.id,
-    name: t.name,
-    interrupts: (t.interrupts ?? []).map((i) => ({
-      id: String(i.id),
-      value: i.value,
-      ...(i.response_schema ? { response_schema: i.response_schema } : {}),
-    })),
-  }));
 
 export function createExecutor(options: ExecutorOptions = {}): Executor {
   return createReloadableExecutor(options).executor;
@@ -57,7 +46,6 @@ export function createReloadableExecutor(
   // Specs a thread names in its checkpoints are loaded only from inside this project (thread-graph.ts).
   const owners = threadGraphs(findProjectRoot(dir), index.storedGraph);
   const execute = executeRun({ options, limits, saver, graphs: { load, pathOf }, envSecrets });
-
   const resumeInput = resumeInputOf({ saver, execute });
   const driver = runDriver({
     saver,
@@ -67,155 +55,16 @@ export function createReloadableExecutor(
     execute,
     resumeInput,
   });
+  const threads = threadOperations({
+    saver,
+    graphs: { load, pathOf },
+    index,
+    owners,
+    execute,
+    limits,
+    envSecrets,
+  });
 
-  /** The graph a thread ran, when it is a spec inside the project (never a path elsewhere). */
-  const graphOf = async (threadId: string): Promise<string | undefined> => {
-    const stored = await owners.storedGraph(threadId);
-    return stored && "path" in stored ? stored.path : undefined;
-  };
-
-  const executor: Executor = {
-    threads: index.threads,
-    graphOf,
-    contextOf: index.contextOf,
-    deleteThread: index.deleteThread,
-    deleteThreads: index.deleteThreads,
-    /** Where a thread stands, as a RunResult, without running anything. */
-    async inspect(threadId: string, graph?: string): Promise<RunResult | undefined> {
-      const found = await graphForThread(owners, threadId, graph && pathOf(graph));
-      if (found === undefined) return undefined;
-      if ("refusal" in found) return found.refusal;
-      return execute({
-        graph: found.path,
-        input: undefined,
-        threadId,
-        context: undefined,
-        inspectOnly: true,
-      });
-    },
-    /** A thread's checkpoints, newest first: where it stood after each step. */
-    async history(
-      threadId: string,
-      graph?: string,
-      opts: { limit?: number; before?: string; filter?: Record<string, unknown> } = {},
-    ): Promise<ThreadState[] | undefined> {
-      const spec = graph ?? (await graphOf(threadId));
-      if (spec === undefined) return undefined;
-      const { graph: compiled } = await load(spec);
-      const entries: ThreadState[] = [];
-      const { limit, before, filter } = opts;
-      // The checkpointer's `before` compares ids, so an id the thread lacks would still page.
-      if (
-        before !== undefined &&
-        (await missingCheckpoint((await saver()).saver, threadId, before))
-      )
-        return entries;
-      const paging = {
-        ...(limit !== undefined ? { limit } : {}),
-        ...(filter !== undefined ? { filter } : {}),
-        ...(before !== undefined
-          ? { before: { configurable: atCheckpoint(threadId, before) } }
-          : {}),
-      };
-      const config = { configurable: { thread_id: threadId } };
-      for await (const s of compiled.getStateHistory(config, paging)) {
-        const meta = (s.metadata ?? {}) as { step?: number; source?: string };
-        entries.push({
-          checkpointId: String(s.config.configurable?.checkpoint_id),
-          step: meta.step ?? 0,
-          source: meta.source ?? "loop",
-          createdAt: s.createdAt,
-          next: [...s.next],
-          values: s.values as Record<string, unknown>,
-          parentCheckpointId: s.parentConfig?.configurable?.checkpoint_id as string | undefined,
-          tasks: tasksOf(s),
-        });
-      }
-      return entries;
-    },
-    /** Where a thread stands: its latest checkpoint (or one asked for), all values, next nodes and their interrupts. */
-    async state(
-      threadId: string,
-      graph?: string,
-      opts: { checkpointId?: string } = {},
-    ): Promise<ThreadState | undefined> {
-      const found = await graphForThread(owners, threadId, graph && pathOf(graph));
-      if (found === undefined || "refusal" in found) return undefined;
-      const { graph: compiled } = await load(found.path);
-      const asked = opts.checkpointId;
-      if (asked !== undefined) {
-        // Looked up within the thread only: `checkpoint-at.ts` says why before LangGraph reads it.
-        if (await missingCheckpoint((await saver()).saver, threadId, asked)) return undefined;
-      }
-      const s =
-        asked === undefined
-          ? (await threadSnapshot(compiled, (await saver()).saver, threadId)).snapshot
-          : await compiled.getState({ configurable: atCheckpoint(threadId, asked) });
-      const checkpointId = s.config?.configurable?.checkpoint_id as string | undefined;
-      if (!checkpointId || (asked !== undefined && checkpointId !== asked)) return undefined;
-      const meta = (s.metadata ?? {}) as { step?: number; source?: string };
-      return {
-        checkpointId,
-        parentCheckpointId: s.parentConfig?.configurable?.checkpoint_id as string | undefined,
-        step: meta.step ?? 0,
-        source: meta.source ?? "loop",
-        createdAt: s.createdAt,
-        next: [...s.next],
-        values: s.values as Record<string, unknown>,
-        tasks: tasksOf(s),
-      };
-    },
-    /** Writes values to a thread as node `asNode` would have, with the thread claimed. */
-    async updateState(
-      threadId: string,
-      values: Record<string, unknown>,
-      opts: { graph?: string; asNode?: string; checkpointId?: string } = {},
-    ): Promise<{ checkpointId: string } | RunResult> {
-      const found = await graphForThread(owners, threadId, opts.graph && pathOf(opts.graph));
-      if (found === undefined) {
-        return refused(threadId, {
-          code: "nothing-to-resume",
-          phase: "input",
-          message: `there is no thread \`${threadId}\` to update`,
-          hint: "run the graph on the thread first, or check the thread id",
-        });
-      }
-      if ("refusal" in found) return found.refusal;
-      const refusal = givenRefusal(values, undefined, limits);
-      if (refusal) return refused(threadId, refusal);
-      const { claims } = await saver();
-      // onThread answers with a RunResult (a refusal); the update's own answer is its checkpoint id.
-      let written: { checkpointId: string } | undefined;
-      const outcome = await onThread(claims, owners, threadId, found.path, async () => {
-        const { graph: compiled, secrets: specified } = await load(found.path);
-        const from = opts.checkpointId;
-        if (from !== undefined) {
-          const missing = await missingCheckpoint((await saver()).saver, threadId, from);
-          if (missing) return refused(threadId, missing);
-        }
-        // What is written is masked as a run's writes are (secret-guard.ts, through `configurable`).
-        const secrets = runSecrets(specified, envSecrets, undefined);
-        const config = {
-          configurable: {
-            thread_id: threadId,
-            // A fork: the new checkpoint's parent is `from`, the thread's latest moves to it.
-            ...(from !== undefined ? atCheckpoint(threadId, from) : {}),
-            [GRAPH_KEY]: found.path,
-            ...secrets.configurable,
-          },
-        };
-        try {
-          const next = await compiled.updateState(config, values, opts.asNode);
-          written = { checkpointId: String(next.configurable?.checkpoint_id) };
-        } catch (e) {
-          return refused(threadId, toRunError(e, opts.asNode));
-        }
-        return refused(threadId, { code: "cancelled", phase: "run", message: "not reached" });
-      });
-      return written ?? outcome;
-    },
-    ...driver,
-    close,
-  };
+  const executor: Executor = { ...threads, ...driver, close };
   return { executor, registry };
 }

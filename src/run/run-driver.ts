@@ -193,6 +193,5 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
       checkRunArguments("resume", graph, opts);
       return runOnThread(graph, { ...opts, resume: true });
     },
-    /** Closes the checkpointer's connections (a PostgreSQL pool keeps the process alive). */
   };
 }
