@@ -8,6 +8,9 @@ import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, MODEL_KEY } from "./checkpoint-keys.js"
 import type { ThreadInfo } from "./executor-api.js";
 import type { ThreadListing } from "./thread-listing.js";
 
+/** What a checkpointer knows of its threads (below). */
+export type ThreadIndex = ReturnType<typeof threadIndex>;
+
 export function threadIndex(
   store: () => Promise<{ saver: BaseCheckpointSaver; listing: ThreadListing }>,
 ) {
