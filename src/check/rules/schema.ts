@@ -152,23 +152,66 @@ function toDiagnostic(doc: SpecDocument, e: ErrorObject, path: Path): Diagnostic
   }
 }
 
+/** What the schema check found, and which of the spec's top-level sections it left unusable. */
+export interface SchemaCheck {
+  findings: Diagnostic[];
+  /**
+   * Top-level sections (`nodes`, `state`, ...) that are missing, misspelled (`node:` for
+   * `nodes:`) or not of their shape (`nodes: []`). What other rules would say for want of one of
+   * them follows from this one mistake (check/rule-sections.ts).
+   */
+  broken: ReadonlySet<string>;
+}
+
 /** Checks the document against schema/graph.schema.json; returns diagnostics with positions and hints. */
 export function checkSchema(doc: SpecDocument): Diagnostic[] {
-  if (doc.data === undefined) return [];
+  return schemaCheck(doc).findings;
+}
+
+/** `checkSchema`, and the sections its findings leave unusable. */
+export function schemaCheck(doc: SpecDocument): SchemaCheck {
+  const none: ReadonlySet<string> = new Set();
+  if (doc.data === undefined) return { findings: [], broken: none };
   if (doc.data === null || typeof doc.data !== "object" || Array.isArray(doc.data)) {
-    return [
-      diagnosticAtPath(doc, [], {
-        rule: "schema",
-        severity: "error",
-        message: `a spec is a mapping with version, name, state, nodes and edges, not ${typeName(doc.data)}`,
-        hint: "start from an example in graphs/, or `graphspec schema` for the shape",
-      }),
-    ];
+    const finding = diagnosticAtPath(doc, [], {
+      rule: "schema",
+      severity: "error",
+      message: `a spec is a mapping with version, name, state, nodes and edges, not ${typeName(doc.data)}`,
+      hint: "start from an example in graphs/, or `graphspec schema` for the shape",
+    });
+    return { findings: [finding], broken: none };
   }
   const version = versionFinding(doc);
-  if (version) return [version];
-  if (validateSchema(doc.data)) return [];
+  if (version) return { findings: [version], broken: none };
+  if (validateSchema(doc.data)) return { findings: [], broken: none };
   const errors = (validateSchema.errors ?? []) as ErrorObject[];
+  return { findings: findingsOf(doc, errors), broken: brokenSections(doc.data, errors) };
+}
+
+/** Schema keywords that, at a top-level section itself, leave nothing of it for the rules to read. */
+const SECTION_UNUSABLE = new Set(["type", "minProperties", "minItems"]);
+
+/** The top-level sections the errors leave missing, misspelled or unusable (see `SchemaCheck`). */
+function brokenSections(data: object, errors: readonly ErrorObject[]): Set<string> {
+  const broken = new Set<string>();
+  for (const e of errors) {
+    if (e.instancePath === "" && e.keyword === "additionalProperties") {
+      // `node:` beside no `nodes:` is `nodes` misspelled; beside `nodes:` it is only an extra key.
+      const meant = closest(String(e.params.additionalProperty), allowedKeys([], data) ?? []);
+      if (meant !== undefined && !Object.hasOwn(data, meant)) broken.add(meant);
+    } else if (e.instancePath === "" && e.keyword === "required") {
+      broken.add(String(e.params.missingProperty));
+    } else if (/^\/[^/]+$/.test(e.instancePath) && SECTION_UNUSABLE.has(e.keyword)) {
+      broken.add(decodePointer(e.instancePath, data)[0] as string);
+    }
+  }
+  // The catalog is where tools and models may come from.
+  if (broken.has("catalog")) broken.add("tools").add("models");
+  return broken;
+}
+
+/** The findings for Ajv's errors: one per mistake, with positions and hints. */
+function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): Diagnostic[] {
   // Where alternatives (oneOf) failed, the branch errors at the same place are noise: keep one message.
   const alternatives = new Set(
     errors.filter((e) => e.keyword === "oneOf" || e.keyword === "not").map((e) => e.instancePath),
