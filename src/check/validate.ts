@@ -51,8 +51,13 @@ export async function checkDocument(
   if (notSpec) return finish(doc, notASpecFindings(doc, notSpec), options);
   const found: Diagnostic[] = [...doc.problems];
   if (doc.data !== undefined) {
-    const { findings: schema, broken } = schemaCheck(doc);
+    const { findings: schema, broken: brokenBy } = schemaCheck(doc);
     found.push(...schema);
+    // A section counts as broken only while the finding that says so is shown: with `schema`
+    // off or that line's finding suppressed, the rules that read the section speak instead.
+    const shown = (d: Diagnostic) =>
+      options.severity?.schema !== "off" && !doc.suppressions.covers(d.rule, d.line);
+    const broken = new Set([...brokenBy].filter(([, d]) => shown(d)).map(([s]) => s));
     // A child spec is checked as compile checks it: the same modules, no severity overrides.
     const { loadModules, loadSubgraphs, cache, inspector } = options;
     const childOptions: CheckOptions = { loadModules, loadSubgraphs, cache, inspector };

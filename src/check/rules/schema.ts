@@ -157,10 +157,11 @@ export interface SchemaCheck {
   findings: Diagnostic[];
   /**
    * Top-level sections (`nodes`, `state`, ...) that are missing, misspelled (`node:` for
-   * `nodes:`) or not of their shape (`nodes: []`). What other rules would say for want of one of
-   * them follows from this one mistake (check/rule-sections.ts).
+   * `nodes:`) or not of their shape (`nodes: []`), each with the finding that says so. What
+   * other rules would say for want of one of them follows from that one mistake
+   * (check/rule-sections.ts).
    */
-  broken: ReadonlySet<string>;
+  broken: ReadonlyMap<string, Diagnostic>;
 }
 
 /** Checks the document against schema/graph.schema.json; returns diagnostics with positions and hints. */
@@ -170,7 +171,7 @@ export function checkSchema(doc: SpecDocument): Diagnostic[] {
 
 /** `checkSchema`, and the sections its findings leave unusable. */
 export function schemaCheck(doc: SpecDocument): SchemaCheck {
-  const none: ReadonlySet<string> = new Set();
+  const none: ReadonlyMap<string, Diagnostic> = new Map();
   if (doc.data === undefined) return { findings: [], broken: none };
   if (doc.data === null || typeof doc.data !== "object" || Array.isArray(doc.data)) {
     const finding = diagnosticAtPath(doc, [], {
@@ -184,34 +185,29 @@ export function schemaCheck(doc: SpecDocument): SchemaCheck {
   const version = versionFinding(doc);
   if (version) return { findings: [version], broken: none };
   if (validateSchema(doc.data)) return { findings: [], broken: none };
-  const errors = (validateSchema.errors ?? []) as ErrorObject[];
-  return { findings: findingsOf(doc, errors), broken: brokenSections(doc.data, errors) };
+  return findingsOf(doc, (validateSchema.errors ?? []) as ErrorObject[]);
 }
 
 /** Schema keywords that, at a top-level section itself, leave nothing of it for the rules to read. */
 const SECTION_UNUSABLE = new Set(["type", "minProperties", "minItems"]);
 
-/** The top-level sections the errors leave missing, misspelled or unusable (see `SchemaCheck`). */
-function brokenSections(data: object, errors: readonly ErrorObject[]): Set<string> {
-  const broken = new Set<string>();
-  for (const e of errors) {
-    if (e.instancePath === "" && e.keyword === "additionalProperties") {
-      // `node:` beside no `nodes:` is `nodes` misspelled; beside `nodes:` it is only an extra key.
-      const meant = closest(String(e.params.additionalProperty), allowedKeys([], data) ?? []);
-      if (meant !== undefined && !Object.hasOwn(data, meant)) broken.add(meant);
-    } else if (e.instancePath === "" && e.keyword === "required") {
-      broken.add(String(e.params.missingProperty));
-    } else if (/^\/[^/]+$/.test(e.instancePath) && SECTION_UNUSABLE.has(e.keyword)) {
-      broken.add(decodePointer(e.instancePath, data)[0] as string);
-    }
+/** The top-level section an error leaves missing, misspelled or unusable (see `SchemaCheck`). */
+function sectionBroken(e: ErrorObject, data: object): string | undefined {
+  if (e.instancePath === "" && e.keyword === "additionalProperties") {
+    // `node:` beside no `nodes:` is `nodes` misspelled; beside `nodes:` it is only an extra key.
+    const meant = closest(String(e.params.additionalProperty), allowedKeys([], data) ?? []);
+    return meant !== undefined && !Object.hasOwn(data, meant) ? meant : undefined;
   }
-  // The catalog is where tools and models may come from.
-  if (broken.has("catalog")) broken.add("tools").add("models");
-  return broken;
+  if (e.instancePath === "" && e.keyword === "required") return String(e.params.missingProperty);
+  if (/^\/[^/]+$/.test(e.instancePath) && SECTION_UNUSABLE.has(e.keyword))
+    return String(decodePointer(e.instancePath, data)[0]);
+  return undefined;
 }
 
-/** The findings for Ajv's errors: one per mistake, with positions and hints. */
-function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): Diagnostic[] {
+/** The findings for Ajv's errors (one per mistake, with positions and hints), and the broken sections. */
+function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): SchemaCheck {
+  const data = doc.data as object;
+  const broken = new Map<string, Diagnostic>();
   // Where alternatives (oneOf) failed, the branch errors at the same place are noise: keep one message.
   const alternatives = new Set(
     errors.filter((e) => e.keyword === "oneOf" || e.keyword === "not").map((e) => e.instancePath),
@@ -249,8 +245,13 @@ function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): Diagnost
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(diag);
+    const section = sectionBroken(e, data);
+    if (section !== undefined) broken.set(section, diag);
   }
-  return out;
+  // The catalog is where tools and models may come from.
+  const catalog = broken.get("catalog");
+  if (catalog) for (const s of ["tools", "models"]) if (!broken.has(s)) broken.set(s, catalog);
+  return { findings: out, broken };
 }
 
 function nameDiagnostic(doc: SpecDocument, path: Path, e: ErrorObject): Diagnostic {
