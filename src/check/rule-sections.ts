@@ -40,7 +40,7 @@ const DEPENDS_ON: Partial<Record<RuleName, readonly Section[]>> = {
   "reducer-type": ["state"],
   "subgraph-channels": ["state", "context"],
   "expression-syntax": [],
-  "expression-type": ["state", "context", "tools", "catalog"],
+  "expression-type": ["state", "context"],
   "unsafe-key": [],
   regex: [],
   "tool-args": ["tools", "catalog", "state", "context"],
