@@ -10,8 +10,9 @@ import { catalogHost } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { CheckContext, type CheckOptions, type ValidateOptions } from "./check-context.js";
 import { notASpecFindings } from "./not-a-spec-findings.js";
+import { dependsOnBroken } from "./rule-sections.js";
 import { RULES } from "./rules/index.js";
-import { checkSchema } from "./rules/schema.js";
+import { schemaCheck } from "./rules/schema.js";
 
 export type { CheckOptions, LoadModulesOptions, ValidateOptions } from "./check-context.js";
 
@@ -50,8 +51,13 @@ export async function checkDocument(
   if (notSpec) return finish(doc, notASpecFindings(doc, notSpec), options);
   const found: Diagnostic[] = [...doc.problems];
   if (doc.data !== undefined) {
-    const schema = checkSchema(doc);
+    const { findings: schema, broken: brokenBy } = schemaCheck(doc);
     found.push(...schema);
+    // A section counts as broken only while the finding that says so is shown: with `schema`
+    // off or that line's finding suppressed, the rules that read the section speak instead.
+    const shown = (d: Diagnostic) =>
+      options.severity?.schema !== "off" && !doc.suppressions.covers(d.rule, d.line);
+    const broken = new Set([...brokenBy].filter(([, d]) => shown(d)).map(([s]) => s));
     // A child spec is checked as compile checks it: the same modules, no severity overrides.
     const { loadModules, loadSubgraphs, cache, inspector } = options;
     const childOptions: CheckOptions = { loadModules, loadSubgraphs, cache, inspector };
@@ -61,6 +67,9 @@ export async function checkDocument(
     const isMapping = typeof doc.data === "object" && doc.data !== null && !Array.isArray(doc.data);
     for (const rule of isMapping ? RULES : []) {
       if (options.severity?.[rule.name] === "off") continue;
+      // One mistake, one finding: `node:` for `nodes:` is the schema's to report, not every
+      // edge's unknown node.
+      if (dependsOnBroken(rule.name, broken)) continue;
       try {
         await rule.check(ctx);
       } catch (e) {

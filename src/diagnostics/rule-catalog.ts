@@ -81,6 +81,11 @@ export const CATALOG = {
     severity: "error",
     summary: "A node a run can reach has no outgoing edge, or is in a loop with no way on to END.",
   },
+  "endless-loop": {
+    severity: "error",
+    summary:
+      "A loop made only of static edges, with no pause for a person on it: each run of a node on it starts the next, so the run never ends (a warning when a function or tool on it could pause it).",
+  },
   "parallel-write": {
     severity: "error",
     summary:

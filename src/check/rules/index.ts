@@ -1,5 +1,6 @@
 import type { Rule } from "../rule.js";
 import { defaultType } from "./default-type.js";
+import { endlessLoop } from "./endless-loop.js";
 import { expressionSyntax } from "./expression-syntax.js";
 import { expressionType } from "./expression-type.js";
 import { interruptSchema } from "./interrupt-schema.js";
@@ -46,6 +47,7 @@ export const RULES: readonly Rule[] = [
   missingEntry,
   unreachableNode,
   noPathToEnd,
+  endlessLoop,
   parallelWrite,
   routeNoDefault,
   routeDefaultLast,

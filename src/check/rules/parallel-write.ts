@@ -15,6 +15,10 @@ function isReplace(field: unknown): boolean {
   return field.reducer === "replace";
 }
 
+/** A writer as a message names it: `a`, or `a` (its `on_error`, when it fails) for a handler's write. */
+const named = (node: string, site: WriteSite | undefined): string =>
+  site?.path[2] === "on_error" ? `\`${node}\` (its \`on_error\`, when it fails)` : `\`${node}\``;
+
 /** A reducer that would combine the writes, for the hint. */
 function reducerHint(channel: string, field: Record<string, unknown>): string {
   const fix =
@@ -85,7 +89,7 @@ export const parallelWrite: Rule = {
         const many = steps.together(node, node);
         if (many) {
           ctx.report("parallel-write", site.path, {
-            message: `\`${node}\` writes \`${channel}\`, a \`replace\` channel, and can run several times in one step: ${explainMany(node, many)}`,
+            message: `${named(node, site)} writes \`${channel}\`, a \`replace\` channel, and can run several times in one step: ${explainMany(node, many)}`,
             hint: reducerHint(channel, field),
             at: site.at,
           });
@@ -94,7 +98,7 @@ export const parallelWrite: Rule = {
         const other = writers.slice(0, j).find((w) => steps.together(w, node));
         if (other === undefined) continue;
         ctx.report("parallel-write", site.path, {
-          message: `\`${node}\` and \`${other}\` can run in the same step and both write \`${channel}\`, a \`replace\` channel: ${explainTogether(node, other, steps.together(node, other)!)}`,
+          message: `${named(node, site)} and ${named(other, writes.get(other)!.get(channel))} can run in the same step and both write \`${channel}\`, a \`replace\` channel: ${explainTogether(node, other, steps.together(node, other)!)}`,
           hint: reducerHint(channel, field),
           at: site.at,
         });
@@ -102,6 +106,25 @@ export const parallelWrite: Rule = {
     }
   },
 };
+
+/**
+ * Where node `name` writes `null` to `channel`: its own write (`first`, the first place it writes
+ * the channel), or its `on_error.write` — which runs in the same step when the node fails, so a
+ * node that writes a value and resets the channel on failure resets it in that step.
+ */
+function resetSite(
+  ctx: CheckContext,
+  name: string,
+  channel: string,
+  first: WriteSite | undefined,
+): WriteSite | undefined {
+  if (first?.at === "key" && valueAt(ctx, first.path) === null) return first;
+  const onError: Path = ["nodes", name, "on_error", "write", channel];
+  const written = valueAt(ctx, onError.slice(0, -1));
+  return isObject(written) && Object.hasOwn(written, channel) && written[channel] === null
+    ? { path: onError, at: "key" }
+    : undefined;
+}
 
 /** Two resets (`null`, LangGraph's Overwrite) of one reducer channel in a step: only one is allowed. */
 function resets(
@@ -112,20 +135,22 @@ function resets(
   steps: ReturnType<typeof stepsOf>,
 ): void {
   for (const channel of Object.keys(state).filter((c) => !isReplace(state[c]))) {
-    const resetters = live.filter((n) => {
-      const site = writes.get(n)!.get(channel);
-      return site !== undefined && site.at === "key" && valueAt(ctx, site.path) === null;
-    });
+    const resetAt = new Map<string, WriteSite>();
+    for (const n of live) {
+      const site = resetSite(ctx, n, channel, writes.get(n)!.get(channel));
+      if (site) resetAt.set(n, site);
+    }
+    const resetters = [...resetAt.keys()];
     for (const [j, node] of resetters.entries()) {
-      const site = writes.get(node)!.get(channel)!;
+      const site = resetAt.get(node)!;
       const other = resetters.slice(0, j).find((w) => steps.together(w, node));
       const many = other === undefined ? steps.together(node, node) : undefined;
       if (other === undefined && !many) continue;
       ctx.report("parallel-write", site.path, {
         message:
           other !== undefined
-            ? `\`${node}\` and \`${other}\` can run in the same step and both reset \`${channel}\` (write \`null\`), and a step takes one reset of a channel: ${explainTogether(node, other, steps.together(node, other)!)}`
-            : `\`${node}\` resets \`${channel}\` (writes \`null\`) and can run several times in one step, and a step takes one reset of a channel: ${explainMany(node, many!)}`,
+            ? `${named(node, site)} and ${named(other, resetAt.get(other))} can run in the same step and both reset \`${channel}\` (write \`null\`), and a step takes one reset of a channel: ${explainTogether(node, other, steps.together(node, other)!)}`
+            : `${named(node, site)} resets \`${channel}\` (writes \`null\`) and can run several times in one step, and a step takes one reset of a channel: ${explainMany(node, many!)}`,
         hint: `reset \`${channel}\` from one node of the step only (e.g. a \`set\` node before them), or let the nodes run in different steps`,
         at: site.at,
       });

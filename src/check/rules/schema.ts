@@ -152,23 +152,62 @@ function toDiagnostic(doc: SpecDocument, e: ErrorObject, path: Path): Diagnostic
   }
 }
 
+/** What the schema check found, and which of the spec's top-level sections it left unusable. */
+export interface SchemaCheck {
+  findings: Diagnostic[];
+  /**
+   * Top-level sections (`nodes`, `state`, ...) that are missing, misspelled (`node:` for
+   * `nodes:`) or not of their shape (`nodes: []`), each with the finding that says so. What
+   * other rules would say for want of one of them follows from that one mistake
+   * (check/rule-sections.ts).
+   */
+  broken: ReadonlyMap<string, Diagnostic>;
+}
+
 /** Checks the document against schema/graph.schema.json; returns diagnostics with positions and hints. */
 export function checkSchema(doc: SpecDocument): Diagnostic[] {
-  if (doc.data === undefined) return [];
+  return schemaCheck(doc).findings;
+}
+
+/** `checkSchema`, and the sections its findings leave unusable. */
+export function schemaCheck(doc: SpecDocument): SchemaCheck {
+  const none: ReadonlyMap<string, Diagnostic> = new Map();
+  if (doc.data === undefined) return { findings: [], broken: none };
   if (doc.data === null || typeof doc.data !== "object" || Array.isArray(doc.data)) {
-    return [
-      diagnosticAtPath(doc, [], {
-        rule: "schema",
-        severity: "error",
-        message: `a spec is a mapping with version, name, state, nodes and edges, not ${typeName(doc.data)}`,
-        hint: "start from an example in graphs/, or `graphspec schema` for the shape",
-      }),
-    ];
+    const finding = diagnosticAtPath(doc, [], {
+      rule: "schema",
+      severity: "error",
+      message: `a spec is a mapping with version, name, state, nodes and edges, not ${typeName(doc.data)}`,
+      hint: "start from an example in graphs/, or `graphspec schema` for the shape",
+    });
+    return { findings: [finding], broken: none };
   }
   const version = versionFinding(doc);
-  if (version) return [version];
-  if (validateSchema(doc.data)) return [];
-  const errors = (validateSchema.errors ?? []) as ErrorObject[];
+  if (version) return { findings: [version], broken: none };
+  if (validateSchema(doc.data)) return { findings: [], broken: none };
+  return findingsOf(doc, (validateSchema.errors ?? []) as ErrorObject[]);
+}
+
+/** Schema keywords that, at a top-level section itself, leave nothing of it for the rules to read. */
+const SECTION_UNUSABLE = new Set(["type", "minProperties", "minItems"]);
+
+/** The top-level section an error leaves missing, misspelled or unusable (see `SchemaCheck`). */
+function sectionBroken(e: ErrorObject, data: object): string | undefined {
+  if (e.instancePath === "" && e.keyword === "additionalProperties") {
+    // `node:` beside no `nodes:` is `nodes` misspelled; beside `nodes:` it is only an extra key.
+    const meant = closest(String(e.params.additionalProperty), allowedKeys([], data) ?? []);
+    return meant !== undefined && !Object.hasOwn(data, meant) ? meant : undefined;
+  }
+  if (e.instancePath === "" && e.keyword === "required") return String(e.params.missingProperty);
+  if (/^\/[^/]+$/.test(e.instancePath) && SECTION_UNUSABLE.has(e.keyword))
+    return String(decodePointer(e.instancePath, data)[0]);
+  return undefined;
+}
+
+/** The findings for Ajv's errors (one per mistake, with positions and hints), and the broken sections. */
+function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): SchemaCheck {
+  const data = doc.data as object;
+  const broken = new Map<string, Diagnostic>();
   // Where alternatives (oneOf) failed, the branch errors at the same place are noise: keep one message.
   const alternatives = new Set(
     errors.filter((e) => e.keyword === "oneOf" || e.keyword === "not").map((e) => e.instancePath),
@@ -206,8 +245,13 @@ export function checkSchema(doc: SpecDocument): Diagnostic[] {
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(diag);
+    const section = sectionBroken(e, data);
+    if (section !== undefined) broken.set(section, diag);
   }
-  return out;
+  // The catalog is where tools and models may come from.
+  const catalog = broken.get("catalog");
+  if (catalog) for (const s of ["tools", "models"]) if (!broken.has(s)) broken.set(s, catalog);
+  return { findings: out, broken };
 }
 
 function nameDiagnostic(doc: SpecDocument, path: Path, e: ErrorObject): Diagnostic {
