@@ -38,6 +38,7 @@ const DEPENDS_ON: Partial<Record<RuleName, readonly Section[]>> = {
   "subgraph-errors": [],
   "default-type": [],
   "reducer-type": ["state"],
+  "reducer-write": ["state", "context"],
   "subgraph-channels": ["state", "context"],
   "expression-syntax": [],
   "expression-type": ["state", "context"],
