@@ -27,6 +27,7 @@ writeFileSync(
   setting: process.env.PEEK_SETTING ?? "unset",
   port: process.env.PEEK_PORT ?? "unset",
   kept: process.env.PEEK_KEPT ?? "unset",
+  endpoint: process.env.PEEK_ENDPOINT ?? "unset",
 });
 `,
 );
@@ -39,6 +40,7 @@ state:
   setting: { type: string, default: "" }
   port: { type: string, default: "" }
   kept: { type: string, default: "" }
+  endpoint: { type: string, default: "" }
 nodes:
   look: { kind: function, module: ../peek.mjs }
 edges:
@@ -51,6 +53,7 @@ PEEK_TOKEN="tok-from-dotenv-0123"
 PEEK_SETTING=abc123def456ghi789
 PEEK_PORT=8080
 export PEEK_KEPT=from-dotenv
+PEEK_ENDPOINT=https://app:hunter2-pass@db.example.com/main
 `;
 writeFileSync(join(dir, ".env"), DOTENV);
 writeFileSync(join(dir, "other.env"), "PEEK_PORT=9090\n");
@@ -87,6 +90,8 @@ describe("graphspec run reads .env", () => {
       port: "8080",
       // The real environment wins over the file.
       kept: "from-the-shell",
+      // A URL is not a secret, its password is.
+      endpoint: "https://app:***@db.example.com/main",
     });
     expect(r.stdout).not.toContain("tok-from-dotenv-0123");
     expect(r.stdout).not.toContain("abc123def456ghi789");
