@@ -31,6 +31,11 @@ export interface ExecutorOptions
    * `postgres` (on `databaseUrl` / DATABASE_URL) or any LangGraph store. Default: none.
    */
   store?: StoreChoice;
+  /**
+   * More values to mask in every run, besides the environment's secret-looking variables: in
+   * results, events, checkpoints and errors (the CLI passes the secret values of the project's .env).
+   */
+  secrets?: readonly string[];
 }
 
 /**

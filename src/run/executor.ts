@@ -38,8 +38,8 @@ export function createReloadableExecutor(
   const dir = resolve(options.dir ?? "graphs");
   const limits = sizeLimits(options);
   const { saver, store, close } = persistence(options, limits);
-  /** The environment's secret-looking variables: masked in every run (run-secrets.ts). */
-  const envSecrets = secretValues(options.env ?? process.env);
+  /** The environment's secret-looking variables and the secrets given: masked in every run (run-secrets.ts). */
+  const envSecrets = [...secretValues(options.env ?? process.env), ...(options.secrets ?? [])];
   const { registry, pathOf, load } = graphLoader(dir, options, registryOptions, { saver, store });
 
   const index = threadIndex(saver);

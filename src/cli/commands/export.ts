@@ -15,7 +15,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { GRAPH_EXTENSIONS } from "../../modules/files.js";
 import { isCatalog } from "../../spec/catalog.js";
 import { PathProbes } from "../../spec/path-probes.js";
-import { findProjectRoot } from "../../spec/project-root.js";
+import { ENV_FILE_OPTION, envFilePath } from "../env-file.js";
 import { formatPretty, summaryLine } from "../format/pretty.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import {
@@ -45,6 +45,8 @@ Options:
                               (the module \`graphspec serve --auth\` takes)
       --force                 replace langgraph.json and ${ENTRY_MODULE} even when export did not
                               write them
+      --env-file <path>       the file langgraph.json's env names (default: the project's .env);
+                              its values are not copied
   -h, --help                  show this help
 
 Running it again rewrites what it wrote; a file it did not write (or one edited since) is left
@@ -115,6 +117,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       out: { type: "string", short: "o" },
       force: { type: "boolean", default: false },
       auth: { type: "string" },
+      ...ENV_FILE_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -129,6 +132,8 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
         ? "name what to export to: `graphspec export langgraph`"
         : `cannot export to "${target}": the one target is \`langgraph\``,
     );
+  // Named, never copied: the server reads it (checked before anything is written).
+  const envPath = envFilePath(io, values["env-file"]);
   const files = await specFiles(paths.length ? paths : ["graphs"], io.cwd);
   if (!files.length)
     throw new UsageError(`no spec files in ${(paths.length ? paths : ["graphs"]).join(", ")}`);
@@ -165,11 +170,9 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
 
   const outDir = resolve(io.cwd, values.out ?? "langgraph-export");
-  // The project's .env, where the server reads secrets from: named, never copied.
-  const envPath = join(findProjectRoot(io.cwd), ".env");
-  const envFile = existsSync(envPath)
-    ? relative(outDir, envPath).split(sep).join("/") || ".env"
-    : undefined;
+  // The project's .env (or --env-file), where the server reads secrets from, as langgraph.json's
+  // `env`: a path from langgraph.json's folder, as the official CLI resolves it.
+  const envFile = envPath && (relative(outDir, envPath).split(sep).join("/") || ".env");
   const auth = values.auth === undefined ? undefined : authPath(values.auth, io.cwd, outDir);
   const ids = exportNames(graphs.map((g) => g.name));
   const written = new Map([

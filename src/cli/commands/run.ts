@@ -15,6 +15,7 @@ import {
   nodeListArg,
   threadArg,
 } from "../args.js";
+import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -44,6 +45,7 @@ Options:
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
+${ENV_FILE_HELP}
       --require-durable           fail, rather than warn, when a graph that can pause would keep
                                   its checkpoints in memory only
       --progress                  show nodes, tool calls and tokens as they happen, on stderr
@@ -79,6 +81,7 @@ Options:
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
+${ENV_FILE_HELP}
       --json                      print the RunResult as one JSON object
   -h, --help                      show this help`;
 
@@ -101,6 +104,7 @@ const OPTIONS = {
   "max-resume-bytes": { type: "string" },
   "max-state-bytes": { type: "string" },
   "max-thread-bytes": { type: "string" },
+  ...ENV_FILE_OPTION,
   "require-durable": { type: "boolean", default: false },
   progress: { type: "boolean", default: false },
   json: { type: "boolean", default: false },
@@ -234,6 +238,8 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     io.out(mode === "run" ? runHelp : resumeHelp);
     return EXIT.ok;
   }
+  // Before anything reads the environment: the project's .env fills in what it lacks.
+  const { secrets } = loadEnvFile(io, values["env-file"]);
   threadArg("--thread", values.thread);
   let graph = positionals[0];
   if (positionals.length > 1 || (!graph && mode === "run")) {
@@ -297,6 +303,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
       values.checkpointer,
       {
         ...sizes,
+        ...(secrets.length ? { secrets } : {}),
         requireDurable: values["require-durable"],
         ...(store ? { store } : {}),
         // A scripted model with no script fails when it is called, not when the graph compiles:

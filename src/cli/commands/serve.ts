@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { requirePeers } from "../../peers/load-peer.js";
 import type { Authenticator } from "../../server/auth.js";
 import { bytesArg, jsonArg } from "../args.js";
+import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { VERSION } from "../version.js";
 
@@ -55,7 +56,8 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
                                   and its runs are released
-${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}  -h, --help                      show this help
+${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}${ENV_FILE_HELP}
+  -h, --help                      show this help
 
 Environment:
   GRAPHSPEC_RECORDS_KEY           32 bytes (64 hex digits or base64) that seal background runs'
@@ -84,6 +86,7 @@ const OPTIONS = {
   grace: { type: "string" },
   heartbeat: { type: "string" },
   scripts: { type: "string" },
+  ...ENV_FILE_OPTION,
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
@@ -97,6 +100,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     io.out(help(name));
     return EXIT.ok;
   }
+  // Before anything reads the environment (DATABASE_URL, GRAPHSPEC_*): the project's .env fills in what it lacks.
+  const { secrets } = loadEnvFile(io, values["env-file"]);
   const port = values.port === undefined ? 2024 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port must be a port number, not "${values.port}"`);
@@ -187,6 +192,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     sqlitePath,
     ...sizes,
     ...(scripts ? { scripts } : {}),
+    ...(secrets.length ? { secrets } : {}),
   };
   // dev: graphs reloaded in this process when their files change; serve: loaded once.
   const dev =

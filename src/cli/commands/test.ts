@@ -8,6 +8,7 @@ import { diffLines } from "diff";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import type { TestFailure, TestResult } from "../../run/fixtures/run.js";
 import { diagnosticAtPath } from "../../spec/document.js";
+import { ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
 export const testHelp = `Usage: graphspec test [files or directories] [options]
@@ -23,6 +24,8 @@ Default: graphs/.
 Options:
   -t, --test <text>   run only the tests whose name contains this text
       --json          print the results as one JSON object
+      --env-file <path>  read variables from this file instead of the project's .env
+                      (the environment's own values win; secrets are masked)
   -h, --help          show this help
 
 Exit: 0 every test passed, 1 a test failed or a fixture has errors, 2 usage error.
@@ -41,6 +44,7 @@ export async function testCommand(argv: string[], io: Io): Promise<number> {
     options: {
       test: { type: "string", short: "t" },
       json: { type: "boolean", default: false },
+      ...ENV_FILE_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -48,6 +52,8 @@ export async function testCommand(argv: string[], io: Io): Promise<number> {
     io.out(testHelp);
     return EXIT.ok;
   }
+  // Before anything reads the environment: the project's .env fills in what it lacks.
+  const { secrets } = loadEnvFile(io, values["env-file"]);
   // Loaded here: `graphspec validate` must not load LangGraph.
   const { findFixtures, loadFixture } = await import("../../run/fixtures/load.js");
   const { runFixture } = await import("../../run/fixtures/run.js");
@@ -69,7 +75,7 @@ export async function testCommand(argv: string[], io: Io): Promise<number> {
     }
     const results = await runFixture(
       fixture,
-      {},
+      secrets.length ? { secrets } : {},
       filter ? (t) => t.name.includes(filter) : undefined,
     );
     reports.push({

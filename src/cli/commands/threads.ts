@@ -3,6 +3,7 @@ import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import type { Executor } from "../../run/executor-api.js";
 import { threadArg } from "../args.js";
+import { ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 
@@ -19,6 +20,7 @@ Options:
       --checkpointer <memory|sqlite|postgres>  default sqlite (.graphspec/state.db);
                                       postgres reads DATABASE_URL
       --history                       with show: the thread's checkpoints, newest first
+      --env-file <path>               read variables from this file instead of the project's .env
       --json                          print JSON
   -h, --help                          show this help`;
 
@@ -31,6 +33,7 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
       checkpointer: { type: "string" },
       history: { type: "boolean", default: false },
       json: { type: "boolean", default: false },
+      ...ENV_FILE_OPTION,
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -45,7 +48,9 @@ export async function threadsCommand(argv: string[], io: Io): Promise<number> {
   }
   if (values.history && action !== "show") throw new UsageError("--history goes with `show`");
   threadArg(`threads ${action}`, id);
-  return withExecutor(io, values.checkpointer, {}, async (exec) => {
+  // Where the threads are kept may be in the project's .env (GRAPHSPEC_CHECKPOINTER, DATABASE_URL).
+  const { secrets } = loadEnvFile(io, values["env-file"]);
+  return withExecutor(io, values.checkpointer, secrets.length ? { secrets } : {}, async (exec) => {
     if (action === "list") return list(io, exec, values.json);
     if (action === "show") {
       if (!id) throw new UsageError("show needs a thread id");
