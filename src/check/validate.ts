@@ -21,8 +21,8 @@ export type { CheckOptions, LoadModulesOptions, ValidateOptions } from "./check-
  * project's unless `loadModules` asks for it, and then in a separate process.
  */
 export function validate(doc: SpecDocument, options: ValidateOptions = {}): Promise<Diagnostic[]> {
-  const { loadModules, loadSubgraphs, severity, cache, probes } = options;
-  const checked = { loadModules, loadSubgraphs, severity, cache, probes };
+  const { loadModules, loadSubgraphs, severity, cache, probes, toolLock } = options;
+  const checked = { loadModules, loadSubgraphs, severity, cache, probes, toolLock };
   if (isCatalog(doc)) return validateCatalog(doc, checked);
   return checkDocument(doc, checked);
 }
@@ -52,9 +52,16 @@ export async function checkDocument(
   if (doc.data !== undefined) {
     const schema = checkSchema(doc);
     found.push(...schema);
-    // A child spec is checked as compile checks it: the same modules, no severity overrides.
+    // A child spec is checked as compile checks it: the same modules, no severity overrides, no
+    // lock (the child file's own check reports on the lock).
     const { loadModules, loadSubgraphs, cache, inspector } = options;
-    const childOptions: CheckOptions = { loadModules, loadSubgraphs, cache, inspector };
+    const childOptions: CheckOptions = {
+      loadModules,
+      loadSubgraphs,
+      cache,
+      inspector,
+      toolLock: false,
+    };
     const checkChild = (child: SpecDocument) => checkDocument(child, childOptions);
     const ctx = new CheckContext(doc, schema.length === 0, { ...options, checkChild });
     // A file that is not a mapping at all has nothing for the semantic rules to read.

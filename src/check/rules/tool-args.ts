@@ -1,4 +1,5 @@
 import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { ExprEnvironment } from "../../expr/index.js";
 import { schemaProblems } from "../../json-schema/schema-problems.js";
 import { validatorFor, valueProblems } from "../../json-schema/value-problems.js";
 import { isObject } from "../../spec/data.js";
@@ -6,16 +7,9 @@ import type { JsonSchema } from "../../spec/spec-types.generated.js";
 import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
 import { toolInfo } from "../tool-info.js";
+import { argumentLabel, checkTypedArgument, hasTemplate } from "../typed-arguments.js";
 
 type Obj = Record<string, unknown>;
-
-/** A value holding `${{ }}` anywhere is typed by the expression checker, not here. */
-const hasTemplate = (v: unknown): boolean =>
-  typeof v === "string"
-    ? v.includes("${{")
-    : Array.isArray(v)
-      ? v.some(hasTemplate)
-      : isObject(v) && Object.values(v).some(hasTemplate);
 
 interface ArgumentShape {
   schema: Obj;
@@ -53,10 +47,6 @@ function withoutRequired(schema: Obj): Obj {
   return out;
 }
 
-/** `argument \`tags[1]\``, `argument \`filter.status\``. */
-const argumentLabel = (path: (string | number)[]): string =>
-  `argument \`${path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i ? `.${seg}` : seg)).join("")}\``;
-
 /** "`a`, `b` and `c`". */
 const listAll = (names: string[]): string =>
   listNames(names, 12).replace(/ or (?=[^,]*$)/, " and ");
@@ -87,6 +77,7 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
   const bound = new Set(info.bound);
   const open = Object.keys(shape.properties).filter((k) => !bound.has(k));
   const literal: Obj = {};
+  const typed: [string, unknown][] = [];
   for (const [key, value] of Object.entries(args)) {
     const at = ["nodes", name, "args", key];
     if (bound.has(key)) {
@@ -106,7 +97,22 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
       });
     } else if (!hasTemplate(value)) {
       literal[key] = value;
+    } else {
+      typed.push([key, value]);
     }
+  }
+  if (typed.length) {
+    const env = ctx.memo("tool-args:env", () =>
+      ExprEnvironment.for({ state: ctx.spec.state, context: ctx.spec.context }),
+    );
+    const site = {
+      ctx,
+      env,
+      scope: env.scope(`the \`args\` of node \`${name}\``),
+      root: shape.schema,
+      base: ["nodes", name, "args"],
+    };
+    for (const [key, value] of typed) checkTypedArgument(site, [key], value, shape.properties[key]);
   }
   const missing = shape.required.filter((r) => !Object.hasOwn(args, r) && !bound.has(r));
   for (const key of missing) {
