@@ -14,7 +14,7 @@ import {
   type Scope,
   typeFromSchema,
 } from "../expr/index.js";
-import { validatorFor, valueProblems } from "../json-schema/value-problems.js";
+import { argumentLabel, validatorFor, valueProblems } from "../json-schema/value-problems.js";
 import { isObject } from "../spec/data.js";
 import type { Path } from "../spec/source-map.js";
 import type { CheckContext } from "./check-context.js";
@@ -30,10 +30,6 @@ export const hasTemplate = (v: unknown): boolean =>
     : Array.isArray(v)
       ? v.some(hasTemplate)
       : isObject(v) && Object.values(v).some(hasTemplate);
-
-/** `argument \`tags[1]\``, `argument \`filter.status\``. */
-export const argumentLabel = (path: (string | number)[]): string =>
-  `argument \`${path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i ? `.${seg}` : seg)).join("")}\``;
 
 export interface ArgumentSite {
   ctx: CheckContext;

@@ -1,13 +1,13 @@
 import { didYouMean, listNames } from "../../diagnostics/suggest.js";
 import { ExprEnvironment } from "../../expr/index.js";
 import { schemaProblems } from "../../json-schema/schema-problems.js";
-import { validatorFor, valueProblems } from "../../json-schema/value-problems.js";
+import { argumentLabel, validatorFor, valueProblems } from "../../json-schema/value-problems.js";
 import { isObject } from "../../spec/data.js";
 import type { JsonSchema } from "../../spec/spec-types.generated.js";
 import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
 import { toolInfo } from "../tool-info.js";
-import { argumentLabel, checkTypedArgument, hasTemplate } from "../typed-arguments.js";
+import { checkTypedArgument, hasTemplate } from "../typed-arguments.js";
 
 type Obj = Record<string, unknown>;
 
