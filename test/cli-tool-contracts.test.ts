@@ -31,6 +31,21 @@ export const add = tool(async ({ a, b }) => String(a + b), {
 });
 `;
 
+/** A tool whose schema is imported from another file of the project. */
+const SPLIT = `import { tool } from "@langchain/core/tools";
+import { greeting } from "./schemas.js";
+
+export const greet = tool(async ({ name }) => \`hello \${name}\`, {
+  name: "greet",
+  description: "Greet someone.",
+  schema: greeting,
+});
+`;
+const SCHEMAS = `import { z } from "zod";
+
+export const greeting = z.object({ name: z.string() });
+`;
+
 /** A graph whose one tool node calls `add` with `args` (YAML flow mapping). */
 const graph = (name: string, args: string) => `version: 1
 name: ${name}
@@ -82,9 +97,18 @@ beforeAll(() => {
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   writeFileSync(join(dir, "tools", "math.ts"), TOOL);
   writeGraph("ok", '{ a: "${{ state.n }}", b: 2, mode: exact }');
+  writeFileSync(join(dir, "tools", "split.ts"), SPLIT);
+  writeFileSync(join(dir, "tools", "schemas.ts"), SCHEMAS);
+  writeFileSync(
+    join(dir, "graphs", "split.yaml"),
+    graph("split", '{ name: "${{ state.label }}" }').replace(
+      "add: { module: ../tools/math.ts }",
+      "add: { module: ../tools/split.ts, export: greet }",
+    ),
+  );
   const locked = inApp("lock");
   expect(locked.stderr).toBe("");
-  expect(locked.stdout).toBe("✔ wrote graphspec.lock.json (2 modules, 2 tools)\n");
+  expect(locked.stdout).toBe("✔ wrote graphspec.lock.json (3 modules, 3 tools)\n");
   expect(locked.status).toBe(0);
   // `lock` ran it (in its separate process): the marker says the test's marker works.
   expect(existsSync(MARKER)).toBe(true);
@@ -139,7 +163,7 @@ describe("validate checks a module tool's arguments from graphspec.lock.json, ru
     try {
       const r = validate(file);
       expect(r.findings.map(brief)).toEqual([
-        `${file}:9:18 tool-lock: module \`../tools/math.ts\` of tool \`add\` has changed since graphspec.lock.json was written, so the tool's arguments cannot be checked`,
+        `${file}:9:18 tool-lock: module \`../tools/math.ts\` of tool \`add\`, or a file it imports, has changed since graphspec.lock.json was written, so the tool's arguments cannot be checked`,
       ]);
       expect(r.findings[0]?.hint).toBe(
         "run `npx graphspec lock` where the tool code is trusted (it loads the tool modules) and commit graphspec.lock.json",
@@ -154,6 +178,29 @@ describe("validate checks a module tool's arguments from graphspec.lock.json, ru
       writeFileSync(join(dir, "tools", "math.ts"), TOOL);
     }
     expect(inApp("lock", "--check").status).toBe(0);
+  });
+
+  it("a tool whose schema another file holds: checked from the lock, stale when that file changes", () => {
+    const file = "graphs/split.yaml";
+    expect(validate(file).findings).toEqual([]);
+    writeFileSync(
+      join(dir, file),
+      graph("split", "{ name: 7 }").replace(
+        "add: { module: ../tools/math.ts }",
+        "add: { module: ../tools/split.ts, export: greet }",
+      ),
+    );
+    expect(validate(file).findings.map(brief)).toEqual([
+      `${file}:14:19 tool-args: argument \`name\` must be a string, not 7`,
+    ]);
+    writeFileSync(join(dir, "tools", "schemas.ts"), SCHEMAS.replace("z.string()", "z.number()"));
+    try {
+      expect(validate(file).findings.map(brief)).toEqual([
+        `${file}:9:18 tool-lock: module \`../tools/split.ts\` of tool \`add\`, or a file it imports, has changed since graphspec.lock.json was written, so the tool's arguments cannot be checked`,
+      ]);
+    } finally {
+      writeFileSync(join(dir, "tools", "schemas.ts"), SCHEMAS);
+    }
   });
 
   it("a tool module missing from the lock is a finding too", () => {

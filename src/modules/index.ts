@@ -13,7 +13,6 @@ export {
 } from "./isolated/isolated-inspector.js";
 export { inProcessInspector, loadModule, moduleCacheKey } from "./load.js";
 export {
-  contentHash,
   LOCK_COMMAND,
   LOCK_FILE,
   type LockedModule,
@@ -23,7 +22,8 @@ export {
   readLock,
   type ToolLock,
 } from "./lock/lock-file.js";
-export { lockedInspector, sharedModuleHash } from "./lock/locked-inspector.js";
+export { lockedInspector } from "./lock/locked-inspector.js";
+export { moduleHash } from "./lock/module-hash.js";
 export type { ModuleInspector, ModuleReport } from "./module-report.js";
 export { type ModuleVersions, moduleVersions } from "./module-versions.js";
 export * from "./refs.js";

@@ -1,4 +1,4 @@
-import { LOCK_COMMAND, LOCK_FILE, lockKey, sharedModuleHash } from "../../modules/index.js";
+import { LOCK_COMMAND, LOCK_FILE, lockKey, moduleHash } from "../../modules/index.js";
 import { checkedModuleRefs, projectLock, sharedOf } from "../module-refs.js";
 import type { Rule } from "../rule.js";
 
@@ -33,9 +33,9 @@ export const toolLock: Rule = {
           message: `module \`${ref.module}\` of tool \`${tool}\` is not in ${LOCK_FILE}, so the tool's arguments cannot be checked`,
           hint: REFRESH,
         });
-      } else if ((await sharedModuleHash(abs, sharedOf(ctx))) !== entry.sha256) {
+      } else if ((await moduleHash(abs, ctx.doc.root, sharedOf(ctx))) !== entry.sha256) {
         ctx.report("tool-lock", ref.path, {
-          message: `module \`${ref.module}\` of tool \`${tool}\` has changed since ${LOCK_FILE} was written, so the tool's arguments cannot be checked`,
+          message: `module \`${ref.module}\` of tool \`${tool}\`, or a file it imports, has changed since ${LOCK_FILE} was written, so the tool's arguments cannot be checked`,
           hint: REFRESH,
         });
       }

@@ -9,7 +9,6 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import {
-  contentHash,
   DEFAULT_LOAD_TIMEOUT_MS,
   type ExportFacts,
   isolatedInspector,
@@ -18,6 +17,7 @@ import {
   lockKey,
   lockText,
   type ModuleRef,
+  moduleHash,
   moduleRefs,
   resolveModuleFile,
   sharedIn,
@@ -114,7 +114,12 @@ export async function lockCommand(argv: string[], io: Io): Promise<number> {
     const modules = new Map<string, LockedModule>();
     for (const [key, { abs, ref, spec }] of [...wanted].sort(([a], [b]) => a.localeCompare(b))) {
       // Hashed before loading: a lock never pairs a hash with exports of other content.
-      const sha256 = contentHash(await readFile(abs));
+      const sha256 = await moduleHash(abs, root, shared);
+      if (sha256 === undefined) {
+        io.err(`${spec}: module \`${ref.module}\` cannot be read`);
+        rootFailed = true;
+        continue;
+      }
       const report = await inspect(abs, root, shared);
       if (!report.ok) {
         const { message, hint } = report.describe(ref.module);

@@ -21,7 +21,7 @@ export const LOCK_COMMAND = "npx graphspec lock";
 const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
 export interface LockedModule {
-  /** sha-256 of the module's text (CRLF read as LF, so a Windows checkout hashes the same). */
+  /** The hash of the module and the project files it imports (module-hash.ts). */
   sha256: string;
   /** Every export of the module, by name, as a loading process described it. */
   exports: ReadonlyMap<string, ExportFacts>;
@@ -39,18 +39,9 @@ export type LockRead = { ok: true; lock: ToolLock } | { ok: false; problem: stri
 export const lockKey = (root: string, abs: string): string =>
   relative(root, abs).split(sep).join("/");
 
-/** The hash the lock records for a module's content. */
+/** The hash of one file's content (CRLF read as LF, so a Windows checkout hashes the same). */
 export const contentHash = (bytes: Buffer): string =>
   createHash("sha256").update(bytes.toString("utf8").replace(/\r\n/g, "\n")).digest("hex");
-
-/** The current hash of a module file, or undefined when it cannot be read. */
-export async function moduleHash(abs: string): Promise<string | undefined> {
-  try {
-    return contentHash(await readFile(abs));
-  } catch {
-    return undefined;
-  }
-}
 
 /** Reads `graphspec.lock.json` at the project root. */
 export async function readLock(root: string): Promise<LockRead> {

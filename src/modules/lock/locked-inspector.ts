@@ -5,16 +5,13 @@
  * parsed as before. Nothing is run either way.
  */
 import type { ModuleInspector } from "../module-report.js";
-import { lockKey, moduleHash, type ToolLock } from "./lock-file.js";
-
-/** The module's current hash, once per run. */
-export const sharedModuleHash = (abs: string, shared: Parameters<ModuleInspector>[2]) =>
-  shared(`graphspec:lock-hash:${abs}`, () => moduleHash(abs));
+import { lockKey, type ToolLock } from "./lock-file.js";
+import { moduleHash } from "./module-hash.js";
 
 export function lockedInspector(lock: ToolLock, fallback: ModuleInspector): ModuleInspector {
   return async (abs, root, shared) => {
     const entry = lock.modules.get(lockKey(root, abs));
-    if (!entry || (await sharedModuleHash(abs, shared)) !== entry.sha256)
+    if (!entry || (await moduleHash(abs, root, shared)) !== entry.sha256)
       return fallback(abs, root, shared);
     return {
       ok: true,
