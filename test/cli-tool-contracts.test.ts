@@ -255,3 +255,27 @@ edges:
     }
   });
 });
+
+describe("at run time", () => {
+  it("refused arguments name the argument, what it takes and what it got", () => {
+    // `any` is not known before the run, so validate lets it pass; the tool's schema refuses it.
+    const file = writeGraph("dyn", '{ a: "${{ state.junk }}", b: 2 }');
+    writeFileSync(
+      join(dir, file),
+      graph("dyn", '{ a: "${{ state.junk }}", b: 2 }').replace(
+        "state:\n",
+        'state:\n  junk: { type: any, default: "one" }\n',
+      ),
+    );
+    try {
+      expect(validate(file).findings).toEqual([]);
+      const r = inApp("run", file, "--checkpointer", "memory", "--input", "{}");
+      expect(r.stdout + r.stderr).toContain(
+        'node `sum`: tool `add` refused its arguments: argument `a` must be a number, not the string "one"',
+      );
+      expect(r.status).toBe(1);
+    } finally {
+      rmSync(join(dir, file));
+    }
+  });
+});
