@@ -256,6 +256,27 @@ edges:
   });
 });
 
+describe("a tool's `bind`", () => {
+  it("is checked against the arguments it fills, by type", () => {
+    const file = "graphs/bound.yaml";
+    writeFileSync(
+      join(dir, file),
+      graph("bound", "{ b: 2 }").replace(
+        "add: { module: ../tools/math.ts }",
+        'add: { module: ../tools/math.ts, bind: { a: "${{ state.label }}", mode: slow } }',
+      ),
+    );
+    try {
+      expect(validate(file).findings.map(brief)).toEqual([
+        `${file}:9:47 tool-args: argument \`a\` takes a number, but this template gives a \`string\``,
+        `${file}:9:75 tool-args: argument \`mode\` must be one of "fast", "exact"`,
+      ]);
+    } finally {
+      rmSync(join(dir, file));
+    }
+  });
+});
+
 describe("at run time", () => {
   it("refused arguments name the argument, what it takes and what it got", () => {
     // `any` is not known before the run, so validate lets it pass; the tool's schema refuses it.

@@ -123,7 +123,7 @@ export function checkTypedArgument(
 }
 
 /** A part of an argument: a template (or a structure holding one) is typed; a literal is validated. */
-function checkPart(
+export function checkPart(
   site: ArgumentSite,
   path: (string | number)[],
   value: unknown,

@@ -7,7 +7,12 @@ import type { JsonSchema } from "../../spec/spec-types.generated.js";
 import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
 import { toolInfo } from "../tool-info.js";
-import { checkTypedArgument, hasTemplate } from "../typed-arguments.js";
+import {
+  type ArgumentSite,
+  checkPart,
+  checkTypedArgument,
+  hasTemplate,
+} from "../typed-arguments.js";
 
 type Obj = Record<string, unknown>;
 
@@ -35,6 +40,19 @@ function argumentShape(schema: JsonSchema | undefined): ArgumentShape | undefine
   };
 }
 
+/** Where an argument's values are checked: the spec's expression scope there and the schema's root. */
+function argumentSite(
+  ctx: CheckContext,
+  shape: ArgumentShape,
+  base: (string | number)[],
+  where: string,
+): ArgumentSite {
+  const env = ctx.memo("tool-args:env", () =>
+    ExprEnvironment.for({ state: ctx.spec.state, context: ctx.spec.context }),
+  );
+  return { ctx, env, scope: env.scope(where), root: shape.schema, base };
+}
+
 /** The schema without `required`: literal arguments are checked one by one, missing ones separately. */
 const relaxed = new WeakMap<Obj, Obj>();
 function withoutRequired(schema: Obj): Obj {
@@ -55,10 +73,20 @@ async function checkBind(ctx: CheckContext, tool: string): Promise<void> {
   const bind = (ctx.spec.tools?.[tool] as { bind?: unknown } | undefined)?.bind;
   if (!isObject(bind)) return;
   const shape = argumentShape((await toolInfo(ctx, tool))?.jsonSchema);
-  if (!shape?.closed) return;
+  if (!shape) return;
+  const site = argumentSite(
+    ctx,
+    shape,
+    ["tools", tool, "bind"],
+    `the \`bind\` of tool \`${tool}\``,
+  );
   const names = Object.keys(shape.properties);
-  for (const key of Object.keys(bind)) {
-    if (Object.hasOwn(shape.properties, key)) continue;
+  for (const [key, value] of Object.entries(bind)) {
+    if (Object.hasOwn(shape.properties, key)) {
+      checkPart(site, [key], value, shape.properties[key]);
+      continue;
+    }
+    if (!shape.closed) continue;
     ctx.report("tool-args", ["tools", tool, "bind", key], {
       message: `\`bind\` sets \`${key}\`, which is not an argument of tool \`${tool}\``,
       hint: didYouMean(key, names) ?? `its arguments: ${listAll(names)}`,
@@ -102,16 +130,12 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
     }
   }
   if (typed.length) {
-    const env = ctx.memo("tool-args:env", () =>
-      ExprEnvironment.for({ state: ctx.spec.state, context: ctx.spec.context }),
-    );
-    const site = {
+    const site = argumentSite(
       ctx,
-      env,
-      scope: env.scope(`the \`args\` of node \`${name}\``),
-      root: shape.schema,
-      base: ["nodes", name, "args"],
-    };
+      shape,
+      ["nodes", name, "args"],
+      `the \`args\` of node \`${name}\``,
+    );
     for (const [key, value] of typed) checkTypedArgument(site, [key], value, shape.properties[key]);
   }
   const missing = shape.required.filter((r) => !Object.hasOwn(args, r) && !bound.has(r));
