@@ -37,7 +37,7 @@ export interface ArgumentSite {
   scope: Scope;
   /** The whole argument schema, for `$ref`s. */
   root: Obj;
-  /** The node's `args` path in the spec. */
+  /** Where the values stand in the spec: a node's `args`, a tool's `bind`. */
   base: Path;
 }
 
@@ -46,7 +46,7 @@ export interface ArgumentSite {
  * CEL types strings without their enum, the channel's declaration keeps it.
  */
 function enumRead(env: ExprEnvironment, source: string): readonly string[] | undefined {
-  const read = /^\$\{\{\s*(state|context)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(source.trim());
+  const read = /^\$\{\{\s*(state|context)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$/.exec(source);
   if (!read) return undefined;
   const field = (read[1] === "state" ? env.state : env.context).fields[read[2] ?? ""];
   return field?.kind === "string" ? field.enum : undefined;
