@@ -221,6 +221,7 @@ const OTHER = {
   threads: ["--checkpointer", "--prefix"],
   init: ["--force"],
   migrate: ["--check"],
+  lock: ["--load-timeout", "--load-env"],
   graphs: ["--json"],
 } as const;
 

@@ -24,6 +24,7 @@ describe("graphspec init", () => {
       ".gitignore",
       "scripts.json",
       ".github/workflows/graphspec.yml",
+      "graphspec.lock.json",
     ])
       expect(existsSync(join(dir, f)), f).toBe(true);
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");

@@ -158,14 +158,17 @@ describe("rule pages show the CLI's real output", () => {
         const args = command[1]!.split(/\s+/);
         const specPath = args.at(-1)!;
         // The spec is the nearest YAML or JSON block before the output; a JS block whose first line
-        // is `// path` is a module it needs.
-        const spec = blocks.slice(0, i).findLast((b) => b.lang === "yaml" || b.lang === "json");
+        // is `// path` is a module it needs; a block whose fence says `file=path` is that file.
+        const fileOf = (b: (typeof blocks)[number]) => /(?:^|\s)file=(\S+)/.exec(b.meta)?.[1];
+        const spec = blocks
+          .slice(0, i)
+          .findLast((b) => (b.lang === "yaml" || b.lang === "json") && !fileOf(b));
         expect(spec, "no spec block before the output").toBeDefined();
         const dir = mkdtempSync(join(tmpdir(), "graphspec-docs-"));
         try {
           const files: Record<string, string> = { "package.json": "{}", [specPath]: spec!.text };
           for (const b of blocks.slice(0, i)) {
-            const path = /^\/\/ (\S+\.m?[jt]s)$/.exec(b.text.split("\n")[0]!)?.[1];
+            const path = /^\/\/ (\S+\.m?[jt]s)$/.exec(b.text.split("\n")[0]!)?.[1] ?? fileOf(b);
             if (path) files[path] = b.text;
           }
           for (const [path, text] of Object.entries(files)) {

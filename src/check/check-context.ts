@@ -30,6 +30,12 @@ export interface ValidateOptions {
    * - `false`: not read at all; only that the files exist inside the project.
    */
   loadModules?: boolean | LoadModulesOptions;
+  /**
+   * Read the project's `graphspec.lock.json` (written by `graphspec lock`) when modules are parsed
+   * (the default): tools' argument schemas from it, and a finding for a tool module it does not
+   * record as it is now. Default true; `false` ignores the file.
+   */
+  toolLock?: boolean;
   /** Load subgraph specs to check their references and cycles. Default true. */
   loadSubgraphs?: boolean;
   /** Per-rule severity overrides; `off` disables a rule. */

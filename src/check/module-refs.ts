@@ -5,11 +5,14 @@ import {
   type InspectedRef,
   inspectRef,
   isolatedInspector,
+  type LockRead,
+  lockedInspector,
   type ModuleInspector,
   moduleRefs,
   type RefBase,
   type RefProblem,
   type ResolvedGraphRef,
+  readLock,
   resolveGraphRef,
   type Shared,
   staticInspector,
@@ -27,12 +30,26 @@ export const sharedOf =
   (key, compute) =>
     ctx.shared(key, compute);
 
+/**
+ * The project's `graphspec.lock.json`, read once per run, when this check reads it: validate's
+ * default (modules parsed, not loaded), unless `toolLock: false`. Undefined: not read, or none.
+ */
+export function projectLock(ctx: CheckContext): Promise<LockRead> {
+  const { inspector, loadModules, toolLock } = ctx.options;
+  if (inspector || loadModules !== undefined || toolLock === false)
+    return Promise.resolve(undefined);
+  return ctx.shared(`graphspec:lock:${ctx.doc.root}`, () => readLock(ctx.doc.root));
+}
+
 /** The inspector `loadModules` asks for: undefined means the files are not read at all. */
-function inspectorOf(ctx: CheckContext): ModuleInspector | undefined {
+async function inspectorOf(ctx: CheckContext): Promise<ModuleInspector | undefined> {
   const { inspector, loadModules } = ctx.options;
   if (inspector) return inspector;
   if (loadModules === false) return undefined;
-  if (loadModules === undefined) return staticInspector;
+  if (loadModules === undefined) {
+    const lock = await projectLock(ctx);
+    return lock?.ok ? lockedInspector(lock.lock, staticInspector) : staticInspector;
+  }
   const options = loadModules === true ? {} : loadModules;
   return isolatedInspector({
     timeout: options.timeout ?? DEFAULT_LOAD_TIMEOUT_MS,
@@ -42,8 +59,8 @@ function inspectorOf(ctx: CheckContext): ModuleInspector | undefined {
 
 /** The document's module references: their files, and their exports as far as the run's inspector can tell. */
 export function checkedModuleRefs(ctx: CheckContext): Promise<InspectedRef[]> {
-  return ctx.memo("modules:refs", () => {
-    const inspector = inspectorOf(ctx);
+  return ctx.memo("modules:refs", async () => {
+    const inspector = await inspectorOf(ctx);
     return Promise.all(
       moduleRefs(ctx.spec).map((ref) => inspectRef(refBase(ctx), ref, inspector, sharedOf(ctx))),
     );

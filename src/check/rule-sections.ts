@@ -45,6 +45,7 @@ const DEPENDS_ON: Partial<Record<RuleName, readonly Section[]>> = {
   "unsafe-key": [],
   regex: [],
   "tool-args": ["tools", "catalog", "state", "context"],
+  "tool-lock": ["tools", "catalog"],
   "interrupt-schema": [],
   "output-schema": [],
 };

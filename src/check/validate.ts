@@ -22,8 +22,8 @@ export type { CheckOptions, LoadModulesOptions, ValidateOptions } from "./check-
  * project's unless `loadModules` asks for it, and then in a separate process.
  */
 export function validate(doc: SpecDocument, options: ValidateOptions = {}): Promise<Diagnostic[]> {
-  const { loadModules, loadSubgraphs, severity, cache, probes } = options;
-  const checked = { loadModules, loadSubgraphs, severity, cache, probes };
+  const { loadModules, loadSubgraphs, severity, cache, probes, toolLock } = options;
+  const checked = { loadModules, loadSubgraphs, severity, cache, probes, toolLock };
   if (isCatalog(doc)) return validateCatalog(doc, checked);
   return checkDocument(doc, checked);
 }
@@ -58,9 +58,16 @@ export async function checkDocument(
     const shown = (d: Diagnostic) =>
       options.severity?.schema !== "off" && !doc.suppressions.covers(d.rule, d.line);
     const broken = new Set([...brokenBy].filter(([, d]) => shown(d)).map(([s]) => s));
-    // A child spec is checked as compile checks it: the same modules, no severity overrides.
+    // A child spec is checked as compile checks it: the same modules, no severity overrides, no
+    // lock (the child file's own check reports on the lock).
     const { loadModules, loadSubgraphs, cache, inspector } = options;
-    const childOptions: CheckOptions = { loadModules, loadSubgraphs, cache, inspector };
+    const childOptions: CheckOptions = {
+      loadModules,
+      loadSubgraphs,
+      cache,
+      inspector,
+      toolLock: false,
+    };
     const checkChild = (child: SpecDocument) => checkDocument(child, childOptions);
     const ctx = new CheckContext(doc, schema.length === 0, { ...options, checkChild });
     // A file that is not a mapping at all has nothing for the semantic rules to read.

@@ -59,6 +59,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "rewrite specs of an older version to the current one (--check for CI)",
     load: async () => (await import("./commands/migrate.js")).migrateCommand,
   },
+  lock: {
+    summary: "record the tool modules' argument schemas in graphspec.lock.json",
+    load: async () => (await import("./commands/lock.js")).lockCommand,
+  },
   schema: {
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,

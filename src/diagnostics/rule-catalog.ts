@@ -136,6 +136,11 @@ export const CATALOG = {
     severity: "error",
     summary: "A tool node's `args` do not match the tool's argument schema.",
   },
+  "tool-lock": {
+    severity: "error",
+    summary:
+      "A tool module is missing from `graphspec.lock.json`, or has changed since the lock was written.",
+  },
   "interrupt-schema": {
     severity: "error",
     summary: "An interrupt's `schema` is not a valid JSON Schema.",

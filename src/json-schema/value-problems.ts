@@ -19,6 +19,10 @@ export function validatorFor(schema: object): ValidateFunction | undefined {
   return validators.get(schema) ?? undefined;
 }
 
+/** `argument \`tags[1]\``, `argument \`filter.status\``: a place in a tool's arguments, as messages name it. */
+export const argumentLabel = (path: (string | number)[]): string =>
+  `argument \`${path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i ? `.${seg}` : seg)).join("")}\``;
+
 /** What a value fails against a validator, at the places inside the value. */
 export function valueProblems(
   validate: ValidateFunction,

@@ -12,6 +12,18 @@ export {
   isolatedInspector,
 } from "./isolated/isolated-inspector.js";
 export { inProcessInspector, loadModule, moduleCacheKey } from "./load.js";
+export {
+  LOCK_COMMAND,
+  LOCK_FILE,
+  type LockedModule,
+  type LockRead,
+  lockKey,
+  lockText,
+  readLock,
+  type ToolLock,
+} from "./lock/lock-file.js";
+export { lockedInspector } from "./lock/locked-inspector.js";
+export { moduleHash } from "./lock/module-hash.js";
 export type { ModuleInspector, ModuleReport } from "./module-report.js";
 export { type ModuleVersions, moduleVersions } from "./module-versions.js";
 export * from "./refs.js";

@@ -168,7 +168,7 @@ edges:
     const out = await g.invoke({});
     expect(out.failure).toMatchObject({ type: "ToolInputParsingException", node: "call" });
     expect(out.failure.message).toMatch(
-      /^node `call`: tool `add` failed: Received tool input did not match expected schema/,
+      /^node `call`: tool `add` refused its arguments: argument `a` must be a number, not the string "u-1"$/,
     );
   });
 

@@ -124,7 +124,7 @@ function noMessages(
 }
 
 /** How to turn a value of type `actual` into what `expected` takes, when CEL has a direct way. */
-function conversionHint(actual: ExprType, expected: ExprType): string | undefined {
+export function conversionHint(actual: ExprType, expected: ExprType): string | undefined {
   const accepts = (kind: ExprType["kind"]) =>
     expected.kind === kind ||
     (expected.kind === "union" && expected.of.some((m) => m.kind === kind));

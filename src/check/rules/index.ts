@@ -21,6 +21,7 @@ import { subgraphChannels } from "./subgraph-channels.js";
 import { subgraphCycle } from "./subgraph-cycle.js";
 import { subgraphErrors } from "./subgraph-errors.js";
 import { toolArgs } from "./tool-args.js";
+import { toolLock } from "./tool-lock.js";
 import { unknownExport } from "./unknown-export.js";
 import { unknownModel } from "./unknown-model.js";
 import { unknownModule } from "./unknown-module.js";
@@ -62,6 +63,7 @@ export const RULES: readonly Rule[] = [
   unsafeKey,
   regex,
   toolArgs,
+  toolLock,
   interruptSchema,
   outputSchema,
 ];

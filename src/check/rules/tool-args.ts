@@ -1,21 +1,20 @@
 import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { ExprEnvironment } from "../../expr/index.js";
 import { schemaProblems } from "../../json-schema/schema-problems.js";
-import { validatorFor, valueProblems } from "../../json-schema/value-problems.js";
+import { argumentLabel, validatorFor, valueProblems } from "../../json-schema/value-problems.js";
 import { isObject } from "../../spec/data.js";
 import type { JsonSchema } from "../../spec/spec-types.generated.js";
 import type { CheckContext } from "../check-context.js";
 import type { Rule } from "../rule.js";
 import { toolInfo } from "../tool-info.js";
+import {
+  type ArgumentSite,
+  checkPart,
+  checkTypedArgument,
+  hasTemplate,
+} from "../typed-arguments.js";
 
 type Obj = Record<string, unknown>;
-
-/** A value holding `${{ }}` anywhere is typed by the expression checker, not here. */
-const hasTemplate = (v: unknown): boolean =>
-  typeof v === "string"
-    ? v.includes("${{")
-    : Array.isArray(v)
-      ? v.some(hasTemplate)
-      : isObject(v) && Object.values(v).some(hasTemplate);
 
 interface ArgumentShape {
   schema: Obj;
@@ -41,6 +40,19 @@ function argumentShape(schema: JsonSchema | undefined): ArgumentShape | undefine
   };
 }
 
+/** Where an argument's values are checked: the spec's expression scope there and the schema's root. */
+function argumentSite(
+  ctx: CheckContext,
+  shape: ArgumentShape,
+  base: (string | number)[],
+  where: string,
+): ArgumentSite {
+  const env = ctx.memo("tool-args:env", () =>
+    ExprEnvironment.for({ state: ctx.spec.state, context: ctx.spec.context }),
+  );
+  return { ctx, env, scope: env.scope(where), root: shape.schema, base };
+}
+
 /** The schema without `required`: literal arguments are checked one by one, missing ones separately. */
 const relaxed = new WeakMap<Obj, Obj>();
 function withoutRequired(schema: Obj): Obj {
@@ -53,10 +65,6 @@ function withoutRequired(schema: Obj): Obj {
   return out;
 }
 
-/** `argument \`tags[1]\``, `argument \`filter.status\``. */
-const argumentLabel = (path: (string | number)[]): string =>
-  `argument \`${path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i ? `.${seg}` : seg)).join("")}\``;
-
 /** "`a`, `b` and `c`". */
 const listAll = (names: string[]): string =>
   listNames(names, 12).replace(/ or (?=[^,]*$)/, " and ");
@@ -65,10 +73,20 @@ async function checkBind(ctx: CheckContext, tool: string): Promise<void> {
   const bind = (ctx.spec.tools?.[tool] as { bind?: unknown } | undefined)?.bind;
   if (!isObject(bind)) return;
   const shape = argumentShape((await toolInfo(ctx, tool))?.jsonSchema);
-  if (!shape?.closed) return;
+  if (!shape) return;
+  const site = argumentSite(
+    ctx,
+    shape,
+    ["tools", tool, "bind"],
+    `the \`bind\` of tool \`${tool}\``,
+  );
   const names = Object.keys(shape.properties);
-  for (const key of Object.keys(bind)) {
-    if (Object.hasOwn(shape.properties, key)) continue;
+  for (const [key, value] of Object.entries(bind)) {
+    if (Object.hasOwn(shape.properties, key)) {
+      checkPart(site, [key], value, shape.properties[key]);
+      continue;
+    }
+    if (!shape.closed) continue;
     ctx.report("tool-args", ["tools", tool, "bind", key], {
       message: `\`bind\` sets \`${key}\`, which is not an argument of tool \`${tool}\``,
       hint: didYouMean(key, names) ?? `its arguments: ${listAll(names)}`,
@@ -87,6 +105,7 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
   const bound = new Set(info.bound);
   const open = Object.keys(shape.properties).filter((k) => !bound.has(k));
   const literal: Obj = {};
+  const typed: [string, unknown][] = [];
   for (const [key, value] of Object.entries(args)) {
     const at = ["nodes", name, "args", key];
     if (bound.has(key)) {
@@ -106,7 +125,18 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
       });
     } else if (!hasTemplate(value)) {
       literal[key] = value;
+    } else {
+      typed.push([key, value]);
     }
+  }
+  if (typed.length) {
+    const site = argumentSite(
+      ctx,
+      shape,
+      ["nodes", name, "args"],
+      `the \`args\` of node \`${name}\``,
+    );
+    for (const [key, value] of typed) checkTypedArgument(site, [key], value, shape.properties[key]);
   }
   const missing = shape.required.filter((r) => !Object.hasOwn(args, r) && !bound.has(r));
   for (const key of missing) {

@@ -78,7 +78,8 @@ export async function drawCommand(argv: string[], io: Io): Promise<number> {
   const doc = await readSpec(path, { file });
   // What validate says is what decides: a spec with errors never compiles, so no drawing of it
   // would show a graph that runs. Warnings do not stop a run; they do not stop a drawing either.
-  const diagnostics = await validate(doc);
+  // A stale tool lock does not stop a run (it imports the tools), so not a drawing either.
+  const diagnostics = await validate(doc, { toolLock: false });
   if (diagnostics.length) {
     const sources = new Map(doc.text ? [[doc.file, doc.text]] : []);
     io.err(formatPretty(diagnostics, sources, io.isTty));

@@ -14,7 +14,9 @@ const help = `Usage: graphspec init [dir] [--force]
 
 Makes a new graphspec project in dir (default: the current directory): graphs/triage.yaml (state,
 a model call, a route, an approval, a tool), its tool, its fixture, scripts.json (offline model
-answers), a README, a package.json (scripts validate, test, dev) and a GitHub Actions workflow.
+answers), graphspec.lock.json (the tool's argument schema, which validate checks against without
+running the tool), a README, a package.json (scripts validate, lock, test, dev) and a GitHub
+Actions workflow.
 
 Options:
       --force    add the files to a directory that is not empty (an existing file is never

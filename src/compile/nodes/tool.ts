@@ -6,7 +6,7 @@
 import { isCommand } from "@langchain/langgraph";
 import { T } from "../../expr/index.js";
 import type { ToolNode } from "../../spec/spec-types.generated.js";
-import { argumentsRefused } from "../arguments-refused.js";
+import { argumentsRefused, refusedArguments } from "../arguments-refused.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import type { NodeKind } from "../node-kind.js";
 import { compileValue, compileWrite } from "../values.js";
@@ -34,24 +34,25 @@ export const toolKind: NodeKind<ToolNode> = {
     return {
       run: async ({ state, vars, config }) => {
         let result: unknown;
+        const given = args(vars) as Record<string, unknown>;
         try {
           // The tool's runtime, as a ToolNode gives it: the run's config with the state.
-          result = await tool.invoke(
-            args(vars) as Record<string, unknown>,
-            {
-              ...config,
-              state,
-            } as never,
-          );
+          result = await tool.invoke(given, {
+            ...config,
+            state,
+          } as never);
         } catch (e) {
           if (e instanceof GraphspecRunError) throw e;
-          const message = String((e as Error)?.message ?? e).split("\n")[0];
+          const refused = argumentsRefused(e);
+          const message = refused
+            ? `refused its arguments: ${refusedArguments(tool.schema, given, e)}`
+            : `failed: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
           throw new GraphspecRunError(
             "tool-error",
-            `node \`${name}\`: tool \`${node.tool}\` failed: ${message}`,
+            `node \`${name}\`: tool \`${node.tool}\` ${message}`,
             {
               node: name,
-              hint: argumentsRefused(e)
+              hint: refused
                 ? `give \`args\` that match the arguments of tool \`${node.tool}\``
                 : "see the tool's own message above",
               cause: e,

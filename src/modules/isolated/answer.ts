@@ -20,7 +20,8 @@ const MAX_TEXT = 4096;
 const text = (v: unknown): string | undefined =>
   typeof v === "string" ? v.slice(0, MAX_TEXT) : undefined;
 
-function readFacts(v: unknown): ExportFacts | undefined {
+/** One export's facts as read back from untrusted JSON (a loading process's answer, a lock file). */
+export function readFacts(v: unknown): ExportFacts | undefined {
   if (!isObject(v)) return undefined;
   switch (v.kind) {
     case "function":

@@ -19,6 +19,8 @@ export interface ModuleSyntax {
   stars: string[];
   /** Some exports cannot be known without running it (a computed `module.exports`). */
   dynamic: boolean;
+  /** Every specifier it imports by a literal: `import`, `export … from`, `import("…")`, `require("…")`. */
+  imports: string[];
 }
 
 export type SyntaxResult = ModuleSyntax | { syntaxError: string };
@@ -97,10 +99,16 @@ export async function readModuleSyntax(
       lexed = parse(js);
       code = js;
     } catch {
-      return { names: [], stars: [], dynamic: true };
+      return { names: [], stars: [], dynamic: true, imports: requires(code) };
     }
   }
-  const [, exports, , hasModuleSyntax] = lexed;
+  const [imported, exports, , hasModuleSyntax] = lexed;
+  const imports = [
+    ...imported.flatMap((i) =>
+      typeof i.specifier === "string" && !("typeOnly" in i && i.typeOnly) ? [i.specifier] : [],
+    ),
+    ...requires(code),
+  ];
   if (hasModuleSyntax || !commonJs) {
     const names: string[] = [];
     const stars: string[] = [];
@@ -110,12 +118,16 @@ export async function readModuleSyntax(
       else names.push(e.name);
     }
     if (commonJs && !names.includes("default")) names.push("default");
-    return { names, stars, dynamic: false };
+    return { names, stars, dynamic: false, imports };
   }
-  return readCommonJs(code);
+  return { ...(await readCommonJs(code)), imports };
 }
 
-async function readCommonJs(code: string): Promise<ModuleSyntax> {
+/** The literal specifiers of `require("…")` calls (CommonJS; esbuild's output of TypeScript's `import x = require`). */
+const requires = (code: string): string[] =>
+  [...code.matchAll(/\brequire\s*\(\s*(["'])([^"'\n]+)\1\s*\)/g)].map((m) => m[2] ?? "");
+
+async function readCommonJs(code: string): Promise<Omit<ModuleSyntax, "imports">> {
   const { parse } = await import("cjs-module-lexer");
   try {
     const { exports, reexports } = parse(code);

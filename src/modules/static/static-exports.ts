@@ -56,7 +56,7 @@ async function isCommonJs(abs: string, shared: Shared): Promise<boolean> {
 }
 
 /** Reads and lexes one file once per shared cache. */
-function syntaxOf(abs: string, shared: Shared): Promise<FileSyntax> {
+export function syntaxOf(abs: string, shared: Shared): Promise<FileSyntax> {
   return shared(`graphspec:syntax:${abs}`, async (): Promise<FileSyntax> => {
     try {
       const info = await stat(abs);
@@ -75,8 +75,8 @@ const isFile = (path: string) =>
     () => false,
   );
 
-/** The file a relative re-export specifier names, if it is one inside the project; packages are not followed. */
-async function resolveReexport(
+/** The file a relative specifier names, if it is one inside the project; packages are not followed. */
+export async function resolveLocal(
   specifier: string,
   from: string,
   realRoot: string,
@@ -118,7 +118,7 @@ async function inspect(abs: string, root: string, shared: Shared): Promise<Modul
   const queue = top.stars.map((specifier) => ({ specifier, from: abs, depth: 1 }));
   while (queue.length) {
     const { specifier, from, depth } = queue.shift()!;
-    const target = await resolveReexport(specifier, from, realRoot);
+    const target = await resolveLocal(specifier, from, realRoot);
     if (!target) {
       complete = false;
       continue;

@@ -1,0 +1,110 @@
+/**
+ * `graphspec.lock.json`: what each tool module exports — every export's facts, a tool's argument
+ * JSON Schema included — recorded by `graphspec lock` where the code is trusted, with the hash of
+ * the module's content, so that `graphspec validate` knows tools' arguments without running
+ * anything. The file is read as untrusted input (it comes with the pull request, like the specs):
+ * size-bounded, shape-checked, facts read as a loading process's answer is.
+ */
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { isObject } from "../../spec/data.js";
+import type { ExportFacts } from "../export-facts.js";
+import { readFacts } from "../isolated/answer.js";
+
+export const LOCK_FILE = "graphspec.lock.json";
+/** The format's version; a lock of another version is refused with the command that rewrites it. */
+export const LOCK_VERSION = 1;
+/** The command that writes the lock, as hints name it. */
+export const LOCK_COMMAND = "npx graphspec lock";
+/** A lock bigger than this is not read. */
+const MAX_LOCK_BYTES = 16 * 1024 * 1024;
+
+export interface LockedModule {
+  /** The hash of the module and the project files it imports (module-hash.ts). */
+  sha256: string;
+  /** Every export of the module, by name, as a loading process described it. */
+  exports: ReadonlyMap<string, ExportFacts>;
+}
+
+export interface ToolLock {
+  /** Module files by their path from the project root, with `/`. */
+  modules: ReadonlyMap<string, LockedModule>;
+}
+
+/** The lock, none (no file), or why it cannot be used. */
+export type LockRead = { ok: true; lock: ToolLock } | { ok: false; problem: string } | undefined;
+
+/** A module's key in the lock: its path from the project root, with `/` on every platform. */
+export const lockKey = (root: string, abs: string): string =>
+  relative(root, abs).split(sep).join("/");
+
+/** The hash of one file's content (CRLF read as LF, so a Windows checkout hashes the same). */
+export const contentHash = (bytes: Buffer): string =>
+  createHash("sha256").update(bytes.toString("utf8").replace(/\r\n/g, "\n")).digest("hex");
+
+/** Reads `graphspec.lock.json` at the project root. */
+export async function readLock(root: string): Promise<LockRead> {
+  const path = join(root, LOCK_FILE);
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return { ok: false, problem: `it cannot be read (${(e as NodeJS.ErrnoException).code})` };
+  }
+  if (size > MAX_LOCK_BYTES)
+    return { ok: false, problem: `it is bigger than ${MAX_LOCK_BYTES} bytes` };
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(path, "utf8"));
+  } catch {
+    return { ok: false, problem: "it is not JSON" };
+  }
+  return parseLock(data);
+}
+
+/** The lock in parsed JSON, checked for shape. */
+export function parseLock(data: unknown): LockRead {
+  if (!isObject(data) || !isObject(data.modules))
+    return { ok: false, problem: "it is not a lock graphspec wrote (no `modules`)" };
+  if (data.version !== LOCK_VERSION)
+    return {
+      ok: false,
+      problem: `it is of version ${JSON.stringify(data.version)}, and this graphspec reads version ${LOCK_VERSION}`,
+    };
+  const modules = new Map<string, LockedModule>();
+  for (const [key, entry] of Object.entries(data.modules)) {
+    if (!isObject(entry) || typeof entry.sha256 !== "string" || !isObject(entry.exports)) continue;
+    const exports = new Map<string, ExportFacts>();
+    for (const [name, facts] of Object.entries(entry.exports)) {
+      const read = readFacts(facts);
+      if (read) exports.set(name, read);
+    }
+    modules.set(key, { sha256: entry.sha256, exports });
+  }
+  return { ok: true, lock: { modules } };
+}
+
+/** Objects with their keys sorted, at every depth: the same lock is written byte for byte the same. */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (!isObject(v)) return v;
+  // No prototype: an export may be named `__proto__`.
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(v).sort()) out[key] = sorted(v[key]);
+  return out;
+}
+
+/** The lock's text: JSON with sorted keys and two-space indents, which diffs line by line. */
+export function lockText(lock: ToolLock): string {
+  const modules: Record<string, unknown> = Object.create(null);
+  for (const [key, m] of lock.modules)
+    modules[key] = { sha256: m.sha256, exports: Object.fromEntries(m.exports) };
+  const body = {
+    "//": `Written by \`graphspec lock\`: the tools' argument schemas, which \`graphspec validate\` checks specs against without running the modules. Run \`${LOCK_COMMAND}\` again when a tool module changes, and commit this file.`,
+    version: LOCK_VERSION,
+    modules: sorted(modules),
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
