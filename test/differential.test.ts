@@ -109,7 +109,7 @@ async function check(c: FuzzCase): Promise<Failure | undefined> {
     if (!verdict.structural) return undefined;
     return {
       kind: verdict.kind,
-      text: `run failed on its structure (${verdict.kind}): ${JSON.stringify(result.error)}`,
+      text: `run failed on its structure [${verdict.kind}]: ${JSON.stringify(result.error)}`,
     };
   } catch (e) {
     return { kind: "threw", text: `threw: ${(e as Error)?.stack ?? String(e)}` };

@@ -55,6 +55,8 @@ export function judge(result: RunResult, c: FuzzCase): Verdict {
   const code = error?.code ?? "(no code)";
   const message = error?.message ?? "";
   const where = specOf(c, error?.path);
+  // The node that failed, in `where`: inside a child, the path's last (`node` is the parent's).
+  const node = error?.path && error.path.length > 1 ? error.path.at(-1) : error?.node;
   if (ALWAYS_DATA.has(code)) return data(code);
   switch (code) {
     case "recursion-limit":
@@ -64,9 +66,9 @@ export function judge(result: RunResult, c: FuzzCase): Verdict {
       return parallelWrite(c, where, message);
     case "invalid-write":
     case "invalid-input":
-      return invalidWrite(c, where, error?.node ?? error?.path?.at(-1), error?.field, message);
+      return invalidWrite(c, where, node, error?.field, message);
     case "tool-error":
-      return toolError(where, error?.node ?? error?.path?.at(-1), message, error?.hint);
+      return toolError(where, node, message, error?.hint);
     case "node-error":
       return DELIBERATE.test(message) ? data(code) : structure(code);
     // What an `invoke` of a compiled child throws; the executor reports the child's own code.
@@ -158,8 +160,8 @@ function invalidWrite(
   field: string | undefined,
   message: string,
 ): Verdict {
-  // The run's input into a child: the parent's shared channel refused by the child's declaration.
-  if (/^the run's input wrote/.test(message)) return structure("subgraph-input");
+  // The run's input into a child: the parent's value refused by the child's declaration.
+  if (/the run's input wrote/.test(message)) return subgraphInput(c, node, field);
   if (!where || node === undefined || field === undefined) return data("invalid-write");
   const body = nodesOf(where)[node];
   if (!body) return data("invalid-write");
@@ -227,6 +229,25 @@ function subgraphWrite(
   const kind = `subgraph-copy-back (${type} → ${parentType})`;
   // The child's `any` channel holds what its run wrote: validate cannot know it.
   return type === undefined || type === "any" ? data(kind) : structure(kind);
+}
+
+/**
+ * A child refusing the parent's value as its input: structural when the parent's value has a
+ * known kind — its `input` map's template, or (without `input`) its own typed channel.
+ */
+function subgraphInput(c: FuzzCase, node: string | undefined, field: string | undefined): Verdict {
+  const body = node === undefined ? undefined : nodesOf(c.spec)[node];
+  if (!body || field === undefined) return data("subgraph-input");
+  const given = isObj(body.input)
+    ? field in body.input
+      ? kindOf(body.input[field], c.spec)
+      : undefined
+    : stateOf(c.spec)[field]?.type;
+  return given === undefined || given === "any"
+    ? data("subgraph-input")
+    : structure(
+        `subgraph-input (${given} → ${stateOf(c.children["child.yaml"] ?? {})[field]?.type})`,
+      );
 }
 
 /** A `tool` node's arguments refused by the tool's schema, when the spec gives their kinds. */
