@@ -59,9 +59,12 @@ export function judge(result: RunResult, c: FuzzCase): Verdict {
   const node = error?.path && error.path.length > 1 ? error.path.at(-1) : error?.node;
   if (ALWAYS_DATA.has(code)) return data(code);
   switch (code) {
-    case "recursion-limit":
-      // Static edges always run: a cycle of them never ends unless a node fails or pauses.
-      return where && staticCycle(where) ? structure("static-cycle") : data(code);
+    case "recursion-limit": {
+      // Static edges always run: a cycle of them never ends unless a node fails or pauses. A
+      // child's loop names the subgraph node alone.
+      const loop = error?.path?.length ? c.children["child.yaml"] : c.spec;
+      return loop && staticCycle(loop) ? structure("static-cycle") : data(code);
+    }
     case "parallel-write":
       return parallelWrite(c, where, message);
     case "invalid-write":
@@ -90,15 +93,40 @@ const nodesOf = (spec: Spec): Record<string, Obj> =>
 const stateOf = (spec: Spec): Record<string, Obj> =>
   (isObj(spec.state) ? spec.state : {}) as Record<string, Obj>;
 
-/** Whether the spec's static edges (`from: node`, `to: node` or a list) close a cycle. */
+/** Node names an edge (or an `on_error`) can lead to: `to`, a route's cases, a map's `to`. */
+function targetsOf(e: Obj): string[] {
+  const out: unknown[] = [];
+  if (e.to !== undefined) out.push(...(Array.isArray(e.to) ? e.to : [e.to]));
+  if (Array.isArray(e.route)) for (const c of e.route) if (isObj(c)) out.push(c.to ?? c.default);
+  if (isObj(e.map)) out.push(e.map.to);
+  return out.filter((t): t is string => typeof t === "string");
+}
+
+/**
+ * Whether a cycle of static edges (`from: node`, `to: node` or a list: they always run) is
+ * reachable from START by any edge or `on_error.goto`.
+ */
 export function staticCycle(spec: Spec): boolean {
+  const edges = (Array.isArray(spec.edges) ? spec.edges : []).filter(isObj);
+  const sources = (e: Obj) => (Array.isArray(e.from) ? e.from : [e.from]).map(String);
+  const any = new Map<string, string[]>();
+  const add = (from: string, to: string[]) => any.set(from, [...(any.get(from) ?? []), ...to]);
+  for (const e of edges) for (const f of sources(e)) add(f, targetsOf(e));
+  for (const [n, body] of Object.entries(nodesOf(spec)))
+    if (isObj(body.on_error) && typeof body.on_error.goto === "string")
+      add(n, [body.on_error.goto]);
+  const reachable = new Set<string>();
+  const queue = ["START"];
+  for (let n = queue.shift(); n !== undefined; n = queue.shift())
+    for (const t of any.get(n) ?? []) {
+      if (reachable.has(t)) continue;
+      reachable.add(t);
+      queue.push(t);
+    }
   const next = new Map<string, string[]>();
-  for (const e of Array.isArray(spec.edges) ? spec.edges : []) {
-    if (!isObj(e) || typeof e.from !== "string" || e.to === undefined) continue;
-    const to = (Array.isArray(e.to) ? e.to : [e.to]).filter(
-      (t): t is string => typeof t === "string",
-    );
-    next.set(e.from, [...(next.get(e.from) ?? []), ...to]);
+  for (const e of edges) {
+    if (typeof e.from !== "string" || e.to === undefined || !reachable.has(e.from)) continue;
+    next.set(e.from, [...(next.get(e.from) ?? []), ...targetsOf({ to: e.to })]);
   }
   const state = new Map<string, "open" | "done">();
   const visit = (n: string): boolean => {
