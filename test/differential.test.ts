@@ -7,9 +7,9 @@
  * failure as the data's or the structure's; a structural one fails the test, with the shrunk spec
  * printed as YAML.
  *
- * Bounded for CI: seed 13 and 250 cases, no new case after 35 s. Long mode
- * (`GRAPHSPEC_FUZZ_LONG=1`): 10,000 cases over three seeds, every failure collected and counted
- * by class, the smallest case of each class printed with its seed (docs/testing.md).
+ * Bounded for CI: seed 13 and 250 cases, no new case after 35 s. In the suite's long mode
+ * (`GRAPHSPEC_LONG=1`): 10,000 cases over three seeds, every failure collected and counted by
+ * class, the smallest case of each class printed with its seed (docs/testing.md).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,7 +30,7 @@ import { FUZZ_MODULES, type FuzzCase, fuzzCaseOf } from "./support/spec-generato
 
 const env = process.env;
 /** Long mode: many cases over several seeds, every failure collected and counted by class. */
-const LONG = env.GRAPHSPEC_FUZZ_LONG === "1";
+const LONG = Boolean(env.GRAPHSPEC_LONG);
 const SEEDS = (env.GRAPHSPEC_FUZZ_SEEDS ?? env.GRAPHSPEC_FUZZ_SEED ?? (LONG ? "7,13,29" : "13"))
   .split(",")
   .map(Number);
