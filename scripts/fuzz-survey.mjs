@@ -9,8 +9,9 @@ const lines = readFileSync(process.argv[2], "utf8")
 const groups = new Map();
 for (const l of lines) {
   const first = l.failure.split("\n")[0].replace(/\/tmp\/\S*?\/graphs\/c\d+\//g, "");
-  const run = first.match(/^run failed on its structure: (.*)$/);
-  const key = (run ? `run: ${JSON.parse(run[1]).code}: ${JSON.parse(run[1]).message}` : first)
+  // "run failed on its structure [class]: {error}" (the oracle's class, test/support/differential-oracle.ts)
+  const run = first.match(/^run failed on its structure \[(.*?)\]: (.*)$/);
+  const key = (run ? `run: ${run[1]}: ${JSON.parse(run[2]).message}` : first)
     .replace(/`[^`]*`/g, "`_`")
     .replace(/"[^"]*"/g, '"_"')
     .replace(/\d+/g, "N")

@@ -3,16 +3,17 @@
  * run time only for reasons of its data, never of its structure. Random specs
  * (test/support/spec-generator.ts) go through `validate`; each one with no error is compiled
  * (the package entry's `compile`) and run a few steps through `createExecutor` with a scripted
- * model, resumed when it pauses. Any failure outside the oracle below fails the test, with the
- * shrunk spec printed as YAML.
+ * model, resumed when it pauses. The oracle (test/support/differential-oracle.ts) classes each
+ * failure as the data's or the structure's; a structural one fails the test, with the shrunk spec
+ * printed as YAML.
  *
- * Bounded for CI: seed 13 and 250 cases, no new case after 35 s. To run long:
- * `GRAPHSPEC_FUZZ_RUNS=5000 GRAPHSPEC_FUZZ_SEED=7 npx vitest run test/differential.test.ts`
- * (docs/testing.md).
+ * Bounded for CI: seed 13 and 250 cases, no new case after 35 s. In the suite's long mode
+ * (`GRAPHSPEC_LONG=1`): 10,000 cases over three seeds, every failure collected and counted by
+ * class, the smallest case of each class printed with its seed (docs/testing.md).
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
@@ -24,21 +25,34 @@ import {
   type ScriptedTurn,
   validate,
 } from "../src/index.js";
-import { FUZZ_MODULES, type FuzzCase, fuzzCase } from "./support/spec-generator.js";
+import { judge, type Verdict } from "./support/differential-oracle.js";
+import { FUZZ_MODULES, type FuzzCase, fuzzCaseOf } from "./support/spec-generator.js";
 
-const RUNS = Number(process.env.GRAPHSPEC_FUZZ_RUNS ?? 250);
-const SEED = Number(process.env.GRAPHSPEC_FUZZ_SEED ?? 13);
-/** Long local runs set their own budget; CI stops generating new cases after this long. */
-const TIME_LIMIT_MS = Number(process.env.GRAPHSPEC_FUZZ_TIME_MS ?? 35_000);
+const env = process.env;
+/** Long mode: many cases over several seeds, every failure collected and counted by class. */
+const LONG = Boolean(env.GRAPHSPEC_LONG);
+const SEEDS = (env.GRAPHSPEC_FUZZ_SEEDS ?? env.GRAPHSPEC_FUZZ_SEED ?? (LONG ? "7,13,29" : "13"))
+  .split(",")
+  .map(Number);
+/** Cases in all, shared among the seeds. */
+const RUNS = Number(env.GRAPHSPEC_FUZZ_RUNS ?? (LONG ? 10_000 : 250));
+/** Stop generating new cases of a seed after this long (CI: 35 s; long mode: an hour). */
+const TIME_LIMIT_MS = Number(env.GRAPHSPEC_FUZZ_TIME_MS ?? (LONG ? 3_600_000 : 35_000));
+/** The weight of issue 24's hazardous shapes in the generator (0: none; see spec-generator.ts). */
+const HAZARD = Number(env.GRAPHSPEC_FUZZ_HAZARD ?? 3);
 /**
  * For triage: a file to append every failing case to (one JSON line: the failure and the files),
- * instead of stopping at the first. tools/fuzz-survey.mjs groups them by class, smallest first.
+ * instead of stopping at the first. scripts/fuzz-survey.mjs groups them by class, smallest first.
  */
-const SURVEY = process.env.GRAPHSPEC_FUZZ_SURVEY;
+const SURVEY = env.GRAPHSPEC_FUZZ_SURVEY;
 /** For triage: failures whose text matches this regex count as passes, so the next class shrinks. */
-const SKIP = process.env.GRAPHSPEC_FUZZ_SKIP
-  ? new RegExp(process.env.GRAPHSPEC_FUZZ_SKIP)
-  : undefined;
+const SKIP = env.GRAPHSPEC_FUZZ_SKIP ? new RegExp(env.GRAPHSPEC_FUZZ_SKIP) : undefined;
+/**
+ * Structural classes whose validate rules are on their way (issue 24): counted and printed, but
+ * they fail only long mode, so CI stays green until the rules land. Remove each class as its rule
+ * lands; the list must end empty.
+ */
+const PENDING: RegExp[] = [];
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-differential-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,62 +61,10 @@ const graphs = join(dir, "graphs");
 mkdirSync(graphs);
 for (const [file, text] of Object.entries(FUZZ_MODULES)) writeFileSync(join(graphs, file), text);
 
-/**
- * The oracle: failures that are the data's, not the spec's structure. A code not listed fails the
- * test; a listed code with a condition fails it when the condition does not hold.
- */
-const DATA_FAILURES: Record<string, (r: RunResult, c: FuzzCase) => boolean> = {
-  // A loop that does not end (routes back on a condition the data never meets).
-  "recursion-limit": () => true,
-  // An expression failing on a value: a channel not yet written, a wrong type inside `any`.
-  expression: () => true,
-  "expression-limit": () => true,
-  // A route without `default` (validate warns) where no case matched this state.
-  "route-no-match": () => true,
-  // The scripted model's answer did not match `output.schema` (the script is data).
-  "invalid-output": () => true,
-  // The `fail` tool, or arguments computed at run time that its schema refuses.
-  "tool-error": () => true,
-  // A function's return is unknown to validate: `stray` writes a key that is not a channel,
-  // `bump`/`say` write a value the channel's type refuses; a value computed by an expression
-  // into a channel whose narrowing keywords (an enum) refuse it.
-  "invalid-write": () => true,
-  // Two function nodes without `writes` (their writes unknown) writing one channel in a step.
-  "parallel-write": (_r, c) => hasFunctionWithoutWrites(c),
-  // (also: the `fail` reducer of reducers.mjs, a reducer of the spec's own that throws)
-  // The script ran out or did not fit (a text turn where a structured answer is asked), a turn
-  // was a scripted failure, a module failed on purpose, or the resume value of an agent's
-  // approval was not a decision (the caller's data; see the report of issue 13).
-  "node-error": (r) => isDeliberate(r.error?.message ?? ""),
-  // A child spec failing: data when the child's own failure is (its message is kept).
-  subgraph: (r) => DATA_MESSAGE.test(r.error?.message ?? ""),
-};
-
-/**
- * Messages of the failures above, as a child's failure carries them into the parent's `subgraph`
- * error. A child's node writing a bad value (`node \`x\` wrote …`) is data like the parent's
- * `invalid-write`; the parent's values refused as the child's input (`the run's input wrote …`)
- * are structure (issue 13, class 5).
- */
-const DATA_MESSAGE =
-  /has no answer left|was asked for a structured answer|deliberate|Invalid HITLResponse|Recursion limit|recursion limit|expression|no case of the route|did not match|invalid-output|node `[^`]+` wrote|refused|tool `/i;
-
-const isDeliberate = (message: string) =>
-  /has no answer left|was asked for a structured answer|deliberate|Invalid HITLResponse/.test(
-    message,
-  );
-
-const hasFunctionWithoutWrites = (c: FuzzCase): boolean =>
-  [c.spec, ...Object.values(c.children)].some((s) =>
-    Object.values((s.nodes ?? {}) as Record<string, { kind?: string; writes?: unknown }>).some(
-      (n) => n.kind === "function" && n.writes === undefined,
-    ),
-  );
-
 let caseNumber = 0;
 /** Cases that passed validate and so were compiled and run: the test must reach run time. */
 let validCases = 0;
-/** How the runs ended (a status, or a failure's code), printed in survey mode. */
+/** How the runs of a seed ended (a status, or a failure's class), printed when collecting. */
 const outcomes = new Map<string, number>();
 const tally = (outcome: string) => outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
 
@@ -117,8 +79,14 @@ function writeCase(c: FuzzCase): string {
   return path;
 }
 
+/** A failure of a case: its class, and the text to print. */
+interface Failure {
+  kind: string;
+  text: string;
+}
+
 /** What went wrong with a case, or undefined when it held: validate, compile, then run and resume. */
-async function check(c: FuzzCase): Promise<string | undefined> {
+async function check(c: FuzzCase): Promise<Failure | undefined> {
   const path = writeCase(c);
   const diagnostics = await validate(await readSpec(path, { root: dir }));
   if (diagnostics.some((d) => d.severity === "error")) return undefined;
@@ -126,7 +94,7 @@ async function check(c: FuzzCase): Promise<string | undefined> {
   try {
     await compile(path, { scripts: { fuzz: c.script as ScriptedTurn[] } });
   } catch (e) {
-    return `compile failed: ${(e as Error).message}`;
+    return { kind: "compile", text: `compile failed: ${(e as Error).message}` };
   }
   const exec = createExecutor({
     dir: graphs,
@@ -139,50 +107,101 @@ async function check(c: FuzzCase): Promise<string | undefined> {
       if (result.status !== "interrupted") break;
       result = await exec.resume(path, { threadId: result.threadId, value });
     }
-    tally(result.status === "failed" ? (result.error?.code ?? "(no code)") : result.status);
-    if (result.status !== "failed") return undefined;
-    const code = result.error?.code ?? "(no code)";
-    if (DATA_FAILURES[code]?.(result, c)) return undefined;
-    return `run failed on its structure: ${JSON.stringify(result.error)}`;
+    if (result.status !== "failed") {
+      tally(result.status);
+      return undefined;
+    }
+    const verdict = await warned(judge(result, c), result, path);
+    tally(`${verdict.structural ? "STRUCTURAL " : ""}${verdict.kind}`);
+    if (!verdict.structural) return undefined;
+    return {
+      kind: verdict.kind,
+      text: `run failed on its structure [${verdict.kind}]: ${JSON.stringify(result.error)}`,
+    };
   } catch (e) {
-    return `threw: ${(e as Error)?.stack ?? String(e)}`;
+    return { kind: "threw", text: `threw: ${(e as Error)?.stack ?? String(e)}` };
   } finally {
     await exec.close();
   }
 }
 
+/**
+ * A static cycle through a node whose code may pause it (LangGraph's `interrupt()` in a function
+ * or tool) is validate's warning, not its error: the spec said so, and the failure is not a hole.
+ */
+async function warned(verdict: Verdict, result: RunResult, parent: string): Promise<Verdict> {
+  if (verdict.kind !== "static-cycle") return verdict;
+  const file = result.error?.path?.length ? join(dirname(parent), "child.yaml") : parent;
+  const diagnostics = await validate(await readSpec(file, { root: dir }));
+  return diagnostics.some((d) => String(d.rule) === "endless-loop")
+    ? { structural: false, kind: "static-cycle (validate warns)" }
+    : verdict;
+}
+
+/** The case's files as YAML, after the failure. */
+const printed = (c: FuzzCase, failure: Failure): string => {
+  const files = Object.entries(c.children)
+    .map(([f, s]) => `--- ${f}\n${stringify(s)}`)
+    .join("");
+  return `${failure.text}\n--- parent.yaml\n${stringify(c.spec)}${files}--- script\n${stringify(c.script)}--- resumes\n${stringify(c.resumes)}`;
+};
+
+const isPending = (kind: string) => PENDING.some((p) => p.test(kind));
+
+/** Long mode's findings of one seed, by class: how many, and the smallest case. */
+interface Found {
+  n: number;
+  size: number;
+  text: string;
+}
+
+async function runSeed(seed: number, runs: number): Promise<void> {
+  const collect = LONG || SURVEY !== undefined;
+  const found = new Map<string, Found>();
+  const before = { cases: caseNumber, valid: validCases };
+  outcomes.clear();
+  const property = fc.asyncProperty(fuzzCaseOf(HAZARD), async (c) => {
+    const failure = await check(c);
+    if (failure === undefined || SKIP?.test(failure.text)) return;
+    if (SURVEY) appendFileSync(SURVEY, `${JSON.stringify({ failure: failure.text, case: c })}\n`);
+    if (collect) {
+      const size = JSON.stringify(c).length;
+      const f = found.get(failure.kind);
+      if (!f || size < f.size) found.set(failure.kind, { n: 0, size, text: printed(c, failure) });
+      found.get(failure.kind)!.n = (f?.n ?? 0) + 1;
+      return;
+    }
+    if (isPending(failure.kind)) return;
+    throw new Error(printed(c, failure));
+  });
+  await fc.assert(property, {
+    numRuns: runs,
+    seed,
+    interruptAfterTimeLimit: TIME_LIMIT_MS,
+    markInterruptAsFailure: false,
+  });
+  const cases = caseNumber - before.cases;
+  const valid = validCases - before.valid;
+  if (collect) {
+    const ends = [...outcomes].map(([k, n]) => `${k} ${n}`).join(", ");
+    const classes = [...found].map(([k, f]) => `${k} ${f.n}`).join(", ") || "none";
+    console.info(
+      `seed ${seed}: ${cases} specs, ${valid} validate-clean; runs: ${ends}\nstructural failures: ${classes}`,
+    );
+    for (const [kind, f] of found)
+      console.info(`--- smallest case of ${kind} (seed ${seed}):\n${f.text}`);
+  }
+  // A generator that stopped producing valid specs would test nothing. Stricter rules refuse
+  // more of them: with issue 24's rules about one in twelve passes validate (one in seven before).
+  expect(valid).toBeGreaterThan(cases / 20);
+  if (LONG && !SURVEY) expect([...found.keys()]).toEqual([]);
+}
+
 describe("differential: what validate passes compiles and runs", () => {
-  it(
-    "fails only on its data",
-    async () => {
-      const property = fc.asyncProperty(fuzzCase, async (c) => {
-        const failure = await check(c);
-        if (failure === undefined || SKIP?.test(failure)) return;
-        if (SURVEY) {
-          appendFileSync(SURVEY, `${JSON.stringify({ failure, case: c })}\n`);
-          return;
-        }
-        const files = Object.entries(c.children)
-          .map(([f, s]) => `--- ${f}\n${stringify(s)}`)
-          .join("");
-        throw new Error(
-          `${failure}\n--- parent.yaml\n${stringify(c.spec)}${files}--- script\n${stringify(c.script)}--- resumes\n${stringify(c.resumes)}`,
-        );
-      });
-      await fc.assert(property, {
-        numRuns: RUNS,
-        seed: SEED,
-        interruptAfterTimeLimit: TIME_LIMIT_MS,
-        markInterruptAsFailure: false,
-      });
-      if (SURVEY) {
-        const ends = [...outcomes].map(([k, n]) => `${k} ${n}`).join(", ");
-        console.info(`${caseNumber} specs, ${validCases} validate-clean; runs: ${ends}`);
-      }
-      // A generator that stopped producing valid specs would test nothing (with issue 13's rules
-      // about a sixth of the generated specs pass validate).
-      expect(validCases).toBeGreaterThan(caseNumber / 10);
-    },
+  const runs = Math.ceil(RUNS / SEEDS.length);
+  it.each(SEEDS)(
+    "fails only on its data (seed %i)",
+    (seed) => runSeed(seed, runs),
     TIME_LIMIT_MS * 3,
   );
 });

@@ -103,9 +103,15 @@ function channelFor(name: string, field: StateField, custom: ReducerFn | undefin
   const builtIn = REDUCERS[kind as keyof typeof REDUCERS];
   const reducer = kind === "custom" && custom ? reportedAs(name, custom) : builtIn;
   if (!reducer) throw new Error(`no reducer for ${String(kind)}`);
-  return hasDefault
-    ? Annotation({ reducer, default: factoryOf(field.default) })
-    : Annotation({ reducer });
+  if (!hasDefault) return Annotation({ reducer });
+  const initial = factoryOf(field.default);
+  // A message channel's default is messages whoever combines its writes: the nodes that read
+  // the channel (llm, agent, tools) take its items for chat messages.
+  const start =
+    field.type === "messages" && Array.isArray(initial())
+      ? () => REDUCERS.messages([], initial())
+      : initial;
+  return Annotation({ reducer, default: start });
 }
 
 export interface StateSchemas {

@@ -3,6 +3,7 @@
  * with generated sequences of writes run through real graphs; defaults, resets, custom reducers,
  * and what happens to a write that does not fit its channel.
  */
+import type { BaseMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compile } from "../../src/compile/index.js";
@@ -181,6 +182,30 @@ edges:
 `),
     );
     expect(await g.invoke({})).toEqual({ best: "abcdef" });
+  });
+
+  it("a message channel with a reducer of the user's own starts as messages too", async () => {
+    // Found by the differential test: the default's plain string stayed a string, and the
+    // `tools` node reading the channel failed with LangChain's `x._getType is not a function`.
+    const g = await compile(
+      specDoc(`version: 1
+name: t
+state:
+  messages: { type: messages, reducer: { module: ./flaky.ts, export: longer }, default: [hello] }
+  done: { type: boolean }
+nodes:
+  act: { kind: tools }
+  finish: { kind: set, values: { done: true } }
+edges:
+  - { from: START, to: act }
+  - { from: act, to: finish }
+  - { from: finish, to: END }
+`),
+    );
+    const out = await g.invoke({});
+    expect(out.done).toBe(true);
+    const [first, ...rest] = out.messages as BaseMessage[];
+    expect([first?.getType(), first?.content, rest]).toEqual(["human", "hello", []]);
   });
 });
 

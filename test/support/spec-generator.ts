@@ -7,6 +7,13 @@
  *
  * The specs use a fixed project written by the test (FUZZ_MODULES below): one function module,
  * one tool module, and one scripted model, `scripted:fuzz`, whose turns the case carries.
+ *
+ * Hazards (issue 24) are the shapes a fuzzer found passing validate and failing at run time:
+ * static-edge cycles, `any` channels with combining reducers written values of other kinds,
+ * `on_error` writes into a channel another node of the step writes, parent and child specs
+ * declaring a shared channel with different types, tool arguments of the wrong type. `fuzzCaseOf`
+ * takes their weight: 0 is the generator without them; at w each hazard's form is picked about
+ * w times in (10 + w).
  */
 import fc from "fast-check";
 
@@ -86,7 +93,12 @@ function literalOf(type: string): fc.Arbitrary<Json> {
     case "messages":
       return fc.constantFrom([], [{ role: "user", content: "hi" }], ["hello"]);
     default:
-      return fc.oneof(fc.constant(null), fc.string({ maxLength: 3 }), fc.integer());
+      return fc.oneof(
+        fc.constant(null),
+        fc.string({ maxLength: 3 }),
+        fc.integer(),
+        fc.constantFrom<Json>({ k: "v" }, ["a"]),
+      );
   }
 }
 
@@ -118,11 +130,26 @@ const FITTING_REDUCERS: Record<string, string[]> = {
  * (mostly of its type), rarely an enum. Wrong reducers and defaults are rare enough that most
  * specs still pass validate.
  */
-export function channel(name: string): fc.Arbitrary<Field> {
+export function channel(name: string, hazard = 0): fc.Arbitrary<Field> {
   const type =
     name === "messages"
       ? fc.oneof({ weight: 5, arbitrary: fc.constant("messages") }, fc.constantFrom(...TYPES))
       : fc.constantFrom(...TYPES);
+  return weighted([10, typedChannel(type)], [hazard, anyWithReducer]);
+}
+
+/** Reducers that combine values of one kind, on an `any` channel (issue 24: `merge` took `1`). */
+const COMBINING = ["merge", "sum", "max", "min", "append", "union", "messages"];
+
+/** Hazard: an `any` channel with a combining reducer, maybe a default of whatever kind. */
+const anyWithReducer: fc.Arbitrary<Field> = fc
+  .record(
+    { type: fc.constant("any"), reducer: fc.constantFrom(...COMBINING), default: anyLiteral },
+    { requiredKeys: ["type", "reducer"] },
+  )
+  .map(withoutUndefined);
+
+function typedChannel(type: fc.Arbitrary<string>): fc.Arbitrary<Field> {
   return type.chain((t) => {
     const enumerated = fc.oneof(
       { weight: t === "string" ? 6 : 40, arbitrary: fc.constant(undefined) },
@@ -154,24 +181,25 @@ export function channel(name: string): fc.Arbitrary<Field> {
 }
 
 /** 1–5 state channels, `messages` mostly among them (llm, agent and tools nodes need it). */
-export const state: fc.Arbitrary<State> = fc
-  .tuple(
-    fc.uniqueArray(
-      fc.oneof({ weight: 60, arbitrary: fc.constantFrom(...CHANNELS) }, fc.constant(RESERVED)),
-      { minLength: 1, maxLength: 4 },
-    ),
-    fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false)),
-  )
-  .map(([names, chat]) => (chat && !names.includes("messages") ? [...names, "messages"] : names))
-  .chain((names) =>
-    fc.tuple(...names.map(channel)).map((fields) => {
-      const out: State = {};
-      names.forEach((n, i) => {
-        out[n] = fields[i]!;
-      });
-      return out;
-    }),
-  );
+export const stateOf = (hazard: number): fc.Arbitrary<State> =>
+  fc
+    .tuple(
+      fc.uniqueArray(
+        fc.oneof({ weight: 60, arbitrary: fc.constantFrom(...CHANNELS) }, fc.constant(RESERVED)),
+        { minLength: 1, maxLength: 4 },
+      ),
+      fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, fc.constant(false)),
+    )
+    .map(([names, chat]) => (chat && !names.includes("messages") ? [...names, "messages"] : names))
+    .chain((names) =>
+      fc.tuple(...names.map((n) => channel(n, hazard))).map((fields) => {
+        const out: State = {};
+        names.forEach((n, i) => {
+          out[n] = fields[i]!;
+        });
+        return out;
+      }),
+    );
 
 /** A channel of the state to read or write; rarely one that is not there. */
 function channelName(s: State): fc.Arbitrary<string> {
@@ -196,7 +224,7 @@ function template(s: State, type: string): fc.Arbitrary<Json> {
     array: ["${{ ['a', 'b'] }}"],
     object: ["${{ {'k': 'v'} }}"],
     messages: ["hello ${{ 'x' }}"],
-  }[type] ?? ["${{ 1 + 1 }}"];
+  }[type] ?? ["${{ 1 + 1 }}", "${{ {'k': 'v'} }}", "${{ ['a'] }}", "text ${{ 'x' }}"];
   return fc.oneof(
     { weight: 8, arbitrary: valueFor(type) },
     { weight: 2, arbitrary: fc.constantFrom(...computed) },
@@ -310,14 +338,34 @@ export function agentNode(s: State): fc.Arbitrary<Field> {
     .map(withoutUndefined);
 }
 
+/**
+ * Hazard: arguments echo's schema (`text`, a string, required) refuses: another kind, literal or
+ * computed, a channel's value, none, or one it does not declare.
+ */
+function wrongArgs(s: State): fc.Arbitrary<Json> {
+  const reads = Object.keys(s).map((k) => ({ text: `\${{ state.${k} }}` }));
+  return fc.constantFrom<Json>(
+    { text: 3 },
+    { text: ["hi"] },
+    { text: "${{ 1 + 1 }}" },
+    { text: "${{ {'k': 'v'} }}" },
+    {},
+    { text: "hi", extra: 1 },
+    ...reads,
+  );
+}
+
 /** `tool`: one call of echo or fail, its `result` written or not. */
-export function toolNode(s: State): fc.Arbitrary<Field> {
+export function toolNode(s: State, hazard = 0): fc.Arbitrary<Field> {
   return fc
     .record(
       {
         kind: fc.constant("tool"),
         tool: fc.constantFrom("echo", "fail"),
-        args: fc.record({ text: fc.constantFrom("hi", "${{ 'a' + 'b' }}") }),
+        args: weighted(
+          [10, fc.record({ text: fc.constantFrom("hi", "${{ 'a' + 'b' }}") })],
+          [hazard, wrongArgs(s)],
+        ),
         write: write(s, "result"),
       },
       { requiredKeys: ["kind", "tool", "args"] },
@@ -379,13 +427,13 @@ export function subgraphNode(s: State, child: string, childState: State): fc.Arb
 }
 
 /** A node of any kind but subgraph (those need a child spec: see `nodes`). */
-export function node(s: State): fc.Arbitrary<Field> {
+export function node(s: State, hazard = 0): fc.Arbitrary<Field> {
   return fc.oneof(
     { weight: 3, arbitrary: setNode(s) },
     { weight: 2, arbitrary: functionNode(s) },
     { weight: 2, arbitrary: llmNode(s) },
     agentNode(s),
-    toolNode(s),
+    toolNode(s, hazard),
     interruptNode(s),
     toolsNode(),
   );
@@ -480,20 +528,98 @@ function edgesFrom(from: string, names: string[], s: State): fc.Arbitrary<Json[]
   );
 }
 
+/**
+ * Hazard: a cycle of static edges through 1–3 nodes (their own edges replaced). Its exit: none;
+ * a static edge to END beside the cycle's (`step → END` and `step → step`: both run, so the loop
+ * never ends); a route back or out (a loop on the data, not a static cycle); or a pause before
+ * its first node each round (`interrupts.before`).
+ */
+interface Loop {
+  nodes: string[];
+  exit: "none" | "static-end" | "route" | "interrupt";
+  when: string;
+}
+
+function staticLoop(names: string[], s: State): fc.Arbitrary<Loop> {
+  return fc.record({
+    nodes: fc.uniqueArray(fc.constantFrom(...names), {
+      minLength: 1,
+      maxLength: Math.min(3, names.length),
+    }),
+    exit: fc.constantFrom<Loop["exit"]>("none", "static-end", "route", "interrupt"),
+    when: condition(s),
+  });
+}
+
+function loopEdges({ nodes, exit, when }: Loop): Json[] {
+  const last = nodes.at(-1)!;
+  const inner = nodes.slice(0, -1).map((n, i) => ({ from: n, to: nodes[i + 1]! }));
+  if (exit === "route")
+    return [...inner, { from: last, route: [{ when, to: "END" }, { default: nodes[0]! }] }];
+  const back = { from: last, to: nodes[0]! };
+  return exit === "static-end" ? [...inner, back, { from: last, to: "END" }] : [...inner, back];
+}
+
+/**
+ * Hazard: a node that fails (the `fail` function or tool) and writes a channel from its
+ * `on_error`, fanned out from START beside a `set` node writing the same channel in that step.
+ */
+interface Clash {
+  pair: string[];
+  channel: string;
+  failing: "function" | "tool";
+  goto: string;
+  onErrorValue: Json;
+  setValue: Json;
+}
+
+function onErrorClash(names: string[], s: State): fc.Arbitrary<Clash> {
+  return fc.constantFrom(...Object.keys(s)).chain((channel) =>
+    fc.record({
+      pair: fc.uniqueArray(fc.constantFrom(...names), { minLength: 2, maxLength: 2 }),
+      channel: fc.constant(channel),
+      failing: fc.constantFrom<Clash["failing"]>("function", "tool"),
+      goto: fc.constantFrom("END", ...names),
+      onErrorValue: fc.oneof(
+        template(s, s[channel]!.type as string),
+        fc.constant("${{ error.message }}"),
+      ),
+      setValue: template(s, s[channel]!.type as string),
+    }),
+  );
+}
+
+function clashNodes(c: Clash): Record<string, Field> {
+  const [failing, setter] = c.pair as [string, string];
+  const onError = { goto: c.goto, write: { [c.channel]: c.onErrorValue } };
+  const body: Field =
+    c.failing === "function"
+      ? { kind: "function", module: "../fns.mjs", export: "fail", writes: [] }
+      : { kind: "tool", tool: "fail", args: { text: "hi" } };
+  return {
+    [failing]: { ...body, on_error: onError },
+    [setter]: { kind: "set", values: { [c.channel]: c.setValue } },
+  };
+}
+
 /** A whole graph: state, nodes, edges from START and from each node, maybe joins and a subgraph. */
 function graph(
   name: string,
   child: { file: string; state: State } | undefined,
+  hazard: number,
 ): fc.Arbitrary<Spec> {
-  return state.chain((s) =>
+  return stateOf(hazard).chain((s) =>
     fc.uniqueArray(fc.constantFrom(...NODES), { minLength: 1, maxLength: 4 }).chain((names) => {
       const kinds = names.map((_, i) =>
         child && i === names.length - 1
           ? subgraphNode(s, child.file, child.state)
-          : node(s).chain((body) =>
+          : node(s, hazard).chain((body) =>
               onError(s, names).map((e) => withoutUndefined({ ...body, on_error: e }) as Field),
             ),
       );
+      // The subgraph node keeps its body: hazards rewrite the others.
+      const plain = child ? names.slice(0, -1) : names;
+      const none = fc.constant(undefined);
       return fc
         .record({
           nodes: fc.tuple(...kinds),
@@ -505,9 +631,22 @@ function graph(
           out: fc.tuple(...names.map((n) => edgesFrom(n, names, s))),
           joins: names.length > 2 ? fc.array(joinEdge(names), { maxLength: 1 }) : fc.constant([]),
           recursion: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
+          loop: weighted([10, none], [hazard, staticLoop(names, s)]),
+          clash: plain.length < 2 ? none : weighted([10, none], [hazard, onErrorClash(plain, s)]),
         })
-        .map(({ nodes, start, out, joins, recursion }) => {
-          const used = JSON.stringify(nodes);
+        .map(({ nodes, start, out, joins, recursion, loop, clash }) => {
+          const bodies: Record<string, Field> = {
+            ...Object.fromEntries(names.map((n, i) => [n, nodes[i]!])),
+            ...(clash ? clashNodes(clash) : {}),
+          };
+          const looped = new Set(loop?.nodes);
+          const edges = [
+            clash ? { from: "START", to: clash.pair } : start,
+            ...names.flatMap((n, i) => (looped.has(n) ? [] : out[i]!)),
+            ...(loop ? loopEdges(loop) : []),
+            ...joins,
+          ];
+          const used = JSON.stringify(bodies);
           const modelled = /"kind":"(llm|agent)"/.test(used);
           const tooled = /"kind":"(llm|agent|tool|tools)"/.test(used);
           return withoutUndefined({
@@ -516,8 +655,9 @@ function graph(
             state: s,
             models: modelled ? { default: { model: "scripted:fuzz" } } : undefined,
             tools: tooled ? TOOLS : undefined,
-            nodes: Object.fromEntries(names.map((n, i) => [n, nodes[i]!])),
-            edges: [start, ...out.flat(), ...joins],
+            nodes: bodies,
+            edges,
+            interrupts: loop?.exit === "interrupt" ? { before: [loop.nodes[0]!] } : undefined,
             limits: recursion === undefined ? undefined : { recursion },
           }) as Spec;
         });
@@ -548,22 +688,81 @@ export const turn: fc.Arbitrary<Json> = fc.oneof(
   fc.constant({ error: "deliberate model failure" }),
 );
 
-/** A case: a parent spec, maybe with one subgraph node whose child is a generated spec of its own. */
-export const fuzzCase: fc.Arbitrary<FuzzCase> = fc
-  .option(graph("child", undefined), { nil: undefined, freq: 3 })
-  .chain((childSpec) =>
-    fc.record({
-      spec: graph(
-        "parent",
-        childSpec && { file: "child.yaml", state: childSpec.state as unknown as State },
-      ),
-      children: fc.constant<Record<string, Spec>>(childSpec ? { "child.yaml": childSpec } : {}),
-      script: fc.array(turn, { maxLength: 6 }),
-      resumes: fc.array(fc.constantFrom<Json>("yes", 1, { decisions: [{ type: "approve" }] }), {
-        maxLength: 2,
+/**
+ * Hazard: the child declares some of the parent's channels again (a subgraph without `input` or
+ * `output` passes them both ways): with the same field, another type, `any`, or — for `messages` —
+ * an object; with a default, so that a value crosses.
+ */
+function sharedChannels(parent: State): fc.Arbitrary<State> {
+  const variant = (field: Field): fc.Arbitrary<Field> =>
+    fc.oneof(
+      fc.constant(field),
+      fc
+        .constantFrom(...TYPES)
+        .chain((t) => literalOf(t).map((d) => ({ type: t, default: d }) as Field)),
+      fc.constant<Field>({ type: "any", default: { k: "v" } }),
+      fc.constant<Field>({ type: "object", default: { k: "v" } }),
+    );
+  return fc
+    .subarray(Object.keys(parent), { minLength: 1 })
+    .chain((keys) =>
+      fc
+        .tuple(...keys.map((k) => variant(parent[k]!)))
+        .map((fields) => Object.fromEntries(keys.map((k, i) => [k, fields[i]!]))),
+    );
+}
+
+/**
+ * A case: a parent spec, maybe with one subgraph node whose child is a generated spec of its own.
+ * `hazard` weighs the shapes of issue 24 (see the top of this file); 0 leaves them out.
+ */
+export function fuzzCaseOf(hazard: number): fc.Arbitrary<FuzzCase> {
+  return fc
+    .option(graph("child", undefined, hazard), { nil: undefined, freq: 3 })
+    .chain((childSpec) =>
+      fc.record({
+        spec: graph(
+          "parent",
+          childSpec && { file: "child.yaml", state: childSpec.state as unknown as State },
+          hazard,
+        ),
+        children: fc.constant<Record<string, Spec>>(childSpec ? { "child.yaml": childSpec } : {}),
+        script: fc.array(turn, { maxLength: 6 }),
+        resumes: fc.array(fc.constantFrom<Json>("yes", 1, { decisions: [{ type: "approve" }] }), {
+          maxLength: 2,
+        }),
       }),
-    }),
-  );
+    )
+    .chain((c) => {
+      const childSpec = c.children["child.yaml"];
+      if (!childSpec || hazard === 0) return fc.constant(c);
+      return weighted(
+        [10, fc.constant(undefined)],
+        [hazard, sharedChannels(c.spec.state as State)],
+      ).map((shared) =>
+        shared === undefined
+          ? c
+          : {
+              ...c,
+              children: {
+                "child.yaml": {
+                  ...childSpec,
+                  state: { ...(childSpec.state as State), ...shared },
+                },
+              },
+            },
+      );
+    });
+}
+
+/** The generator with issue 24's hazards at weight 3. */
+export const fuzzCase: fc.Arbitrary<FuzzCase> = fuzzCaseOf(3);
+
+/** `fc.oneof` over [weight, arbitrary] pairs, leaving out those of weight 0. */
+function weighted<T>(...options: [number, fc.Arbitrary<T>][]): fc.Arbitrary<T> {
+  const kept = options.filter(([w]) => w > 0);
+  return fc.oneof(...kept.map(([weight, arbitrary]) => ({ weight, arbitrary })));
+}
 
 /** The object without its undefined properties (YAML would print them as null). */
 function withoutUndefined<T extends object>(o: T): T {
