@@ -1,10 +1,11 @@
 import type { GraphEdge, GraphModel } from "../../spec/control-flow.js";
 import { asObject } from "../../spec/data.js";
-import type { CheckContext } from "../check-context.js";
 import { components, exitlessLoops } from "../graph/loops.js";
 import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
 import { andNames, edgeName } from "../graph/wording.js";
+import { sharedOf } from "../module-refs.js";
 import type { Rule } from "../rule.js";
+import { loadedChildren } from "../subgraphs.js";
 
 /**
  * What a node on a loop can do to stop it for a while: `pause` — it asks a person, as the spec
@@ -14,12 +15,15 @@ import type { Rule } from "../rule.js";
  */
 type Stop = "pause" | "code" | "none";
 
-function stopOf(ctx: CheckContext, node: string): Stop {
-  const breakpoints = asObject(ctx.spec.interrupts);
+const STRENGTH: Record<Stop, number> = { none: 0, code: 1, pause: 2 };
+
+/** What a node of `spec` can do to stop a loop; `child` tells it what a subgraph node's child can. */
+function stopIn(spec: Record<string, unknown>, node: string, child: (node: string) => Stop): Stop {
+  const breakpoints = asObject(spec.interrupts);
   for (const when of ["before", "after"])
     if (Array.isArray(breakpoints?.[when]) && (breakpoints[when] as unknown[]).includes(node))
       return "pause";
-  const data = asObject(asObject(ctx.spec.nodes)?.[node]);
+  const data = asObject(asObject(spec.nodes)?.[node]);
   switch (data?.kind) {
     case "set":
     case "llm":
@@ -30,10 +34,26 @@ function stopOf(ctx: CheckContext, node: string): Stop {
     case "tool":
     case "tools":
       return "code";
+    case "subgraph":
+      return child(node);
     default:
-      // An interrupt node; a subgraph (its child may ask a person); a kind the schema refuses.
+      // An interrupt node; a kind the schema refuses.
       return "pause";
   }
+}
+
+/**
+ * The most a child spec can do to stop a loop its subgraph node is on: the strongest stop of any
+ * of its nodes (where they run is not asked: a stop anywhere may be reached). A grandchild is
+ * taken as able to pause — it is not read here.
+ */
+function childStop(spec: Record<string, unknown>): Stop {
+  let most: Stop = "none";
+  for (const node of Object.keys(asObject(spec.nodes) ?? {})) {
+    const stop = stopIn(spec, node, () => "pause");
+    if (STRENGTH[stop] > STRENGTH[most]) most = stop;
+  }
+  return most;
 }
 
 /** A single-source static edge: when its source succeeds, its targets run in the next step. */
@@ -92,7 +112,19 @@ function staticLoops(graph: GraphModel, nodes: readonly string[]): string[][] {
  */
 export const endlessLoop: Rule = {
   name: "endless-loop",
-  check(ctx) {
+  async check(ctx) {
+    // A subgraph node stops a loop only as far as its child can; a child not read (not found,
+    // broken, or `loadSubgraphs: false`) is taken as able to pause.
+    const children = new Map<string, Stop>();
+    for (const { path, child } of await loadedChildren(ctx, sharedOf(ctx)))
+      if (path[0] === "nodes" && typeof path[1] === "string")
+        children.set(path[1], childStop((child.doc.data ?? {}) as Record<string, unknown>));
+    const stopOf = (node: string): Stop =>
+      stopIn(
+        ctx.spec as unknown as Record<string, unknown>,
+        node,
+        (n) => children.get(n) ?? "pause",
+      );
     const graph = graphOf(ctx);
     const reachable = reachableOf(ctx);
     const steps = stepsOf(ctx);
@@ -103,7 +135,7 @@ export const endlessLoop: Rule = {
     );
     const statics = graph.edges.filter(isStatic);
     for (const members of staticLoops(graph, live)) {
-      const stops = members.map((n) => [n, stopOf(ctx, n)] as const);
+      const stops = members.map((n) => [n, stopOf(n)] as const);
       if (stops.some(([, s]) => s === "pause")) continue;
       const code = stops.filter(([, s]) => s === "code").map(([n]) => n);
       const loop = shortestLoop(members[0]!, new Set(members), statics);
