@@ -50,6 +50,22 @@ edges:
       - { default: END }
 `;
 
+/** Ten steps, and a spec limit of three. */
+const LOOPER = `version: 1
+name: looper
+state:
+  n: { type: integer, reducer: sum, default: 0 }
+nodes:
+  step: { kind: set, values: { n: 1 } }
+edges:
+  - { from: START, to: step }
+  - from: step
+    route:
+      - { when: "state.n < 10", to: step }
+      - { default: END }
+limits: { recursion: 3 }
+`;
+
 /** What a client sees of one failed run. */
 interface Seen {
   /** The stream's `error` event's data (graphspec serve: a refused run's 422 body). */
@@ -74,6 +90,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, "graphs"));
   writeFileSync(join(dir, "graphs/tooled.yaml"), TOOLED);
   writeFileSync(join(dir, "graphs/routed.yaml"), ROUTED);
+  writeFileSync(join(dir, "graphs/looper.yaml"), LOOPER);
   writeFileSync(
     join(dir, "tools.mjs"),
     "export const lookup = async ({ order }) => { throw new Error(`the warehouse has no ${order}`); };\n",
@@ -179,5 +196,14 @@ describe("graphspec's run errors through the official LangGraph dev server", () 
     expectAgreement(seen, await fail(ourClient, "tooled", input), "invalid-input");
     expect(seen.streamed.message).toContain("`ordr`");
     expect(seen.streamed.message).toMatch(/hint: .*`order`/);
+  });
+
+  it("a loop past the spec's limits.recursion: recursion-limit, LangGraph's message and graphspec's hint", async () => {
+    const input = { n: 0 };
+    const seen = await fail(officialClient, "looper", input);
+    expectAgreement(seen, await fail(ourClient, "looper", input), "recursion-limit");
+    expect(seen.streamed.message).toMatch(
+      /^Recursion limit of 3 reached[\s\S]*\nhint: raise `limits.recursion`/,
+    );
   });
 });
