@@ -33,7 +33,7 @@ export async function compile(
   return stage.compile(spec, options);
 }
 
-export type { PlatformConfig, PlatformGraphFactory } from "./compile/platform-graph.js";
+export type { PlatformConfig, PlatformGraphFactory } from "./server/platform-graph.js";
 
 /**
  * A spec as a graph factory the official LangGraph server loads (the entry module of
@@ -41,8 +41,8 @@ export type { PlatformConfig, PlatformGraphFactory } from "./compile/platform-gr
  */
 export async function platformGraph(
   spec: string | URL,
-): Promise<import("./compile/platform-graph.js").PlatformGraphFactory> {
-  return (await import("./compile/platform-graph.js")).platformGraph(spec);
+): Promise<import("./server/platform-graph.js").PlatformGraphFactory> {
+  return (await import("./server/platform-graph.js")).platformGraph(spec);
 }
 
 export { PackageError } from "./peers/package-error.js";

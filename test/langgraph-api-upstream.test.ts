@@ -67,6 +67,29 @@ describe("the official LangGraph dev server with hand-written graphs", () => {
     await expect(client.assistants.getSchemas("annotation")).rejects.toThrow(/500/);
     expect(server.log()).toContain("Failed to extract schema");
   });
+
+  it("a node's error: the stream's error event has its name and message; wait and join serialize that again", async () => {
+    const streamed = await client.threads.create();
+    const events = await collect(
+      client.runs.stream(streamed.thread_id, "failing", { input: { n: 1 } }),
+    );
+    expect(events.filter((e) => e.event === "error").map((e) => e.data)).toEqual([
+      { error: "Error", message: "boom" },
+    ]);
+    const waited = await client.threads.create();
+    const thrown = await client.runs.wait(waited.thread_id, "failing", { input: { n: 1 } }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    // Upstream: the stream's `{ error, message }` serialized once more, as if it were the error.
+    expect(thrown?.message).toBe('Error: {"error":"Error","message":"boom"}');
+    expect(String(thrown)).toBe('Error: Error: {"error":"Error","message":"boom"}');
+    const joined = await client.threads.create();
+    const run = await client.runs.create(joined.thread_id, "failing", { input: { n: 1 } });
+    expect(await client.runs.join(joined.thread_id, run.run_id)).toEqual({
+      __error__: { error: "Error", message: '{"error":"Error","message":"boom"}' },
+    });
+  });
 });
 
 async function collect<T>(stream: AsyncIterable<T>): Promise<T[]> {

@@ -64,4 +64,44 @@ describe("platformGraph", () => {
     const { messages } = await factory().invoke({ messages: [{ role: "user", content: "hi" }] });
     expect(messages.at(-1).content).toBe("from the file");
   });
+
+  it("a run's error is named by its code, its hint ends the message, the spec named relative to the project", async () => {
+    writeFileSync(
+      join(dir, "routed.yaml"),
+      `version: 1
+name: routed
+state:
+  count: { type: integer }
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+nodes:
+  a: { kind: set, values: { log: a } }
+edges:
+  - { from: START, to: a }
+  - from: a
+    route:
+      - { when: "state.count > 1", to: END }
+      - { default: END }
+`,
+    );
+    const graph = (await platformGraph(join(dir, "routed.yaml")))();
+    const e = await graph.invoke({ log: ["x"] }).catch((err: unknown) => err);
+    expect(e).toMatchObject({
+      name: "expression",
+      code: "expression",
+      message:
+        "an edge: the expression at routed.yaml:12:24 failed: no such key: count\nhint: guard reads of channels that may be empty with `has(state.name)`",
+    });
+    // Through streamEvents, as the official server runs a graph.
+    const events = await graph.streamEvents({ log: ["x"] }, { version: "v3" } as never);
+    const streamed = await (async () => {
+      for await (const _ of events as AsyncIterable<unknown>);
+    })().catch((err: unknown) => err);
+    expect(streamed).toMatchObject({ name: "expression" });
+  });
+
+  it("a run its caller cancelled fails with LangGraph's own error", async () => {
+    const graph = (await platformGraph(join(dir, "minimal.yaml")))();
+    const e = await graph.invoke({}, { signal: AbortSignal.abort() }).catch((err: unknown) => err);
+    expect((e as Error).name).toBe("AbortError");
+  });
 });
