@@ -355,9 +355,30 @@ export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteColle
     );
   }
   const models = env.modelsScope();
-  for (const [name, model] of entries(spec.models))
-    c.value(["models", name], model, models, undefined, name);
+  for (const [name, model] of entries(spec.models)) {
+    const options = obj(model);
+    if (!options) continue;
+    for (const [key, value] of Object.entries(options))
+      c.value(["models", name, key], value, models, modelOption(name, key), name);
+  }
   return c;
+}
+
+/** Options a provider takes as text (a key, an address, who a call is for), or as maps of text. */
+const TEXT_OPTIONS = new Set(["api_key", "base_url", "user"]);
+const TEXT_MAPS = new Set(["headers", "metadata"]);
+
+/** What a model's option must evaluate to, when graphspec knows (other keys go as written). */
+function modelOption(model: string, key: string): Expectation | undefined {
+  const text = TEXT_OPTIONS.has(key);
+  if (!text && !TEXT_MAPS.has(key)) return undefined;
+  return {
+    type: text ? T.string : T.map(T.string),
+    nullable: false,
+    mismatch: (actual) =>
+      `model \`${model}\`: \`${key}\` takes ${text ? "a `string`" : "`string` values"}, not ${actual}`,
+    hint: "convert it with `string(...)`, or interpolate it into text",
+  };
 }
 
 /** The tools the nodes name (`tools`, `approve`, `tool`). */

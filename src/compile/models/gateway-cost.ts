@@ -49,9 +49,10 @@ function costStream(body: ReadableStream<Uint8Array>, cost: number): ReadableStr
 }
 
 /** A fetch for the provider's client that moves the gateway's cost header into the answer. */
-export function gatewayCostFetch(inner: Fetch = globalThis.fetch): Fetch {
+export function gatewayCostFetch(inner?: Fetch): Fetch {
   return async (input, init) => {
-    const response = await inner(input, init);
+    // The global fetch as it is at the call (what the client would use without this wrapper).
+    const response = await (inner ?? globalThis.fetch)(input, init);
     const header = response.headers.get(COST_HEADER);
     const cost = header === null ? Number.NaN : Number(header);
     if (!Number.isFinite(cost) || cost < 0 || !response.body || !response.ok) return response;
