@@ -5,7 +5,7 @@
  * and the real ChatOpenAI against an OpenAI-compatible gateway on 127.0.0.1 that records what it
  * gets and answers with LiteLLM's cost header. Each tenant's calls carry that tenant's key, user
  * and metadata; the keys are in clear nowhere else (the database file, the server's output, the
- * stream, the thread's state); the gateway's cost is in the answer's usage.
+ * stream, the thread's state, a failed run's error); the gateway's cost is in the answer's usage.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -136,6 +136,29 @@ describe("per-run model credentials through graphspec serve", () => {
         thread: await client.threads.get(thread.thread_id),
       });
     }
+
+    // A gateway that refuses the key and echoes it back: the run's error shows it masked.
+    sim.push({ status: 401, text: `Incorrect API key provided: ${TENANTS.a.model}` });
+    const client = new Client({
+      apiUrl: url,
+      apiKey: TENANTS.a.server,
+      callerOptions: { maxRetries: 0 },
+    });
+    const thread = await client.threads.create();
+    const failed: { event: string; data: unknown }[] = [];
+    for await (const e of client.runs.stream(thread.thread_id, "tenant-chat", {
+      input: { messages: [{ role: "user", content: "hi" }] },
+      context: { model_key: TENANTS.a.model, account_id: TENANTS.a.account },
+    }))
+      failed.push(e);
+    const error = failed.find((e) => e.event === "error");
+    expect(JSON.stringify(error?.data)).toContain("Incorrect API key provided: ***");
+    seen.failed = JSON.stringify({
+      failed,
+      state: await client.threads.getState(thread.thread_id),
+      runs: await client.runs.list(thread.thread_id),
+    });
+    sim.requests.splice(2);
 
     expect(sim.requests).toHaveLength(2);
     for (const [i, t] of [TENANTS.a, TENANTS.b].entries()) {
