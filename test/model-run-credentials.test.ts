@@ -89,6 +89,37 @@ describe("model options from the run's context", () => {
     }
   });
 
+  it("gives an agent's every step the run's key", async () => {
+    writeFileSync(
+      join(dir, "graphs", "agent-tenant.yaml"),
+      spec("agent-tenant", OPENAI)
+        .replace(
+          "answer: { kind: llm, prompt: Answer briefly. }",
+          "answer: { kind: agent, system: Answer briefly., tools: [echo], max_steps: 4 }",
+        )
+        .replace(
+          "nodes:",
+          "tools:\n  echo: { module: ./echo.mjs, export: echo, description: Echo., schema: { type: object, properties: { text: { type: string } } } }\nnodes:",
+        ),
+    );
+    writeFileSync(join(dir, "graphs", "echo.mjs"), "export const echo = ({ text }) => text;\n");
+    const graph = await compile(join(dir, "graphs", "agent-tenant.yaml"), { env });
+    sim.requests.length = 0;
+    for (const t of ["a", "b"]) {
+      // A tool call, then the answer: two model calls of one agent step each.
+      sim.push({ tool_calls: [{ name: "echo", args: { text: t } }] }, `hi ${t}`);
+      await graph.invoke(hello, {
+        context: { model_key: `sk-agent-${t}`, account_id: `acct-${t}` },
+      });
+    }
+    expect(sim.requests.map((r) => r.headers.authorization)).toEqual([
+      "Bearer sk-agent-a",
+      "Bearer sk-agent-a",
+      "Bearer sk-agent-b",
+      "Bearer sk-agent-b",
+    ]);
+  });
+
   it("gives Anthropic the run's key and headers", async () => {
     const graph = await compile(join(dir, "graphs", "anthropic-tenant.yaml"), { env });
     sim.requests.length = 0;
