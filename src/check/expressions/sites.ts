@@ -358,8 +358,16 @@ export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteColle
   for (const [name, model] of entries(spec.models)) {
     const options = obj(model);
     if (!options) continue;
-    for (const [key, value] of Object.entries(options))
-      c.value(["models", name, key], value, models, modelOption(name, key), name);
+    for (const [key, value] of Object.entries(options)) {
+      const entries = TEXT_MAPS.has(key) ? obj(value) : undefined;
+      if (entries) {
+        for (const [k, v] of Object.entries(entries))
+          c.value(["models", name, key, k], v, models, textOption(name, `${key}.${k}`), name);
+      } else {
+        const expected = TEXT_OPTIONS.has(key) ? textOption(name, key) : undefined;
+        c.value(["models", name, key], value, models, expected, name);
+      }
+    }
   }
   return c;
 }
@@ -368,15 +376,12 @@ export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteColle
 const TEXT_OPTIONS = new Set(["api_key", "base_url", "user"]);
 const TEXT_MAPS = new Set(["headers", "metadata"]);
 
-/** What a model's option must evaluate to, when graphspec knows (other keys go as written). */
-function modelOption(model: string, key: string): Expectation | undefined {
-  const text = TEXT_OPTIONS.has(key);
-  if (!text && !TEXT_MAPS.has(key)) return undefined;
+/** A model option that must evaluate to a string (other keys go to the provider as written). */
+function textOption(model: string, option: string): Expectation {
   return {
-    type: text ? T.string : T.map(T.string),
+    type: T.string,
     nullable: false,
-    mismatch: (actual) =>
-      `model \`${model}\`: \`${key}\` takes ${text ? "a `string`" : "`string` values"}, not ${actual}`,
+    mismatch: (actual) => `model \`${model}\`: \`${option}\` takes a \`string\`, not ${actual}`,
     hint: "convert it with `string(...)`, or interpolate it into text",
   };
 }
