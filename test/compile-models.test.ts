@@ -300,7 +300,7 @@ describe("model declarations", () => {
     const decl: Model = { model: "openai:gpt-4o-mini", api_key: "${{ state.key }}" };
     const e = await failure(resolveModel("local", decl, { env: {} }));
     expect(e.message).toBe(
-      "model `local`: `api_key` could not be computed: `state` is not available in `models`: models are set up before a run starts (in scope here: `env`)",
+      "model `local`: `api_key` could not be computed: `state` is not available in `models`: a model is set up from the environment and the run's context, before any node writes the state (in scope here: `env` and `context`)",
     );
   });
 });

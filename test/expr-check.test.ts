@@ -96,11 +96,13 @@ describe("problems", () => {
     });
   });
 
-  it("keeps env to models, and state out of them", () => {
+  it("keeps env to models, and state out of them (the run's context is in)", () => {
     expect(problem("env.HOME")).toMatchObject({ message: "`env` is only available in `models`" });
     const models = env.modelsScope();
     expect(env.check("env.OPENAI_URL", models)).toEqual({ ok: true, type: T.string });
-    expect(problem("state.ticket", models)).toMatchObject({ hint: "in scope here: `env`" });
+    expect(problem("state.ticket", models)).toMatchObject({
+      hint: "in scope here: `env` and `context`",
+    });
   });
 
   it("explains operators that do not apply", () => {

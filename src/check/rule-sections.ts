@@ -24,6 +24,7 @@ const DEPENDS_ON: Partial<Record<RuleName, readonly Section[]>> = {
   "unknown-model": ["models", "catalog"],
   "unknown-provider": [],
   "model-template": [],
+  "model-secret-context": [],
   "unknown-module": [],
   "unknown-export": [],
   "path-escape": [],

@@ -13,6 +13,7 @@ import { type Path, pointerOf } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { buildTool } from "./build-tool.js";
 import { CompileError } from "./compile-error.js";
+import { readsRun } from "./models/run-fields.js";
 import { ScriptQueues } from "./models/script.js";
 import type { CompileOptions } from "./options.js";
 import { modelFor } from "./run-choices.js";
@@ -117,14 +118,24 @@ export class CompileContext {
   async perRunModel<T>(
     name: string | undefined,
     build: (model: BaseChatModel, entry: string) => T | Promise<T>,
-  ): Promise<(config: { configurable?: Record<string, unknown> }) => Promise<T>> {
+  ): Promise<
+    (
+      config: { configurable?: Record<string, unknown> },
+      context?: Record<string, unknown>,
+    ) => Promise<T>
+  > {
     const own = name ?? "default";
     const first = Promise.resolve(build(await this.model(own), own));
     await first;
-    if (!this.spec.models?.[own]?.allow?.length) return () => first;
+    const choosable = Boolean(this.spec.models?.[own]?.allow?.length);
+    if (!choosable && !this.isPerRun(own)) return () => first;
     const built = new Map<string, Promise<T>>([[own, first]]);
-    return (config) => {
-      const entry = modelFor(this.spec.models, own, config.configurable?.model);
+    return (config, context) => {
+      const entry = choosable ? modelFor(this.spec.models, own, config.configurable?.model) : own;
+      // A model whose key or headers come from the run's context: built for this run only, so
+      // one tenant's credentials never serve another's call.
+      if (context && this.isPerRun(entry))
+        return this.runModel(entry, context).then((m) => build(m, entry));
       let made = built.get(entry);
       if (!made) {
         made = this.model(entry).then((m) => build(m, entry));
@@ -134,6 +145,20 @@ export class CompileContext {
       }
       return made;
     };
+  }
+
+  /** Whether the model `name` reads the run's context, and so is set up for each run. */
+  private isPerRun(name: string): boolean {
+    const decl = this.spec.models?.[name];
+    return Boolean(decl && !this.options.models?.[name] && !this.options.offline && readsRun(decl));
+  }
+
+  /** The model `name` set up with this run's context (its key, user, headers). */
+  private async runModel(name: string, context: Record<string, unknown>): Promise<BaseChatModel> {
+    const decl = this.spec.models![name]!;
+    const { resolveModel } = await import("./models/index.js");
+    const env = this.options.env ?? process.env;
+    return resolveModel(name, decl, { env, expr: this.expr, context });
   }
 
   /** The chat model named `name` (default `default`), one instance per compile. */
@@ -152,13 +177,15 @@ export class CompileContext {
         : decl
           ? // Loaded on first use: a graph without models never loads LangChain's model code.
             import("./models/index.js").then(({ resolveModel }) =>
-              resolveModel(name, decl, { env, ...(scripts ? { scripts } : {}) }).catch(
-                (e: unknown) => {
-                  throw new CompileError(
-                    `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,
-                  );
-                },
-              ),
+              resolveModel(name, decl, {
+                env,
+                expr: this.expr,
+                ...(scripts ? { scripts } : {}),
+              }).catch((e: unknown) => {
+                throw new CompileError(
+                  `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,
+                );
+              }),
             )
           : Promise.reject(
               new CompileError(`${this.doc.file}: model \`${name}\` is not declared in \`models\``),

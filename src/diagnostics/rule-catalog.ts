@@ -60,6 +60,11 @@ export const CATALOG = {
     severity: "error",
     summary: "A model's `provider:name` is a template; it would be sent as written.",
   },
+  "model-secret-context": {
+    severity: "error",
+    summary:
+      "A model's key or secret header reads a context key that is not declared `secret: true`.",
+  },
   "unknown-module": { severity: "error", summary: "A module path does not resolve to a file." },
   "unknown-export": {
     severity: "error",

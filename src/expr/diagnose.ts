@@ -191,7 +191,7 @@ function unknownVariable(
   const home = VARIABLE_HOMES[name];
   if (home && (name === "state" || name === "context")) {
     return {
-      message: `\`${name}\` is not available in ${scope.where}: models are set up before a run starts`,
+      message: `\`${name}\` is not available in ${scope.where}: a model is set up from the environment and the run's context, before any node writes the state`,
       hint: inScope,
     };
   }

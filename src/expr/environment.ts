@@ -161,9 +161,12 @@ export class ExprEnvironment {
     return { where, variables: { state: this.state, context: this.context, ...locals } };
   }
 
-  /** `models`: set up before a run, they see only the process environment. */
+  /**
+   * `models`: the process environment, and the run's context (a tenant's key, its user) — never
+   * `state`, so nothing a model or a person wrote reaches a credential or a header.
+   */
   modelsScope(): Scope {
-    return { where: "`models`", variables: { env: ENV_TYPE } };
+    return { where: "`models`", variables: { env: ENV_TYPE, context: this.context } };
   }
 
   private envFor(scope: Scope): TypedEnv {

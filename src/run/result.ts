@@ -7,6 +7,11 @@ export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
   totalTokens: number;
+  /**
+   * USD, summed over the calls whose answer gave a cost: a gateway's `x-litellm-response-cost`
+   * header or the provider's own `usage.cost`. Absent when no call gave one.
+   */
+  cost?: number;
 }
 
 export interface PendingInterrupt {

@@ -19,6 +19,10 @@ function plainMessage(m: BaseMessage): Record<string, unknown> {
   if (m.name) out.name = m.name;
   if (m.id) out.id = m.id;
   if (extra.usage_metadata) out.usage_metadata = extra.usage_metadata;
+  // What the call cost, when the provider or a gateway said (compile/models/gateway-cost.ts): of
+  // the provider's response metadata, only this is kept.
+  const cost = (m.response_metadata as { usage?: { cost?: unknown } } | undefined)?.usage?.cost;
+  if (typeof cost === "number") out.response_metadata = { usage: { cost } };
   return out;
 }
 

@@ -20,8 +20,18 @@ export class UsageCollector extends BaseCallbackHandler {
 
   override async handleLLMEnd(output: LLMResult): Promise<void> {
     for (const generation of output.generations.flat()) {
-      const message = (generation as { message?: { usage_metadata?: Record<string, number> } })
-        .message;
+      const message = (
+        generation as {
+          message?: {
+            usage_metadata?: Record<string, number>;
+            response_metadata?: { usage?: { cost?: unknown } };
+          };
+        }
+      ).message;
+      // The cost the provider or a gateway gave (compile/models/gateway-cost.ts).
+      const cost = message?.response_metadata?.usage?.cost;
+      if (typeof cost === "number" && Number.isFinite(cost))
+        this.usage.cost = (this.usage.cost ?? 0) + cost;
       const u = message?.usage_metadata;
       if (!u) continue;
       this.usage.inputTokens += u.input_tokens ?? 0;

@@ -66,6 +66,13 @@ export type ContextField = FieldBase & {
  */
 export type Identifier = string;
 /**
+ * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "Template".
+ */
+export type Template = string;
+/**
  * A JSON Schema (draft 2020-12).
  */
 export type JsonSchema2 = JsonSchemaObject | boolean;
@@ -94,15 +101,15 @@ export type LlmNode = NodeCommon & {
   kind: "llm";
   model?: ModelRef;
   /**
-   * The system prompt.
+   * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
    */
   system?: string;
   /**
-   * A user message appended after the history.
+   * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
    */
   prompt?: string;
   /**
-   * The message history to send, as `${{ expr }}` giving a list. Default: `${{ state.messages }}` when the state has `messages`.
+   * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
    */
   messages?: string;
   tools?: ToolList;
@@ -152,13 +159,6 @@ export type AgentNode = NodeCommon & {
   max_steps?: number;
   write?: Write;
 };
-/**
- * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
- *
- * This interface was referenced by `GraphSpec`'s JSON-Schema
- * via the `definition` "Template".
- */
-export type Template = string;
 /**
  * Names of tools declared in `tools`.
  *
@@ -542,7 +542,7 @@ export interface ModuleRef {
   export?: string;
 }
 /**
- * A chat model. `model` goes through LangChain's initChatModel; `allow` lists the models a run may choose instead; `price` is what it costs; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`.
+ * A chat model. `model` goes through LangChain's initChatModel; `allow` lists the models a run may choose instead; `price` is what it costs; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`, and `${{ context.KEY }}` to take a value from each run (a tenant's key, its user).
  *
  * This interface was referenced by `GraphSpec`'s JSON-Schema
  * via the `definition` "Model".
@@ -565,9 +565,25 @@ export interface Model {
    */
   base_url?: string;
   /**
-   * Prefer `${{ env.NAME }}` to a literal key.
+   * Prefer `${{ env.NAME }}` to a literal key, or `${{ context.KEY }}` (a context key declared `secret: true`) for a key per run.
    */
   api_key?: string;
+  /**
+   * Extra HTTP headers on every request to the provider (OpenAI-compatible providers and `anthropic`); values may read `context` to differ per run, e.g. `x-litellm-end-user: "${{ context.account_id }}"`.
+   */
+  headers?: {
+    [k: string]: Template;
+  };
+  /**
+   * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
+   */
+  user?: string;
+  /**
+   * Request metadata, sent as the request body's `metadata` (OpenAI-compatible providers; LiteLLM and the like read it): string values, which may read `context`.
+   */
+  metadata?: {
+    [k: string]: Template;
+  };
   timeout_ms?: number;
   max_retries?: number;
   /**

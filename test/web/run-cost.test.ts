@@ -35,6 +35,19 @@ describe("costOf", () => {
     expect(cost).toBeCloseTo(0.15 + 0.06 + 0.003 + 0.015 + 0.6, 10);
   });
 
+  it("takes the cost a gateway or the provider gave over the spec's price", () => {
+    const cost = costOf(
+      {
+        // Priced at 0.15/0.6 this would be 0.00075; the gateway said 0.002.
+        a: { ...use("gpt-4o-mini", 1000, 1000), cost: 0.002 },
+        // A model without a price, whose gateway said what it cost.
+        b: { ...use("llama3.2", 10, 10), cost: 0.0001 },
+      },
+      models,
+    );
+    expect(cost).toBeCloseTo(0.0021, 12);
+  });
+
   it("shows no cost while a model used has no price, or none was used yet", () => {
     expect(
       costOf({ a: use("gpt-4o-mini", 10, 10), b: use("llama3.2", 10, 10) }, models),

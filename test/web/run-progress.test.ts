@@ -156,6 +156,46 @@ describe("applyEvent", () => {
     expect(p.usageByMessage.m2).toEqual({ model: "priced", input: 12, output: 3, total: 15 });
   });
 
+  it("keeps the cost a gateway gave (response_metadata.usage.cost), streamed or finished", () => {
+    const meta = { ls_model_name: "gpt-x", langgraph_checkpoint_ns: "answer:1" };
+    const u = { input_tokens: 12, output_tokens: 3, total_tokens: 15 };
+    const withCost = { usage: { cost: 0.0042 } };
+    const p = fold([
+      [
+        "messages",
+        [
+          {
+            type: "AIMessageChunk",
+            content: "",
+            id: "m1",
+            usage_metadata: u,
+            response_metadata: withCost,
+          },
+          meta,
+        ],
+      ],
+      [
+        "events",
+        {
+          event: "on_chat_model_end",
+          run_id: "r2",
+          metadata: meta,
+          data: {
+            output: {
+              type: "ai",
+              id: "m2",
+              content: "",
+              usage_metadata: u,
+              response_metadata: withCost,
+            },
+          },
+        },
+      ],
+    ]);
+    expect(p.usageByMessage.m1?.cost).toBe(0.0042);
+    expect(p.usageByMessage.m2?.cost).toBe(0.0042);
+  });
+
   it("counts a message once when its finished message (events) comes before its chunk with the usage", () => {
     // OpenAI's usage is in its last chunk, which the stream may deliver after on_chat_model_end.
     const meta = { ls_model_name: "priced", langgraph_checkpoint_ns: "answer:1" };

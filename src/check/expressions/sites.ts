@@ -355,9 +355,35 @@ export function collectSites(ctx: CheckContext, env: ExprEnvironment): SiteColle
     );
   }
   const models = env.modelsScope();
-  for (const [name, model] of entries(spec.models))
-    c.value(["models", name], model, models, undefined, name);
+  for (const [name, model] of entries(spec.models)) {
+    const options = obj(model);
+    if (!options) continue;
+    for (const [key, value] of Object.entries(options)) {
+      const entries = TEXT_MAPS.has(key) ? obj(value) : undefined;
+      if (entries) {
+        for (const [k, v] of Object.entries(entries))
+          c.value(["models", name, key, k], v, models, textOption(name, `${key}.${k}`), name);
+      } else {
+        const expected = TEXT_OPTIONS.has(key) ? textOption(name, key) : undefined;
+        c.value(["models", name, key], value, models, expected, name);
+      }
+    }
+  }
   return c;
+}
+
+/** Options a provider takes as text (a key, an address, who a call is for), or as maps of text. */
+const TEXT_OPTIONS = new Set(["api_key", "base_url", "user"]);
+const TEXT_MAPS = new Set(["headers", "metadata"]);
+
+/** A model option that must evaluate to a string (other keys go to the provider as written). */
+function textOption(model: string, option: string): Expectation {
+  return {
+    type: T.string,
+    nullable: false,
+    mismatch: (actual) => `model \`${model}\`: \`${option}\` takes a \`string\`, not ${actual}`,
+    hint: "convert it with `string(...)`, or interpolate it into text",
+  };
 }
 
 /** The tools the nodes name (`tools`, `approve`, `tool`). */

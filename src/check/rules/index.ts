@@ -5,6 +5,7 @@ import { expressionSyntax } from "./expression-syntax.js";
 import { expressionType } from "./expression-type.js";
 import { interruptSchema } from "./interrupt-schema.js";
 import { missingEntry } from "./missing-entry.js";
+import { modelSecretContext } from "./model-secret-context.js";
 import { modelTemplate } from "./model-template.js";
 import { nameCollision } from "./name-collision.js";
 import { noPathToEnd } from "./no-path-to-end.js";
@@ -42,6 +43,7 @@ export const RULES: readonly Rule[] = [
   unknownModel,
   unknownProvider,
   modelTemplate,
+  modelSecretContext,
   unknownModule,
   unknownExport,
   pathEscape,

@@ -11,8 +11,10 @@ import { ExprEnvironment, ExprError, isTemplate } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import { scrubber, secretValues } from "../../spec/secrets.js";
 import type { Model } from "../../spec/spec-types.generated.js";
+import { gatewayCostFetch } from "./gateway-cost.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { modelSecrets } from "./model-secrets.js";
+import { NOT_YET_RUN, readsContext } from "./run-fields.js";
 import { ScriptQueues, type Scripts } from "./script.js";
 import { ScriptedChatModel } from "./scripted.js";
 
@@ -24,6 +26,13 @@ export interface ModelResolveOptions {
    * pass one ScriptQueues for all the models of a compile so models naming one script share it.
    */
   scripts?: Scripts | ScriptQueues;
+  /**
+   * The run's context, for options that read `${{ context.KEY }}` (run-fields.ts). Without it
+   * (the compile's own set-up, before any run) such options hold a stand-in value.
+   */
+  context?: Record<string, unknown>;
+  /** The spec's expression environment, whose `context` type the templates are checked against. */
+  expr?: ExprEnvironment;
 }
 
 const PROVIDERS = MODEL_PROVIDER_CONFIG as Record<string, { package: string; className: string }>;
@@ -49,23 +58,35 @@ const OPENAI_COMPATIBLE = new Set([
 /** Where `base_url` goes for the other providers; `baseUrl` unless named here. */
 const BASE_URL_FIELD: Record<string, string> = { anthropic: "anthropicApiUrl" };
 
-/** The declaration with string values at any depth evaluated as templates over `env`. */
+/** The declaration with string values at any depth evaluated as templates over `env` and `context`. */
 function evaluateOptions(
   name: string,
   decl: Model,
   env: Record<string, string | undefined>,
+  options: ModelResolveOptions,
 ): Record<string, unknown> {
-  const expr = ExprEnvironment.for({});
+  const expr = options.expr ?? ExprEnvironment.for({});
   const scope = expr.modelsScope();
-  const vars = { env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) };
+  const vars = {
+    env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
+    context: options.context ?? {},
+  };
   const walk = (value: unknown, path: string): unknown => {
     if (typeof value === "string") {
       if (!isTemplate(value)) return value;
+      const perRun = readsContext(value);
+      if (perRun && !options.context) return NOT_YET_RUN;
       try {
         return expr.compileTemplate(value, scope).evaluate(vars);
       } catch (e) {
         const reason = (e as Error).message;
         const missing = /^no such key: (\S+)$/.exec(reason)?.[1];
+        if (missing && perRun && Object.hasOwn(expr.context.fields, missing)) {
+          throw new ModelConfigError(
+            `model \`${name}\`: \`${path}\` could not be computed: the run's context has no \`${missing}\``,
+            { model: name, field: path, hint: `pass \`${missing}\` in the run's context` },
+          );
+        }
         throw new ModelConfigError(
           missing
             ? `model \`${name}\`: \`${path}\` could not be computed: the environment variable \`${missing}\` is not set`
@@ -95,19 +116,58 @@ function evaluateOptions(
 
 /** The provider's constructor fields for the evaluated options. */
 function providerFields(
+  name: string,
   provider: string,
   options: Record<string, unknown>,
 ): Record<string, unknown> {
   // `allow` (the models a run may choose) and `price` (for showing a run's cost) are graphspec's,
   // not the provider's.
-  const { model: _model, allow: _allow, price: _price, base_url, ...rest } = options;
+  const {
+    model: _model,
+    allow: _allow,
+    price: _price,
+    base_url,
+    headers,
+    metadata,
+    ...rest
+  } = options;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(rest)) out[RENAMED[k] ?? k] = v;
-  if (base_url !== undefined) {
-    if (OPENAI_COMPATIBLE.has(provider)) {
-      const configuration = isObject(out.configuration) ? out.configuration : {};
-      out.configuration = { ...configuration, baseURL: base_url };
-    } else out[BASE_URL_FIELD[provider] ?? "baseUrl"] = base_url;
+  if (OPENAI_COMPATIBLE.has(provider)) {
+    const configuration = isObject(out.configuration) ? out.configuration : {};
+    const defaultHeaders = isObject(configuration.defaultHeaders)
+      ? configuration.defaultHeaders
+      : {};
+    out.configuration = {
+      ...configuration,
+      ...(base_url !== undefined ? { baseURL: base_url } : {}),
+      ...(headers !== undefined ? { defaultHeaders: { ...defaultHeaders, ...headers } } : {}),
+      // A gateway's cost header becomes the answer's `usage.cost` (gateway-cost.ts).
+      fetch: gatewayCostFetch(),
+    };
+    // The request body's `metadata`: not LangChain's own `metadata` option, which only labels
+    // the model's runs (and would show in their events).
+    if (metadata !== undefined) {
+      const kwargs = isObject(out.modelKwargs) ? out.modelKwargs : {};
+      out.modelKwargs = { ...kwargs, metadata };
+    }
+  } else {
+    if (base_url !== undefined) out[BASE_URL_FIELD[provider] ?? "baseUrl"] = base_url;
+    if (headers !== undefined) {
+      const clientOptions = isObject(out.clientOptions) ? out.clientOptions : {};
+      out.clientOptions = { ...clientOptions, defaultHeaders: headers };
+    }
+    if (metadata !== undefined) {
+      // LangChain's own `metadata` only labels runs: sending it needs the provider's own field.
+      throw new ModelConfigError(
+        `model \`${name}\`: \`metadata\` is sent only to OpenAI-compatible providers, not \`${provider}\``,
+        {
+          model: name,
+          field: "metadata",
+          hint: "pass the provider's own request field under its own name",
+        },
+      );
+    }
   }
   return out;
 }
@@ -182,8 +242,8 @@ export async function resolveModel(
     );
   }
   const env = options.env ?? process.env;
-  const evaluated = evaluateOptions(name, decl, env);
-  const fields = providerFields(provider, evaluated);
+  const evaluated = evaluateOptions(name, decl, env, options);
+  const fields = providerFields(name, provider, evaluated);
   try {
     const configurable = await initChatModel(modelName, { modelProvider: provider, ...fields });
     // initChatModel constructs the provider's model at once and wraps it to be reconfigurable at

@@ -337,7 +337,7 @@ export const agentKind: NodeKind<AgentNode> = {
         const written: Record<string, unknown>[] = [];
         try {
           result = await loopScope.run({ graphState: call.state, written }, async () =>
-            (await agentWith(call.config)).invoke(
+            (await agentWith(call.config, call.context)).invoke(
               { messages: sent },
               {
                 ...call.config,

@@ -31,7 +31,7 @@ export const llmKind: NodeKind<LlmNode> = {
       );
       return {
         run: async (call) => {
-          const ask = await askWith(call.config);
+          const ask = await askWith(call.config, call.context);
           const sent = prompt(call);
           const { message, structured } = await ask(sent.messages, call.config);
           return write(call.vars, { messages: [message], structured, prompt: sent.prompt });
@@ -49,7 +49,7 @@ export const llmKind: NodeKind<LlmNode> = {
     });
     return {
       run: async (call) => {
-        const bound = await boundWith(call.config);
+        const bound = await boundWith(call.config, call.context);
         const sent = prompt(call);
         const answer = (await bound.invoke(sent.messages, call.config)) as AIMessage;
         return write(call.vars, { messages: [answer], prompt: sent.prompt });

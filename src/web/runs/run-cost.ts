@@ -1,7 +1,8 @@
 /**
  * A run's cost from its usage and the prices the spec gives its models (`models.<name>.price`,
- * USD per million tokens, in the assistant's `metadata.graphspec.models`). Only when every model
- * message with usage can be priced: a partial sum would look like the whole cost.
+ * USD per million tokens, in the assistant's `metadata.graphspec.models`) — or, for a message
+ * whose provider or gateway said what it cost, that figure. Only when every model message with
+ * usage has a cost or can be priced: a partial sum would look like the whole cost.
  */
 import type { ModelUsage } from "./run-progress.js";
 
@@ -46,7 +47,7 @@ function modelFor(name: string | undefined, models: PricedModel[]): PricedModel 
   );
 }
 
-/** USD, or undefined when nothing was used yet or a model used has no price. */
+/** USD, or undefined when nothing was used yet or a message has neither a cost nor a price. */
 export function costOf(
   usage: Record<string, ModelUsage>,
   models: Record<string, PricedModel>,
@@ -56,6 +57,11 @@ export function costOf(
   if (!used.length) return undefined;
   let usd = 0;
   for (const u of used) {
+    // What the provider or gateway said the call cost is what it cost: `price` only estimates.
+    if (u.cost !== undefined) {
+      usd += u.cost;
+      continue;
+    }
     const price = modelFor(u.model, list)?.price;
     if (!price) return undefined;
     usd += (u.input * price.input + u.output * price.output) / 1_000_000;

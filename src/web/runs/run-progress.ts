@@ -45,6 +45,15 @@ export interface Usage {
 export interface ModelUsage extends Usage {
   /** The model as the provider names it (`ls_model_name`), when the stream says. */
   model: string | undefined;
+  /** USD, when the provider or a gateway said what the call cost (`response_metadata.usage.cost`). */
+  cost?: number;
+}
+
+/** The cost a message's `response_metadata` gives (graphspec keeps a gateway's there). */
+function costIn(meta: unknown): number | undefined {
+  const usage = isObj(meta) ? meta.usage : undefined;
+  const cost = isObj(usage) ? usage.cost : undefined;
+  return typeof cost === "number" && Number.isFinite(cost) ? cost : undefined;
 }
 
 export interface RunProgress {
@@ -154,7 +163,7 @@ function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgr
         ? chunk.response_metadata.model_name
         : undefined;
   // Streamed chunks carry their share of the usage (LangChain adds them up the same way).
-  return withUsage(next, id, model, chunk.usage_metadata, "add");
+  return withUsage(next, id, model, chunk.usage_metadata, "add", costIn(chunk.response_metadata));
 }
 
 /**
@@ -168,15 +177,23 @@ function withUsage(
   model: string | undefined,
   u: unknown,
   how: "add" | "set",
+  cost?: number,
 ): RunProgress {
   if (!isObj(u)) return p;
   if (how === "add" && p.usageFinished[id]) return p;
   const before = how === "add" ? p.usageByMessage[id] : undefined;
+  const known =
+    cost === undefined
+      ? p.usageByMessage[id]?.cost
+      : how === "add"
+        ? (before?.cost ?? 0) + cost
+        : cost;
   const mine: ModelUsage = {
     model: model ?? p.usageByMessage[id]?.model,
     input: sum(before?.input ?? 0, u.input_tokens),
     output: sum(before?.output ?? 0, u.output_tokens),
     total: sum(before?.total ?? 0, u.total_tokens),
+    ...(known !== undefined ? { cost: known } : {}),
   };
   const usageByMessage = { ...p.usageByMessage, [id]: mine };
   const usageFinished =
@@ -202,7 +219,14 @@ function onEvent(p: RunProgress, data: unknown): RunProgress {
         : isObj(out.response_metadata) && typeof out.response_metadata.model_name === "string"
           ? out.response_metadata.model_name
           : undefined;
-    return withUsage(p, String(out.id ?? data.run_id), model, out.usage_metadata, "set");
+    return withUsage(
+      p,
+      String(out.id ?? data.run_id),
+      model,
+      out.usage_metadata,
+      "set",
+      costIn(out.response_metadata),
+    );
   }
   if (data.event === "on_tool_start") {
     if (p.toolCalls.some((c) => c.id === data.run_id)) return p;
@@ -313,7 +337,8 @@ export function progressFromState(
       const meta = m.response_metadata;
       const model =
         isObj(meta) && typeof meta.model_name === "string" ? meta.model_name : undefined;
-      p.usageByMessage[id] = { model, ...usage };
+      const cost = costIn(meta);
+      p.usageByMessage[id] = { model, ...usage, ...(cost !== undefined ? { cost } : {}) };
       p.usage = {
         input: p.usage.input + usage.input,
         output: p.usage.output + usage.output,

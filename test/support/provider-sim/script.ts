@@ -55,6 +55,8 @@ export interface SimTurn {
    * chunks (or, not streamed, half its body) and never ends.
    */
   stall?: boolean | "mid-stream";
+  /** Extra headers on the answer, e.g. a gateway's `x-litellm-response-cost`. */
+  headers?: Record<string, string>;
 }
 
 export const DEFAULT_USAGE: SimUsage = { input_tokens: 10, output_tokens: 5 };

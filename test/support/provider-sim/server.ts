@@ -76,7 +76,7 @@ export async function startProviderSim(turns: (SimTurn | string)[] = []): Promis
       return;
     }
     const call = ++calls;
-    const headers = api.headers(call);
+    let headers = api.headers(call);
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(await readBody(req)) as Record<string, unknown>;
@@ -92,6 +92,7 @@ export async function startProviderSim(turns: (SimTurn | string)[] = []): Promis
       return;
     }
     if (turn.stall === true) return;
+    headers = { ...headers, ...turn.headers };
     if (turn.status !== undefined) {
       const retry: Record<string, string> =
         turn.retryAfter !== undefined ? { "retry-after": String(turn.retryAfter) } : {};
