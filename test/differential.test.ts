@@ -55,7 +55,8 @@ const SKIP = env.GRAPHSPEC_FUZZ_SKIP ? new RegExp(env.GRAPHSPEC_FUZZ_SKIP) : und
 const PENDING: RegExp[] = [];
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-differential-"));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Long mode leaves thousands of files: removing them takes longer than a hook's default 10 s.
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 120_000);
 writeFileSync(join(dir, "package.json"), "{}");
 const graphs = join(dir, "graphs");
 mkdirSync(graphs);

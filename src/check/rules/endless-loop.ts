@@ -1,4 +1,9 @@
-import type { GraphEdge, GraphModel } from "../../spec/control-flow.js";
+import {
+  buildGraph,
+  type GraphEdge,
+  type GraphModel,
+  reachedFromStart,
+} from "../../spec/control-flow.js";
 import { asObject } from "../../spec/data.js";
 import { components, exitlessLoops } from "../graph/loops.js";
 import { graphOf, reachableOf, stepsOf } from "../graph/per-document.js";
@@ -43,13 +48,14 @@ function stopIn(spec: Record<string, unknown>, node: string, child: (node: strin
 }
 
 /**
- * The most a child spec can do to stop a loop its subgraph node is on: the strongest stop of any
- * of its nodes (where they run is not asked: a stop anywhere may be reached). A grandchild is
+ * The most a child spec can do to stop a loop its subgraph node is on: the strongest stop of the
+ * nodes a run of it can reach (a pause in a node nothing reaches never happens). A grandchild is
  * taken as able to pause — it is not read here.
  */
 function childStop(spec: Record<string, unknown>): Stop {
   let most: Stop = "none";
-  for (const node of Object.keys(asObject(spec.nodes) ?? {})) {
+  const reached = reachedFromStart(buildGraph(spec));
+  for (const node of Object.keys(asObject(spec.nodes) ?? {}).filter((n) => reached.has(n))) {
     const stop = stopIn(spec, node, () => "pause");
     if (STRENGTH[stop] > STRENGTH[most]) most = stop;
   }
