@@ -14,6 +14,7 @@ import type { Model } from "../../spec/spec-types.generated.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { modelSecrets } from "./model-secrets.js";
 import { ScriptQueues, type Scripts } from "./script.js";
+import { scriptKey } from "./script-key.js";
 import { ScriptedChatModel } from "./scripted.js";
 
 export interface ModelResolveOptions {
@@ -119,7 +120,9 @@ function scriptedModel(
   scripts: Scripts | ScriptQueues | undefined,
 ): BaseChatModel {
   const queues = scripts instanceof ScriptQueues || !scripts ? scripts : new ScriptQueues(scripts);
-  const queue = queues?.get(script);
+  // The entry's name or its model string answers before `NAME`: the one rule (script-key.ts).
+  const key = (queues && scriptKey(name, decl.model, (k) => queues.given(k))) ?? script;
+  const queue = queues?.get(key);
   const given = queues?.names() ?? [];
   const missing = {
     message: `model \`${name}\` (\`${decl.model}\`) has no script: the scripted provider answers only from a script supplied by the test or fixture that runs the graph`,
@@ -130,7 +133,7 @@ function scriptedModel(
   if (!queue)
     throw new ModelConfigError(missing.message, { model: name, field: "model", ...missing });
   // Scripts that let any name through (an executor's, a fixture's): the call fails, saying so.
-  if (!queues?.given(script)) {
+  if (!queues?.given(key)) {
     return ScriptedChatModel.refusing(queue, {
       message: missing.message,
       hint: given.length
