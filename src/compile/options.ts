@@ -19,8 +19,8 @@ export interface CompileOptions {
   /** Chat models to use instead of the ones `models:` declares, by model name. */
   models?: Record<string, BaseChatModel>;
   /**
-   * Model answers that stand in for the models of `models:`, keyed by the model's entry name
-   * (`writer`), else its `model` string (`openai:gpt-4o-mini`), else NAME of `scripted:NAME`
+   * Model answers that stand in for the models of `models:`, keyed by NAME of `scripted:NAME`,
+   * else the model's entry name (`writer`), else its `model` string (`openai:gpt-4o-mini`)
    * (docs/testing.md, "Standing in for a model"). Giving scripts makes the compile offline (see
    * `offline`). Each run takes its turns from its thread's place in them (a new thread starts at
    * the first turn, a resume continues); pass ScriptQueues to share them between compiles and see

@@ -120,7 +120,7 @@ function scriptedModel(
   scripts: Scripts | ScriptQueues | undefined,
 ): BaseChatModel {
   const queues = scripts instanceof ScriptQueues || !scripts ? scripts : new ScriptQueues(scripts);
-  // The entry's name or its model string answers before `NAME`: the one rule (script-key.ts).
+  // `NAME`, else the entry's name, else the model string: the one rule (script-key.ts).
   const key = (queues && scriptKey(name, decl.model, (k) => queues.given(k))) ?? script;
   const queue = queues?.get(key);
   const given = queues?.names() ?? [];

@@ -22,7 +22,7 @@ export function standIn(
   if (queue) return ScriptedChatModel.on(queue) as unknown as BaseChatModel;
   const given = scripts?.names() ?? [];
   return ScriptedChatModel.refusing(new ScriptQueue(name, []), {
-    message: `model \`${name}\` (\`${decl.model}\`) has no script, and a run given scripts never reaches a provider`,
+    message: `model \`${name}\` (\`${decl.model}\`) has no script, and a run given scripts never reaches the network`,
     hint: `script it by its entry name or its model: \`scripts: { ${name}: […] }\` or \`{ "${decl.model}": […] }\`${given.length ? ` (the scripts given are ${given.map((n) => `\`${n}\``).join(", ")})` : ""}`,
   }) as unknown as BaseChatModel;
 }
