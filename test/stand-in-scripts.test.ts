@@ -1,7 +1,8 @@
 /**
  * One way to stand in for a real model (docs/testing.md, "Standing in for a model"): a fixture's
  * scripts — keyed by the model's entry name or its `provider:name` — run a graph offline from
- * `graphspec run --scripts`, `graphspec dev --scripts` (the official SDK against it), and the
+ * `graphspec run --scripts`, `graphspec dev --scripts` (the official SDK against it; the page's
+ * run is test/web/page-fixture-scripts.e2e.test.ts), and the
  * package's `createExecutor({ scripts })` and `compile(path, { scripts })`. No provider key is set
  * and the provider URL is a closed port: a model that reached for the network would fail.
  */
@@ -107,24 +108,23 @@ describe("graphspec dev --scripts @fixture, through the official SDK", () => {
     return new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
   };
 
-  it("runs reflection: two real models, each answered by its entry name", async () => {
-    const client = await devWith("reflection.test.yaml");
+  it.each(examples)("runs %s's graph with its first test's scripts", async (file) => {
+    const client = await devWith(file);
+    const fixture = fixtureOf(file);
+    const test = fixture.tests[0]!;
+    const context = { ...fixture.context, ...test.context };
     const thread = await client.threads.create();
-    const input = fixtureOf("reflection.test.yaml").tests[0]!.input;
-    const values = (await client.runs.wait(thread.thread_id, "reflection", { input })) as Record<
-      string,
-      unknown
-    >;
-    expect(values).toMatchObject({ outcome: "accepted", critique: { verdict: "accept" } });
-  });
-
-  it("runs ticket-summary: the catalog's real model, answered by its entry name", async () => {
-    const client = await devWith("ticket-summary.test.yaml");
-    const thread = await client.threads.create();
-    const values = await client.runs.wait(thread.thread_id, "ticket-summary", {
-      input: { ticket_id: "T-1001" },
+    const values = await client.runs.wait(thread.thread_id, file.replace(".test.yaml", ""), {
+      input: test.input ?? {},
+      ...(Object.keys(context).length ? { context } : {}),
     });
-    expect(values).toMatchObject({ summary: "Ada cannot log in." });
+    const state = await client.threads.get(thread.thread_id);
+    expect(values, JSON.stringify(values)).not.toHaveProperty("__error__");
+    const threadStatus: Record<string, string> = { completed: "idle", interrupted: "interrupted" };
+    const want = threadStatus[test.expect?.status ?? ""];
+    if (want) expect(state.status).toBe(want);
+    else expect(state.status).not.toBe("error");
+    if (test.expect?.output) expect(values).toMatchObject(test.expect.output);
   });
 });
 
