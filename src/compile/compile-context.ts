@@ -169,7 +169,11 @@ export class CompileContext {
     const decl = this.spec.models?.[name];
     const env = this.options.env ?? process.env;
     const scripts = this.scriptQueues;
-    const offline = this.options.offline && decl && !decl.model.startsWith("scripted:");
+    // Scripts given mean an offline run unless `offline: false` says otherwise (script-key.ts).
+    const offline =
+      (this.options.offline ?? this.options.scripts !== undefined) &&
+      decl &&
+      !decl.model.startsWith("scripted:");
     const model = given
       ? Promise.resolve(given)
       : offline

@@ -19,15 +19,19 @@ export interface CompileOptions {
   /** Chat models to use instead of the ones `models:` declares, by model name. */
   models?: Record<string, BaseChatModel>;
   /**
-   * Answers of `scripted:NAME` models, by NAME (tests and fixtures). Each run takes its turns from
-   * its thread's place in them (a new thread starts at the first turn, a resume continues); pass
-   * ScriptQueues to share them between compiles and see what no run used.
+   * Model answers that stand in for the models of `models:`, keyed by NAME of `scripted:NAME`,
+   * else the model's entry name (`writer`), else its `model` string (`openai:gpt-4o-mini`)
+   * (docs/testing.md, "Standing in for a model"). Giving scripts makes the compile offline (see
+   * `offline`). Each run takes its turns from its thread's place in them (a new thread starts at
+   * the first turn, a resume continues); pass ScriptQueues to share them between compiles and see
+   * what no run used.
    */
   scripts?: Scripts | ScriptQueues;
   /**
-   * Never reach a model provider (offline tests): a model of `models:` that is not `scripted:`
-   * answers from the script named like the model (`scripts: { writer: [...] }`), and without one,
-   * fails when it is called, naming the model and how to script it.
+   * Never reach a model provider: a model of `models:` that is not `scripted:` answers from its
+   * script, and without one fails when it is called, naming the model and how to script it.
+   * Default: true when `scripts` is given, false otherwise; `false` with scripts lets the models
+   * that are not `scripted:` call their providers.
    */
   offline?: boolean;
   /** Tools to use instead of the modules `tools:` names, by tool name. */

@@ -78,7 +78,8 @@ export function graphLoader(
         models,
         tools,
         env,
-        ...(options.offline ? { offline: true } : {}),
+        // Scripts given make the runs offline (script-key.ts), unless `offline: false`.
+        offline: options.offline ?? options.scripts !== undefined,
         checkpointer: cp,
         cache,
         ...(given ? { store: given } : {}),

@@ -31,6 +31,8 @@ export interface DevServerOptions {
   scripts?: Record<string, unknown[]>;
   /** More arguments for `graphspec dev` (`--allow-origin …`). */
   args?: string[];
+  /** Environment variables over this process's (a provider key emptied). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
@@ -58,6 +60,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...opts.env },
   });
   let out = "";
   let err = "";

@@ -18,6 +18,7 @@ import {
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
+import { scriptsArg } from "../scripts-arg.js";
 
 export const runHelp = `Usage: graphspec run <spec|name> [options]
 
@@ -40,8 +41,9 @@ Options:
                                   model is told so); kept with the thread
       --store <memory|postgres>   LangGraph's store for nodes and tools (runtime.store); postgres:
                                   DATABASE_URL. Default: none
-      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME (offline runs and tests);
-                                  without it, a scripted model fails when it is called
+      --scripts <JSON|@file>      model answers: the run is offline, each model answering from the
+                                  script under its entry name or its model (openai:gpt-4o-mini);
+                                  @x.test.yaml[#test] takes a fixture test's scripts (the first)
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
@@ -76,7 +78,7 @@ Options:
       --interrupt-after <a,b>     pause after these nodes (* for every node)
       --allow-tools <a,b>         the tools the resumed run's models may call (default: the thread's list)
       --store <memory|postgres>   LangGraph's store for nodes and tools
-      --scripts <JSON|@file>      answers for scripted:NAME models
+      --scripts <JSON|@file>      model answers, as for \`graphspec run\`
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
@@ -249,7 +251,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   if (mode === "run" && values.value !== undefined)
     throw new UsageError("--value belongs to `graphspec resume`");
   const context = jsonArg(io, "context", values.context) as Record<string, unknown> | undefined;
-  const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never[]> | undefined;
+  const scripts = await scriptsArg(io, values.scripts);
   const maxTokens = countArg("max-tokens", values["max-tokens"]);
   const deadline = deadlineArg(values.deadline);
   const allowedTools = listArg(values["allow-tools"]);
@@ -306,9 +308,10 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
         ...(secrets.length ? { secrets } : {}),
         requireDurable: values["require-durable"],
         ...(store ? { store } : {}),
-        // A scripted model with no script fails when it is called, not when the graph compiles:
-        // a resume that calls no model needs no --scripts.
-        scripts: new ScriptQueues(scripts ?? {}, { anyName: true }),
+        // Given scripts, no model reaches its provider (compile/models/script-key.ts). A model
+        // with no script fails when it is called, not when the graph compiles: a resume that
+        // calls no model needs no --scripts.
+        ...(scripts ? { scripts: new ScriptQueues(scripts, { anyName: true }) } : {}),
       },
       async (exec) => {
         if (!graph) {

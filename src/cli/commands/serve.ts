@@ -9,9 +9,10 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { requirePeers } from "../../peers/load-peer.js";
 import type { Authenticator } from "../../server/auth.js";
-import { bytesArg, jsonArg } from "../args.js";
+import { bytesArg } from "../args.js";
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
+import { scriptsArg } from "../scripts-arg.js";
 import { VERSION } from "../version.js";
 
 const help = (name: string) => `Usage: graphspec ${name} [dir] [options]
@@ -56,7 +57,7 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
                                   and its runs are released
-${name === "dev" ? "      --scripts <JSON|@file>      answers for scripted:NAME models, by NAME\n" : ""}${ENV_FILE_HELP}
+${name === "dev" ? "      --scripts <JSON|@file>      model answers, as for `graphspec run`: no model reaches its provider\n" : ""}${ENV_FILE_HELP}
   -h, --help                      show this help
 
 Environment:
@@ -125,7 +126,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     (name === "serve" && process.env.DATABASE_URL ? "postgres" : "sqlite");
   if (!["memory", "sqlite", "postgres"].includes(choice))
     throw new UsageError(`--checkpointer must be memory, sqlite or postgres, not "${choice}"`);
-  const scripts = jsonArg(io, "scripts", values.scripts) as Record<string, never> | undefined;
+  const scripts = await scriptsArg(io, values.scripts);
   if (scripts && name === "serve")
     throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
   // Every option checked before anything starts: a bad one leaves no watcher or server behind.

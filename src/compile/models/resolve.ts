@@ -16,6 +16,7 @@ import { ModelConfigError } from "./model-config-error.js";
 import { modelSecrets } from "./model-secrets.js";
 import { NOT_YET_RUN, readsContext } from "./run-fields.js";
 import { ScriptQueues, type Scripts } from "./script.js";
+import { scriptKey } from "./script-key.js";
 import { ScriptedChatModel } from "./scripted.js";
 
 export interface ModelResolveOptions {
@@ -179,7 +180,9 @@ function scriptedModel(
   scripts: Scripts | ScriptQueues | undefined,
 ): BaseChatModel {
   const queues = scripts instanceof ScriptQueues || !scripts ? scripts : new ScriptQueues(scripts);
-  const queue = queues?.get(script);
+  // `NAME`, else the entry's name, else the model string: the one rule (script-key.ts).
+  const key = (queues && scriptKey(name, decl.model, (k) => queues.given(k))) ?? script;
+  const queue = queues?.get(key);
   const given = queues?.names() ?? [];
   const missing = {
     message: `model \`${name}\` (\`${decl.model}\`) has no script: the scripted provider answers only from a script supplied by the test or fixture that runs the graph`,
@@ -190,7 +193,7 @@ function scriptedModel(
   if (!queue)
     throw new ModelConfigError(missing.message, { model: name, field: "model", ...missing });
   // Scripts that let any name through (an executor's, a fixture's): the call fails, saying so.
-  if (!queues?.given(script)) {
+  if (!queues?.given(key)) {
     return ScriptedChatModel.refusing(queue, {
       message: missing.message,
       hint: given.length
