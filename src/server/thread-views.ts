@@ -60,12 +60,14 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
   const live = await p.runs.active(storedId);
   const last = (await p.store.runsOfThread(storedId))[0];
   const pending = state ? state.tasks.filter((t) => t.interrupts.length) : [];
+  // As LangGraph's server orders it: a failed last run is `error` even though the node that threw
+  // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`.
   const status = live
     ? "busy"
-    : pending.length || state?.next.length
-      ? "interrupted"
-      : last?.record.status === "error"
-        ? "error"
+    : last?.record.status === "error"
+      ? "error"
+      : pending.length || state?.next.length
+        ? "interrupted"
         : "idle";
   const created = record?.created_at ?? state?.createdAt ?? new Date(0).toISOString();
   const updated =
