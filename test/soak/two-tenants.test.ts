@@ -59,7 +59,7 @@ const RSS_HEADROOM = 300 * MiB;
  * merged: the normal tenant's background run must then not wait behind the hostile flood. On the
  * queue as it is (first in, first out) it does, so its time is recorded, not held to a bound.
  */
-const GATE_NORMAL_BACKGROUND = false;
+const GATE_NORMAL_BACKGROUND = true;
 
 const NORMAL_KEY = "soak-normal-tenant-key-0123456789";
 const HOSTILE_KEY = "soak-hostile-tenant-key-0123456789";
