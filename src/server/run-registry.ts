@@ -10,7 +10,7 @@
  * first; their threads stay in the checkpointer.
  */
 import { randomUUID } from "node:crypto";
-import { CpuTurns, withTurns } from "../compile/cpu-turns.js";
+import { CpuTurns, inTurn, withTurns } from "../compile/cpu-turns.js";
 import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
@@ -284,7 +284,7 @@ export class RunRegistry {
             if (e.type === "failed" && e.result.error) {
               push([{ event: "error", data: failure(e.result.error) }]);
             }
-          } else push(map(e));
+          } else await inTurn(() => push(map(e)));
         }
       } catch (e) {
         // A spec that cannot be loaded or compiled: the run fails, the server stays up.
