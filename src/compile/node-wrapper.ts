@@ -8,6 +8,7 @@ import type { NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
 import { argumentsRefused } from "./arguments-refused.js";
 import type { CompileContext } from "./compile-context.js";
+import { inTurn, takesTurns } from "./cpu-turns.js";
 import { eventLoopTurn } from "./event-loop-turn.js";
 import { exprState } from "./expr-view.js";
 import { noteFailedNode } from "./failed-node.js";
@@ -35,8 +36,11 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
     return ctx.guard(update as Record<string, unknown>, who, allowed);
   };
   return async (state, config) => {
-    // Lets a deadline, a cancel or other work run between busy steps (event-loop-turn.ts).
-    await eventLoopTurn();
+    // In a server, the node's synchronous part waits for its tenant's turn (cpu-turns.ts), which
+    // also lets other work run between busy steps; elsewhere a deadline, a cancel or other work
+    // gets an event-loop turn between busy steps (event-loop-turn.ts).
+    const turns = takesTurns();
+    if (!turns) await eventLoopTurn();
     const context = ctx.resolveContext(config?.context, name);
     let vars: Record<string, unknown> | undefined;
     const call: NodeCall = {
@@ -52,11 +56,11 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
     let result: unknown;
     try {
       // Only a spec whose tools `bind` values needs to know, inside a tool, which node runs it.
-      result = ctx.bindsTools
-        ? await activeNode.run({ node: name, state, context, vars: call.vars }, () =>
-            lowered.run(call),
-          )
-        : await lowered.run(call);
+      const body = () =>
+        ctx.bindsTools
+          ? activeNode.run({ node: name, state, context, vars: call.vars }, () => lowered.run(call))
+          : lowered.run(call);
+      result = await (turns ? inTurn(body) : body());
     } catch (e) {
       // A subgraph node running this graph as its child reports which of its nodes failed.
       noteFailedNode(e, name);

@@ -12,7 +12,9 @@
  *   the bound (docs/design.md, "A thread's stored checkpoints are bounded").
  */
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import { inTurn } from "../compile/cpu-turns.js";
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { serializeOnce, storesWhole } from "./serialize-once.js";
 import { formatBytes, type SizeLimits } from "./size-limits.js";
 
 /** Writes measured so far per checkpoint (one step's), for the running total; bounded. */
@@ -53,13 +55,19 @@ export function boundCheckpoints(
   // (LangGraph does not wait for them before storing the step's checkpoint; PostgreSQL's take a
   // round trip, and one landing after the delete made the thread look past the refused step).
   const storing = new Map<string, Set<Promise<unknown>>>();
-  const sizeOf = async (value: unknown) => (await saver.serde.dumpsTyped(value))[1].length;
+  // Measured from the bytes the saver then stores (serialize-once.ts).
+  const once = serializeOnce(saver);
+  // A server's runs take turns for the CPU-heavy part of storing and reading (cpu-turns.ts): the
+  // whole call when the saver is synchronous underneath (SQLite, memory), else up to its I/O.
+  const sync = storesWhole(saver);
+  const getTuple = saver.getTuple.bind(saver);
+  saver.getTuple = (config) => inTurn(() => getTuple(config), sync);
   const keyOf = (c: Record<string, unknown>) =>
     JSON.stringify([c.thread_id, c.checkpoint_ns ?? "", c.checkpoint_id]);
 
   saver.putWrites = (config, writes, taskId, taskPath) => {
     const key = keyOf(config.configurable ?? {});
-    const stored = boundedWrites(key, config, writes, taskId, taskPath);
+    const stored = inTurn(() => boundedWrites(key, config, writes, taskId, taskPath), sync);
     const pending = storing.get(key) ?? new Set();
     storing.set(key, pending);
     pending.add(stored);
@@ -77,7 +85,7 @@ export function boundCheckpoints(
   ) => {
     let total = stepBytes.get(key) ?? 0;
     for (const [, value] of writes) {
-      total += await sizeOf(value);
+      total += await once.size(value);
       if (total > limits.maxStateBytes)
         throw tooLarge("the writes of this step", total, limits.maxStateBytes);
     }
@@ -88,24 +96,34 @@ export function boundCheckpoints(
   };
 
   saver.put = async (config, checkpoint, metadata, newVersions) => {
-    const bytes = await sizeOf(checkpoint.channel_values);
-    if (bytes > limits.maxStateBytes) {
-      const c = config.configurable ?? {};
-      if (c.thread_id !== undefined && c.checkpoint_id !== undefined) {
-        await Promise.allSettled([...(storing.get(keyOf(c)) ?? [])]);
-        await discardWrites(
-          saver,
-          String(c.thread_id),
-          String(c.checkpoint_ns ?? ""),
-          String(c.checkpoint_id),
-        );
+    // Measured and stored in one turn; a refused state leaves it (its step's writes may be
+    // waiting for a turn to be stored before they are deleted).
+    let stored: Awaited<ReturnType<typeof put>> | undefined;
+    const refused = await inTurn(async () => {
+      const bytes = await once.stateSize(checkpoint);
+      if (bytes > limits.maxStateBytes) return bytes;
+      try {
+        stored = await put(config, checkpoint, metadata, newVersions);
+      } finally {
+        once.forget(checkpoint);
       }
-      throw tooLarge("the state", bytes, limits.maxStateBytes);
+      const threadId = config.configurable?.thread_id;
+      if (threadId !== undefined) pruneThread(saver, String(threadId), limits.maxThreadBytes);
+      return undefined;
+    }, sync);
+    if (refused === undefined) return stored!;
+    once.forget(checkpoint);
+    const c = config.configurable ?? {};
+    if (c.thread_id !== undefined && c.checkpoint_id !== undefined) {
+      await Promise.allSettled([...(storing.get(keyOf(c)) ?? [])]);
+      await discardWrites(
+        saver,
+        String(c.thread_id),
+        String(c.checkpoint_ns ?? ""),
+        String(c.checkpoint_id),
+      );
     }
-    const stored = await put(config, checkpoint, metadata, newVersions);
-    const threadId = config.configurable?.thread_id;
-    if (threadId !== undefined) pruneThread(saver, String(threadId), limits.maxThreadBytes);
-    return stored;
+    throw tooLarge("the state", refused, limits.maxStateBytes);
   };
   return saver;
 }

@@ -8,6 +8,7 @@
  * executor's thread claims, limits and secret masking.
  */
 import { Hono } from "hono";
+import { withTurns } from "../compile/cpu-turns.js";
 import { ApiError } from "./api-error.js";
 import { assistantRoutes } from "./assistant-routes.js";
 import type { Caller } from "./auth.js";
@@ -16,6 +17,7 @@ import { originGuard } from "./request-origin.js";
 import { runRoutes } from "./run-routes.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenancy } from "./tenancy.js";
+import { tenantKey } from "./tenant-caps.js";
 import { type Allow, threadRoutes } from "./thread-routes.js";
 import { PAGE_PATHS } from "./web-page.js";
 
@@ -76,7 +78,8 @@ export function serverApp(
     if (p.auth) caller = await p.auth.authenticate(c.req.raw);
     c.set("caller", caller);
     c.set("tenancy", tenancy(caller?.tenant));
-    return next();
+    // The request's own CPU-heavy parts (parsing its body) take its tenant's turns too.
+    return withTurns(p.runs.turns, tenantKey(caller?.tenant), next);
   });
   const allow: Allow = async (c, resource, action, value) => {
     const caller = c.get("caller");

@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import { z } from "zod";
+import { inTurn } from "../compile/cpu-turns.js";
 import { ApiError } from "./api-error.js";
 
 /** The body as JSON (`{}` when empty), or the 4xx saying why not. */
@@ -23,6 +24,11 @@ export async function jsonBody(c: Context, maxBytes: number): Promise<unknown> {
         hint: "send the body with `content-type: application/json` (curl: -H 'content-type: application/json')",
       },
     );
+  // Decoding and parsing up to the body limit is a chunk of CPU: in the tenant's turn.
+  return inTurn(() => parse(bytes));
+}
+
+function parse(bytes: Uint8Array): unknown {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -23,6 +23,8 @@ export function runQueue(p: ServerParts): RunQueue {
   const mine = new Set<LiveRun>();
   /** Contexts of runs pinned here, by run id; `queued` once their row is in the queue. */
   const held = new Map<string, { context: unknown; queued: boolean }>();
+  /** Runs being started: each waits for its first step (its tenant's turn), so they start at once. */
+  const launching = new Set<Promise<void>>();
   let stopped = false;
   let looking: Promise<void> | undefined;
   let again = false;
@@ -31,10 +33,18 @@ export function runQueue(p: ServerParts): RunQueue {
     const store = p.runs.store;
     for (const id of await store.cancelsFor(p.runs.replica)) p.runs.get(id)?.abort.abort();
     await forgetCancelled();
-    while (!stopped && mine.size < QUEUE_SLOTS) {
+    while (!stopped && mine.size + launching.size < QUEUE_SLOTS) {
       const queued = await store.takeQueued(p.runs.replica, p.caps.maxRunning);
       if (!queued) return;
-      await launch(queued);
+      // Not awaited: a run starts once its first step has had a turn (cpu-turns.ts), and a
+      // busy tenant's run waiting for one must not hold another tenant's queued run back.
+      const launched = launch(queued)
+        .catch((e) => console.error("graphspec server: the run queue:", e))
+        .finally(() => {
+          launching.delete(launched);
+          kick();
+        });
+      launching.add(launched);
     }
   }
 
@@ -160,6 +170,7 @@ export function runQueue(p: ServerParts): RunQueue {
       stopped = true;
       clearInterval(timer);
       await looking;
+      await Promise.all(launching);
       // Runs pinned here and not started: nobody else has their contexts.
       held.clear();
       await p.runs.store

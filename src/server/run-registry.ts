@@ -10,6 +10,7 @@
  * first; their threads stay in the checkpointer.
  */
 import { randomUUID } from "node:crypto";
+import { CpuTurns, inTurn, withTurns } from "../compile/cpu-turns.js";
 import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
@@ -96,6 +97,8 @@ export class RunRegistry {
   private readonly ledger: EventLedger;
   /** Runs started here, by tenant, not yet recorded as running (counted against the cap). */
   private readonly starting = new Map<string, number>();
+  /** Fair turns on this process's thread between the tenants' runs (cpu-turns.ts). */
+  readonly turns = new CpuTurns();
 
   constructor(
     readonly store: ServerStore,
@@ -236,14 +239,18 @@ export class RunRegistry {
         r(refusal);
       };
     });
-    const stream = s.exec.stream(s.graphPath, {
-      ...s.options,
-      threadId: s.storedThreadId,
-      graphStream: graphStreamFor(s.modes, s.subgraphs),
-      signal: abort.signal,
-    });
+    // The run, and all it awaits, takes its tenant's turns.
+    const turned = <T>(fn: () => T) => withTurns(this.turns, tenant, fn);
+    const stream = turned(() =>
+      s.exec.stream(s.graphPath, {
+        ...s.options,
+        threadId: s.storedThreadId,
+        graphStream: graphStreamFor(s.modes, s.subgraphs),
+        signal: abort.signal,
+      }),
+    );
     this.runs.set(run.record.run_id, run);
-    run.done = (async () => {
+    run.done = turned(async () => {
       let ran = false;
       try {
         for await (const e of stream as AsyncGenerator<RunEvent>) {
@@ -277,7 +284,7 @@ export class RunRegistry {
             if (e.type === "failed" && e.result.error) {
               push([{ event: "error", data: failure(e.result.error) }]);
             }
-          } else push(map(e));
+          } else await inTurn(() => push(map(e)));
         }
       } catch (e) {
         // A spec that cannot be loaded or compiled: the run fails, the server stays up.
@@ -328,7 +335,7 @@ export class RunRegistry {
         for (const wake of run.listeners) wake();
         this.prune();
       }
-    })();
+    });
     const refusal = await started;
     if (refusal) throw refusalError(refusal);
     return run;

@@ -6,8 +6,10 @@
  * `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two replicas never take the same run and neither
  * waits for the other's lock. SQLite has one writer at a time: the same UPDATE is atomic there.
  */
+
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { inTurn } from "../compile/cpu-turns.js";
 import { loadPeer, peerError } from "../peers/load-peer.js";
 import type {
   QueuedRequest,
@@ -165,25 +167,28 @@ export async function sqliteSql(path: string): Promise<Sql> {
       if (!has) db.exec(add);
     }
   }
+  const sqliteQuery = (text: string, params: unknown[]) => {
+    // `$n` to `?`, in the order they appear.
+    const order: number[] = [];
+    const q = text.replace(/\$(\d+)/g, (_, n) => {
+      order.push(Number(n) - 1);
+      return "?";
+    });
+    const stmt = db.prepare(q);
+    const args = order.map((i) => {
+      const v = params[i];
+      return typeof v === "boolean" ? Number(v) : v;
+    });
+    if (stmt.reader) return stmt.all(...args) as Record<string, unknown>[];
+    stmt.run(...args);
+    return [];
+  };
   const sql: Sql = {
     dialect: "sqlite",
     queueStatement: (text, params) => sql.query(text, params),
-    async query(text, params = []) {
-      // `$n` to `?`, in the order they appear.
-      const order: number[] = [];
-      const q = text.replace(/\$(\d+)/g, (_, n) => {
-        order.push(Number(n) - 1);
-        return "?";
-      });
-      const stmt = db.prepare(q);
-      const args = order.map((i) => {
-        const v = params[i];
-        return typeof v === "boolean" ? Number(v) : v;
-      });
-      if (stmt.reader) return stmt.all(...args) as Record<string, unknown>[];
-      stmt.run(...args);
-      return [];
-    },
+    // better-sqlite3 is synchronous: in a server's run or request, a statement waits for its
+    // tenant's turn on the thread (cpu-turns.ts).
+    query: async (text, params = []) => inTurn(() => sqliteQuery(text, params)),
     async close() {
       db.close();
     },

@@ -78,7 +78,7 @@ const scanBody = JSON.stringify({
   assistant_id: "scan",
   input: { xs, ys: xs.map((x) => x.replace("x-", "y-")) },
 });
-// A 1 KB seed, doubled each step: 32 MB at the 15th step, past the 16 MiB state bound.
+// A 1 KB seed, doubled each step: 8 MB at the 13th step, past serve's 4 MiB state bound.
 const growBody = JSON.stringify({
   assistant_id: "grow",
   input: { log: ["s".repeat(1000)], rounds: 100 },

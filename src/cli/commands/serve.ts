@@ -15,6 +15,12 @@ import { EXIT, type Io, UsageError } from "../io.js";
 import { scriptsArg } from "../scripts-arg.js";
 import { VERSION } from "../version.js";
 
+/**
+ * 4 MiB: a state at the bound takes on the order of 100 ms to store and read back on a busy
+ * machine, and the server's other tenants wait that long (cpu-turns.ts cannot cut it short).
+ */
+const SERVER_MAX_STATE_BYTES = 4 * 1024 * 1024;
+
 const help = (name: string) => `Usage: graphspec ${name} [dir] [options]
 
 Serves the graphs in dir (default graphs/) over the LangGraph Platform API that
@@ -41,7 +47,7 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-event-bytes <size>    bytes of all runs' events kept (default 256MiB)
       --max-input-bytes <size>    refuse a larger run input or context (default 1MiB)
       --max-resume-bytes <size>   refuse a larger resume value (default 1MiB)
-      --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
+      --max-state-bytes <size>    fail a step whose state would be larger (default 4MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
       --max-queued-per-tenant <n> background runs one tenant may have queued; past it,
                                   runs.create is a 429 with retry-after (default 100)
@@ -134,7 +140,9 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const maxRunEventBytes = bytesArg("max-run-event-bytes", values["max-run-event-bytes"]);
   const maxEventBytes = bytesArg("max-event-bytes", values["max-event-bytes"]);
   // The executor's size limits, as `graphspec run` takes them.
-  const sizes: Record<string, number> = {};
+  // A server's default state bound is a quarter of `run`'s: storing or reading a state is a chunk
+  // no other tenant's run can interrupt (docs/security.md, "Bounds").
+  const sizes: Record<string, number> = { maxStateBytes: SERVER_MAX_STATE_BYTES };
   for (const [flag, option] of [
     ["max-input-bytes", "maxInputBytes"],
     ["max-resume-bytes", "maxResumeBytes"],

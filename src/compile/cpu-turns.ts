@@ -1,0 +1,136 @@
+/**
+ * Fair turns on the server's one thread. Every run of a server shares it, and LangGraph runs a
+ * graph on promises alone: with many runs in flight, each of a run's steps waits behind every
+ * other run's ready work (the event loop is first in, first out), so a tenant with ten heavy runs
+ * slows another tenant's one small run tenfold and more, though each bound holds.
+ *
+ * So a run's synchronous CPU-heavy chunks — a node's body up to its first await, a checkpoint
+ * stored or read (serialization and better-sqlite3 are synchronous) — each take a turn first. One
+ * run holds the turn at a time. When it releases it, the next turn is granted on the event loop's
+ * next check phase (`setImmediate`): the releasing run's own continuation (its write checks,
+ * reducers, next request for a turn) and the server's pending I/O (other requests, `/ok`) run in
+ * between, and then the turn goes to the waiting tenant that used the least CPU in turns recently
+ * (exponentially decayed, half-life `HALF_LIFE_MS`), first come first served within a tenant.
+ * A tenant with little work in flight therefore waits for at most the one chunk being run when it
+ * asks, however many runs another tenant has queued for turns.
+ *
+ * Runs get their scheduler and tenant from `withTurns` (the server wraps each run in it); without
+ * one (the CLI, the package's executor) `inTurn` calls the chunk directly: no cost, no await.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** How fast a tenant's past CPU use is forgiven: halved each second. */
+const HALF_LIFE_MS = 1000;
+
+interface Waiter {
+  tenant: string;
+  grant: () => void;
+}
+
+export class CpuTurns {
+  private held = false;
+  private granting = false;
+  private holder = "";
+  private since = 0;
+  private readonly waiting = new Map<string, Waiter[]>();
+  private readonly usage = new Map<string, { ms: number; at: number }>();
+  /** Turns granted, in order, by tenant (for tests and diagnostics; the last 1000). */
+  readonly granted: string[] = [];
+
+  /** Resolves once `tenant` holds the turn; it must `release()` it. */
+  take(tenant: string): Promise<void> {
+    if (!this.held && !this.granting && this.waiting.size === 0) {
+      this.hold(tenant);
+      return Promise.resolve();
+    }
+    return new Promise<void>((grant) => {
+      const queue = this.waiting.get(tenant) ?? [];
+      queue.push({ tenant, grant });
+      this.waiting.set(tenant, queue);
+    });
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.charge(this.holder, performance.now() - this.since);
+    if (this.waiting.size && !this.granting) {
+      this.granting = true;
+      setImmediate(() => this.grantNext());
+    }
+  }
+
+  /** A tenant's decayed CPU time in turns, in ms. */
+  used(tenant: string, now = performance.now()): number {
+    const u = this.usage.get(tenant);
+    return u ? u.ms * 2 ** (-(now - u.at) / HALF_LIFE_MS) : 0;
+  }
+
+  private hold(tenant: string): void {
+    this.held = true;
+    this.holder = tenant;
+    this.since = performance.now();
+    this.granted.push(tenant);
+    if (this.granted.length > 1000) this.granted.splice(0, this.granted.length - 1000);
+  }
+
+  private charge(tenant: string, ms: number): void {
+    const now = performance.now();
+    this.usage.set(tenant, { ms: this.used(tenant, now) + ms, at: now });
+    // Forgotten once negligible: the map holds the tenants active lately, not every one seen.
+    for (const [t, u] of this.usage)
+      if (u.ms * 2 ** (-(now - u.at) / HALF_LIFE_MS) < 0.01) this.usage.delete(t);
+  }
+
+  private grantNext(): void {
+    this.granting = false;
+    if (this.held) return;
+    const now = performance.now();
+    let next: Waiter[] | undefined;
+    let least = Number.POSITIVE_INFINITY;
+    for (const queue of this.waiting.values()) {
+      const used = this.used(queue[0]!.tenant, now);
+      if (used < least) {
+        least = used;
+        next = queue;
+      }
+    }
+    if (!next) return;
+    const waiter = next.shift()!;
+    if (!next.length) this.waiting.delete(waiter.tenant);
+    this.hold(waiter.tenant);
+    waiter.grant();
+  }
+}
+
+const scope = new AsyncLocalStorage<{ turns: CpuTurns; tenant: string }>();
+
+/** Runs `fn` (a run, with everything it awaits) with its chunks taking `tenant`'s turns. */
+export function withTurns<T>(turns: CpuTurns, tenant: string, fn: () => T): T {
+  return scope.run({ turns, tenant }, fn);
+}
+
+/**
+ * Runs `chunk` in a turn: takes the turn, calls it, releases the turn when it returns (an async
+ * chunk: at its first await) or, with `untilSettled`, when its promise settles (for chunks whose
+ * awaits are synchronous work, such as a SQLite checkpointer's). Without a scheduler, calls it.
+ */
+export function inTurn<T>(chunk: () => T, untilSettled = false): T | Promise<Awaited<T>> {
+  const s = scope.getStore();
+  if (!s) return chunk();
+  return s.turns.take(s.tenant).then(() => {
+    let out: T;
+    try {
+      out = chunk();
+    } catch (e) {
+      s.turns.release();
+      throw e;
+    }
+    if (untilSettled && out instanceof Promise) return out.finally(() => s.turns.release());
+    s.turns.release();
+    return out;
+  }) as Promise<Awaited<T>>;
+}
+
+/** Whether the current run takes turns (then it need not yield on its own). */
+export const takesTurns = (): boolean => scope.getStore() !== undefined;
