@@ -3,6 +3,8 @@
  * Each failure is a 4xx naming the field and what is wrong (api-error.ts). Shapes allow keys they
  * do not name: the SDK sends many options this server has no use for.
  */
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
 import type { Context } from "hono";
 import { z } from "zod";
 import { inTurn } from "../compile/cpu-turns.js";
@@ -76,9 +78,29 @@ async function bytesWithin(c: Context, maxBytes: number): Promise<Uint8Array> {
 const isJson = (type: string | undefined) =>
   type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type.trim());
 
+/**
+ * How long a connection refused with 413 stays open after the answer. Closing a socket that still
+ * has unread bytes makes the kernel send a reset, which can reach a client still uploading before
+ * it has read the 413 — it would see "connection reset", not why. So the server sends the answer
+ * and its FIN at once, then waits this long before closing ("lingering close", as Apache and nginx
+ * do). Nothing more is read meanwhile: the rest of the upload stays in the kernel's buffer.
+ */
+const LINGER_MS = 2000;
+
+function lingerOnClose(c: Context): void {
+  const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+  if (!socket) return;
+  // Node's HTTP server calls destroySoon once a `connection: close` answer is sent.
+  socket.destroySoon = function (this: Socket) {
+    this.end();
+    setTimeout(() => this.destroy(), LINGER_MS).unref();
+  };
+}
+
 /** The 413, on a connection that closes after it: the rest of the body is never read. */
 const tooLarge = (c: Context, max: number) => {
   c.header("connection", "close");
+  lingerOnClose(c);
   return new ApiError(413, "body-too-large", `the body is larger than ${max} bytes`, {
     hint: "send a smaller input, or start the server with a larger --max-body-bytes",
   });
