@@ -96,6 +96,37 @@ export async function graphFilesIn(dir: string): Promise<string[]> {
     .map((n) => join(root, n));
 }
 
+/**
+ * `graphFilesIn(root)`, read again only when the folder has changed: a file added, removed or
+ * renamed changes the folder's mtime, so one stat stands for a readdir on every request. A
+ * listing is trusted only once the folder's mtime is older than the listing by more than the
+ * file system's timestamp granularity (as git's "racily clean" entries): a change in the same
+ * tick as the listing, which would leave the mtime equal, is never missed.
+ */
+function filesOf(root: string): () => Promise<string[]> {
+  let known: { mtimeMs: number; listedAt: number; files: string[] } | undefined;
+  return async () => {
+    const mtimeMs = await stat(root).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
+    if (
+      known &&
+      mtimeMs !== undefined &&
+      known.mtimeMs === mtimeMs &&
+      mtimeMs < known.listedAt - SETTLED_MS
+    )
+      return known.files;
+    const listedAt = Date.now();
+    const files = await graphFilesIn(root);
+    known = mtimeMs === undefined ? undefined : { mtimeMs, listedAt, files };
+    return files;
+  };
+}
+
+/** More than any file system's mtime granularity (ext4, tmpfs: a clock tick; FAT: 2 s). */
+const SETTLED_MS = 2000;
+
 /** The specs directly in `dir` (fixtures, `*.test.yaml`, are not graphs), re-read when a file changes. */
 export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): GraphCatalog {
   const root = resolve(dir);
@@ -122,9 +153,10 @@ export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): 
     cache.set(path, { mtimeMs, entry });
     return entry;
   };
+  const files = filesOf(root);
   const list = async (): Promise<GraphEntry[]> => {
     const entries = await Promise.all(
-      (await graphFilesIn(root)).map((path) => entryOf(path).catch(() => undefined)),
+      (await files()).map((path) => entryOf(path).catch(() => undefined)),
     );
     return entries.filter((e): e is GraphEntry => e !== undefined);
   };

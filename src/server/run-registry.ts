@@ -153,6 +153,17 @@ export class RunRegistry {
   }
 
   /**
+   * Throws the 429 a streamed run of this tenant would get now, at its running cap: checked before
+   * the request's body is read, so a tenant at its cap costs the server no body to read and parse.
+   * `start` checks again (and counts) when the run starts.
+   */
+  async refuseOverCap(tenant: string | undefined): Promise<void> {
+    const key = tenantKey(tenant);
+    if ((await this.store.runningOf(key)) + (this.starting.get(key) ?? 0) >= this.maxRunning)
+      throw tooManyRunning(this.maxRunning);
+  }
+
+  /**
    * Starts a run and answers once it has started — or throws the HTTP error of a run the
    * executor refused before anything ran (busy thread, input that does not fit, …).
    */

@@ -48,6 +48,8 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     background = false,
     readsValues = false,
   ): Promise<RunView> {
+    // The tenant is known from authentication: at its running cap, refused before its body is read.
+    if (!background) await p.runs.refuseOverCap(c.get("tenancy").tenant);
     const body = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
     const modes = streamModes(body.stream_mode);
     const graph = await p.graphs.find(body.assistant_id);

@@ -233,6 +233,17 @@ for (const store of STORES)
           error: "too-many-running-runs",
           hint: expect.stringContaining("--max-running-per-tenant"),
         });
+        // Refused before its body is read: a body that would be refused (not JSON, past the body
+        // bound) is not what A is told — its cap is, so a flood at the cap costs no body parsing.
+        for (const body of ["{not json", `{"input":"${"x".repeat(5 * 1024 * 1024)}"}`]) {
+          const early = await fetch(`${url}/runs/wait`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": KEY_A },
+            body,
+          });
+          expect(early.status).toBe(429);
+          expect(await early.json()).toMatchObject({ error: "too-many-running-runs" });
+        }
         // B has its own share.
         expect(await b.runs.wait(null, "one-step", { input: {} })).toMatchObject({ n: 1 });
         const thread = await b.threads.create();
