@@ -18,6 +18,7 @@ import {
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
+import { recordingArg } from "../recording-arg.js";
 import { scriptsArg } from "../scripts-arg.js";
 
 export const runHelp = `Usage: graphspec run <spec|name> [options]
@@ -44,6 +45,9 @@ Options:
       --scripts <JSON|@file>      model answers: the run is offline, each model answering from the
                                   script under its entry name or its model (openai:gpt-4o-mini);
                                   @x.test.yaml[#test] takes a fixture test's scripts (the first)
+      --record <file>             store the run's provider exchanges in file, secrets masked
+      --replay <file>             answer the models from a recording, offline: a request it does
+                                  not hold fails the run, naming the call and what differs
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
@@ -79,6 +83,7 @@ Options:
       --allow-tools <a,b>         the tools the resumed run's models may call (default: the thread's list)
       --store <memory|postgres>   LangGraph's store for nodes and tools
       --scripts <JSON|@file>      model answers, as for \`graphspec run\`
+      --record <file>, --replay <file>  as for \`graphspec run\`
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
@@ -102,6 +107,8 @@ const OPTIONS = {
   "allow-tools": { type: "string" },
   store: { type: "string" },
   scripts: { type: "string" },
+  record: { type: "string" },
+  replay: { type: "string" },
   "max-input-bytes": { type: "string" },
   "max-resume-bytes": { type: "string" },
   "max-state-bytes": { type: "string" },
@@ -252,6 +259,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     throw new UsageError("--value belongs to `graphspec resume`");
   const context = jsonArg(io, "context", values.context) as Record<string, unknown> | undefined;
   const scripts = await scriptsArg(io, values.scripts);
+  const recorded = recordingArg(io, values.record, values.replay, secrets);
   const maxTokens = countArg("max-tokens", values["max-tokens"]);
   const deadline = deadlineArg(values.deadline);
   const allowedTools = listArg(values["allow-tools"]);
@@ -312,6 +320,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
         // with no script fails when it is called, not when the graph compiles: a resume that
         // calls no model needs no --scripts.
         ...(scripts ? { scripts: new ScriptQueues(scripts, { anyName: true }) } : {}),
+        ...(recorded ? { recording: recorded.recording } : {}),
       },
       async (exec) => {
         if (!graph) {
@@ -355,6 +364,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     return EXIT.findings;
   } finally {
     stopListening?.();
+    recorded?.finish();
   }
   const plain = {
     ...result,
