@@ -67,7 +67,7 @@ const sameIds = (text: string) =>
 
 const hello = JSON.stringify({ messages: [{ role: "user", content: "hello" }] });
 
-/** Records a run of `graph` against a fresh simulator, then stops it: the URLs it had stay set. */
+/** Records a run of `graph` against a fresh simulator with the key set, then stops the simulator. */
 async function record(graph: string, file: string, ...flags: string[]) {
   const sim = await startProviderSim([
     { text: "Hi there!", usage: { input_tokens: 7, output_tokens: 3 } },
@@ -80,7 +80,7 @@ async function record(graph: string, file: string, ...flags: string[]) {
   const run = await graphspec(env, "run", graph, "--input", hello, ...flags, "--record", file);
   await sim.close();
   expect(sim.requests).toHaveLength(1);
-  return { env, run };
+  return { run };
 }
 
 const memory = ["--checkpointer", "memory", "--thread", "t1"];
@@ -96,12 +96,14 @@ describe("graphspec run --record / --replay", () => {
         spec(provider, model, "Answer briefly."),
       );
       const file = `${provider}.recording.json`;
-      const { env, run } = await record(provider, file, ...memory, "--json");
+      const { run } = await record(provider, file, ...memory, "--json");
       expect(run.stderr).toBe("");
       expect(run.status).toBe(0);
       expect(JSON.parse(run.stdout).output.messages.at(-1).content).toBe("Hi there!");
+      expect(readFileSync(join(dir, file), "utf8")).not.toContain(KEY);
+      // No key, no simulator: the replay is offline.
       const replay = await graphspec(
-        env,
+        {},
         "run",
         provider,
         "--input",
@@ -122,14 +124,14 @@ describe("graphspec run --record / --replay", () => {
       join(dir, "graphs", "streamed.yaml"),
       spec("streamed", OPENAI, "Answer briefly."),
     );
-    const { env, run } = await record("streamed", "streamed.json", ...memory, "--progress");
+    const { run } = await record("streamed", "streamed.json", ...memory, "--progress");
     expect(run.status).toBe(0);
     const text = readFileSync(join(dir, "streamed.json"), "utf8");
     expect(text).toContain("text/event-stream");
     expect(text).not.toContain(KEY);
     expect(JSON.parse(text).graphspec_recording).toBe(1);
     const replay = await graphspec(
-      env,
+      {},
       "run",
       "streamed",
       "--input",
@@ -145,13 +147,13 @@ describe("graphspec run --record / --replay", () => {
 
   it("a changed prompt fails the replay, naming the call and showing what differs", async () => {
     writeFileSync(join(dir, "graphs", "changed.yaml"), spec("changed", OPENAI, "Answer briefly."));
-    const { env } = await record("changed", "changed.json", ...memory, "--json");
+    await record("changed", "changed.json", ...memory, "--json");
     writeFileSync(
       join(dir, "graphs", "changed.yaml"),
       spec("changed", OPENAI, "Answer at length."),
     );
     const replay = await graphspec(
-      env,
+      {},
       "run",
       "changed",
       "--input",
