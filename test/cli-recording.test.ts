@@ -119,7 +119,7 @@ describe("graphspec run --record / --replay", () => {
     });
   }
 
-  it("a streamed run (--progress) replays to the same output, and the key is never stored", async () => {
+  it("the printed run (--progress) replays the same, streamed; the key is never stored", async () => {
     writeFileSync(
       join(dir, "graphs", "streamed.yaml"),
       spec("streamed", OPENAI, "Answer briefly."),
@@ -170,6 +170,39 @@ describe("graphspec run --record / --replay", () => {
     expect(replay.stderr).toMatch(/^-\s+"content": "Answer briefly\.",?$/m);
     expect(replay.stderr).toMatch(/^\+\s+"content": "Answer at length\.",?$/m);
     expect(JSON.parse(replay.stdout).status).toBe("failed");
+  });
+
+  it("graphspec test: a fixture's `recording:` answers the models offline, and a changed prompt fails the test naming the call", async () => {
+    writeFileSync(
+      join(dir, "graphs", "fixtured.yaml"),
+      spec("fixtured", OPENAI, "Answer briefly."),
+    );
+    await record("fixtured", "fixtured.json", ...memory, "--json");
+    writeFileSync(
+      join(dir, "graphs", "fixtured.test.yaml"),
+      `tests:
+  - name: answers from the recording
+    input: { messages: [{ role: user, content: hello }] }
+    recording: ../fixtured.json
+    expect:
+      output: { messages: [{ content: hello }, { content: Answer briefly. }, { content: Hi there! }] }
+      usage: { inputTokens: 7, outputTokens: 3 }
+`,
+    );
+    const passed = await graphspec({}, "test", "graphs/fixtured.test.yaml");
+    expect(passed.stdout + passed.stderr).toContain("answers from the recording");
+    expect(passed.status).toBe(0);
+    writeFileSync(
+      join(dir, "graphs", "fixtured.yaml"),
+      spec("fixtured", OPENAI, "Answer at length."),
+    );
+    const failed = await graphspec({}, "test", "graphs/fixtured.test.yaml");
+    expect(failed.status).toBe(1);
+    const said = failed.stdout + failed.stderr;
+    expect(said).toContain("fixtured.test.yaml:4:");
+    expect(said).toContain("replay: call 1 (model `default`, POST /v1/chat/completions) differs");
+    expect(said).toMatch(/^\s*-\s+"content": "Answer briefly\.",?$/m);
+    expect(said).toMatch(/^\s*\+\s+"content": "Answer at length\.",?$/m);
   });
 
   it("--replay of a file that is not a recording is a usage error", async () => {

@@ -196,33 +196,33 @@ async function droppedContext(
 
 /** Runs through the executor's event stream, showing progress on stderr as it happens. */
 async function runWithProgress(
-  io: Io,
+  say: (line: string) => void,
   exec: Executor,
   graph: string,
   opts: StreamOptions,
 ): Promise<RunResult> {
   let line = "";
   const flush = () => {
-    if (line) io.err(`  ${line}`);
+    if (line) say(`  ${line}`);
     line = "";
   };
   for await (const e of exec.stream(graph, opts)) {
     switch (e.type) {
       case "node_start":
         flush();
-        io.err(`▶ ${e.node}`);
+        say(`▶ ${e.node}`);
         break;
       case "tool_call":
         flush();
-        io.err(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
+        say(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
         break;
       case "tool_denied":
         flush();
-        io.err(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
+        say(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
         break;
       case "custom":
         flush();
-        io.err(`  · ${JSON.stringify(e.data)}`);
+        say(`  · ${JSON.stringify(e.data)}`);
         break;
       case "token":
         line += e.text;
@@ -335,13 +335,17 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
             );
           }
         }
-        const progress = !values.json && (values.progress || io.isTty);
+        const shown = !values.json && (values.progress || io.isTty);
+        // Recorded and replayed through the event stream, as `graphspec test` and `dev` run
+        // graphs: the models' calls are streamed in all of them, so one recording serves all.
+        const progress = shown || recorded !== undefined;
+        const say = shown ? (line: string) => io.err(line) : () => {};
         let done: RunResult;
         if (mode === "resume") {
           const threadId = values.thread!;
           const answer = value !== undefined ? { resume: value } : { continue: true };
           done = progress
-            ? await runWithProgress(io, exec, graph, { ...limits, ...answer })
+            ? await runWithProgress(say, exec, graph, { ...limits, ...answer })
             : await exec.resume(graph, {
                 ...limits,
                 threadId,
@@ -349,7 +353,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
               });
         } else {
           done = progress
-            ? await runWithProgress(io, exec, graph, { ...limits, input })
+            ? await runWithProgress(say, exec, graph, { ...limits, input })
             : await exec.run(graph, { ...limits, input });
         }
         if (!values.json) dropped = await droppedContext(exec, done, context);

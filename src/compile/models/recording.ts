@@ -170,6 +170,15 @@ export class ProviderRecording {
     );
   }
 
+  /** The recorded calls a replay has not answered yet, as `call N (model \`M\`, POST /path)`. */
+  unused(): string[] {
+    return this.calls.flatMap((c, i) =>
+      this.used.has(i)
+        ? []
+        : [`call ${i + 1} (model \`${c.model}\`, ${c.request.method} ${c.request.path})`],
+    );
+  }
+
   /** The recording as its file holds it: keys sorted, secrets masked. */
   toFile(): string {
     const scrub = scrubber(this.secrets);
