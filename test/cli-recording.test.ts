@@ -119,10 +119,12 @@ describe("graphspec run --record / --replay", () => {
     });
   }
 
-  it("the printed run (--progress) replays the same, streamed; the key is never stored", async () => {
+  it("the printed run (--progress) replays the same, streamed; the key is masked even where it is sent in the body", async () => {
     writeFileSync(
       join(dir, "graphs", "streamed.yaml"),
-      spec("streamed", OPENAI, "Answer briefly."),
+      // The key in the request's body too (as `user`): masked by value, and masked alike in the
+      // replay's requests, whatever key the replay has.
+      spec("streamed", `${OPENAI}\n    user: "\${{ env.MY_PROVIDER_KEY }}"`, "Answer briefly."),
     );
     const { run } = await record("streamed", "streamed.json", ...memory, "--progress");
     expect(run.status).toBe(0);
@@ -130,8 +132,9 @@ describe("graphspec run --record / --replay", () => {
     expect(text).toContain("text/event-stream");
     expect(text).not.toContain(KEY);
     expect(JSON.parse(text).graphspec_recording).toBe(1);
+    expect(text).toContain('"user": "***"');
     const replay = await graphspec(
-      {},
+      { MY_PROVIDER_KEY: "sk-another-key-in-ci-0000" },
       "run",
       "streamed",
       "--input",

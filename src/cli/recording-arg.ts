@@ -39,7 +39,7 @@ export function recordingArg(
   }
   let recording: ProviderRecording;
   try {
-    recording = ProviderRecording.replay(text, replay);
+    recording = ProviderRecording.replay(text, replay, [...secrets, ...secretValues(process.env)]);
   } catch (e) {
     throw new UsageError(`--replay: ${(e as Error).message}`);
   }

@@ -88,8 +88,12 @@ export class ProviderRecording {
     return new ProviderRecording("record", [], undefined, secrets);
   }
 
-  /** A recording to replay, from a file's text; throws an Error naming `source` when it is not one. */
-  static replay(text: string, source: string): ProviderRecording {
+  /**
+   * A recording to replay, from a file's text; throws an Error naming `source` when it is not one.
+   * `secrets` (and the keys the clients send) are masked in each request before it is matched, as
+   * they were when it was recorded.
+   */
+  static replay(text: string, source: string, secrets: readonly string[] = []): ProviderRecording {
     let data: Partial<RecordingFile>;
     try {
       data = JSON.parse(text) as Partial<RecordingFile>;
@@ -101,14 +105,26 @@ export class ProviderRecording {
         `${source} is not a graphspec recording (version ${RECORDING_VERSION}): record it with \`graphspec run --record ${source}\``,
       );
     }
-    return new ProviderRecording("replay", data.calls, source);
+    return new ProviderRecording("replay", data.calls, source, secrets);
   }
 
   /** The fetch for the client of model `model`: records through `inner`, or answers from the recording. */
   fetch(model: string, inner?: Fetch): Fetch {
     return this.mode === "record"
       ? (input, init) => this.recordCall(model, input, init, inner ?? globalThis.fetch)
-      : async (input, init) => this.replayCall(model, requestOf(input, init));
+      : async (input, init) => {
+          this.keysOf(init);
+          return this.replayCall(model, scrubber(this.secrets)(requestOf(input, init)));
+        };
+  }
+
+  /** The keys a request sends, to mask wherever they show. */
+  private keysOf(init: RequestInit | undefined): void {
+    const headers = new Headers(init?.headers);
+    for (const name of KEY_HEADERS) {
+      const value = headers.get(name);
+      if (value) this.secrets.add(value.replace(/^Bearer\s+/i, ""));
+    }
   }
 
   private async recordCall(
@@ -117,11 +133,7 @@ export class ProviderRecording {
     init: RequestInit | undefined,
     inner: Fetch,
   ): Promise<Response> {
-    const headers = new Headers(init?.headers);
-    for (const name of KEY_HEADERS) {
-      const value = headers.get(name);
-      if (value) this.secrets.add(value.replace(/^Bearer\s+/i, ""));
-    }
+    this.keysOf(init);
     const request = requestOf(input, init);
     const response = await inner(input, init);
     // The whole answer, a stream's events too: the client reads it from the copy.
@@ -144,7 +156,6 @@ export class ProviderRecording {
 
   private replayCall(model: string, request: RecordedCall["request"]): Response {
     const want = show(request);
-    const masked = scrubber(this.secrets);
     const found = this.calls.findIndex(
       (c, i) => !this.used.has(i) && c.model === model && show(c.request) === want,
     );
@@ -163,11 +174,11 @@ export class ProviderRecording {
       next < 0
         ? `replay: call ${n} (model \`${model}\`, ${request.method} ${request.path}) is not in ${this.source}: it holds no more calls of this model (${this.calls.filter((c) => c.model === model).length} recorded); re-record with --record if the graph changed`
         : `replay: call ${n} (model \`${model}\`, ${request.method} ${request.path}) differs from ${this.source} (its call ${next + 1}); re-record with --record if the change is intended:\n${difference(this.calls[next]!.request, request)}`;
-    this.misses.push(masked.text(message));
-    return new Response(
-      JSON.stringify({ error: { message: masked.text(message), type: "graphspec_replay" } }),
-      { status: 400, headers: { "content-type": "application/json" } },
-    );
+    this.misses.push(message);
+    return new Response(JSON.stringify({ error: { message, type: "graphspec_replay" } }), {
+      status: 400,
+      headers: { "content-type": "application/json" },
+    });
   }
 
   /** The recorded calls a replay has not answered yet, as `call N (model \`M\`, POST /path)`. */
