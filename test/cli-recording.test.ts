@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { startProviderSim } from "./support/provider-sim/server.js";
 
@@ -207,6 +208,39 @@ describe("graphspec run --record / --replay", () => {
     expect(said).toMatch(/^\s*-\s+"content": "Answer briefly\.",?$/m);
     expect(said).toMatch(/^\s*\+\s+"content": "Answer at length\.",?$/m);
   });
+
+  it("graphspec dev --replay answers the official SDK's runs from the recording, again and again", async () => {
+    writeFileSync(join(dir, "graphs", "served.yaml"), spec("served", OPENAI, "Answer briefly."));
+    await record("served", "served.json", ...memory, "--json");
+    const child = spawn(
+      process.execPath,
+      [BIN, "dev", "--port", "0", "--checkpointer", "memory", "--replay", "served.json"],
+      { cwd: dir, env: { ...process.env, NO_COLOR: "1" } },
+    );
+    try {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+      });
+      const url = await new Promise<string>((found, failed) => {
+        child.stdout.on("data", () => {
+          const m = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+          if (m) found(m[0]);
+        });
+        child.on("exit", (code) => failed(new Error(`dev exited ${code}`)));
+      });
+      const client = new Client({ apiUrl: url });
+      for (const _ of [1, 2]) {
+        const thread = await client.threads.create();
+        const values = (await client.runs.wait(thread.thread_id, "served", {
+          input: JSON.parse(hello),
+        })) as { messages: { content: string }[] };
+        expect(values.messages.at(-1)?.content).toBe("Hi there!");
+      }
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
 
   it("--replay of a file that is not a recording is a usage error", async () => {
     writeFileSync(join(dir, "not-a-recording.json"), "{}");

@@ -19,6 +19,7 @@ export function recordingArg(
   record: string | undefined,
   replay: string | undefined,
   secrets: readonly string[],
+  options: { reuse?: boolean } = {},
 ): RecordingArg | undefined {
   if (record !== undefined && replay !== undefined)
     throw new UsageError("--record and --replay cannot be given together");
@@ -39,7 +40,12 @@ export function recordingArg(
   }
   let recording: ProviderRecording;
   try {
-    recording = ProviderRecording.replay(text, replay, [...secrets, ...secretValues(process.env)]);
+    recording = ProviderRecording.replay(
+      text,
+      replay,
+      [...secrets, ...secretValues(process.env)],
+      options,
+    );
   } catch (e) {
     throw new UsageError(`--replay: ${(e as Error).message}`);
   }

@@ -70,6 +70,8 @@ export class ProviderRecording {
   private readonly calls: RecordedCall[];
   private readonly used = new Set<number>();
   private readonly secrets = new Set<string>();
+  /** A replay that answers a request again from a call already used (dev's runs, tried again). */
+  private reuse = false;
   /** The requests a replay did not find, as their errors say. */
   readonly misses: string[] = [];
 
@@ -93,7 +95,12 @@ export class ProviderRecording {
    * `secrets` (and the keys the clients send) are masked in each request before it is matched, as
    * they were when it was recorded.
    */
-  static replay(text: string, source: string, secrets: readonly string[] = []): ProviderRecording {
+  static replay(
+    text: string,
+    source: string,
+    secrets: readonly string[] = [],
+    options: { reuse?: boolean } = {},
+  ): ProviderRecording {
     let data: Partial<RecordingFile>;
     try {
       data = JSON.parse(text) as Partial<RecordingFile>;
@@ -105,7 +112,9 @@ export class ProviderRecording {
         `${source} is not a graphspec recording (version ${RECORDING_VERSION}): record it with \`graphspec run --record ${source}\``,
       );
     }
-    return new ProviderRecording("replay", data.calls, source, secrets);
+    const replay = new ProviderRecording("replay", data.calls, source, secrets);
+    replay.reuse = options.reuse === true;
+    return replay;
   }
 
   /** The fetch for the client of model `model`: records through `inner`, or answers from the recording. */
@@ -156,9 +165,9 @@ export class ProviderRecording {
 
   private replayCall(model: string, request: RecordedCall["request"]): Response {
     const want = show(request);
-    const found = this.calls.findIndex(
-      (c, i) => !this.used.has(i) && c.model === model && show(c.request) === want,
-    );
+    const same = (c: RecordedCall) => c.model === model && show(c.request) === want;
+    let found = this.calls.findIndex((c, i) => !this.used.has(i) && same(c));
+    if (found < 0 && this.reuse) found = this.calls.findIndex(same);
     if (found >= 0) {
       this.used.add(found);
       const { response } = this.calls[found]!;
