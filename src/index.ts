@@ -7,6 +7,12 @@ export { type LoadModulesOptions, type ValidateOptions, validate } from "./check
 export { CompileError } from "./compile/compile-error.js";
 export { GraphspecRunError } from "./compile/graphspec-run-error.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
+export {
+  ProviderRecording,
+  RECORDING_VERSION,
+  type RecordedCall,
+  type RecordingFile,
+} from "./compile/models/recording.js";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.js";
 export { CATALOG, RULE_NAMES, type RuleName } from "./diagnostics/rule-catalog.js";
 export {

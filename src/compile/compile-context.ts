@@ -158,7 +158,13 @@ export class CompileContext {
     const decl = this.spec.models![name]!;
     const { resolveModel } = await import("./models/index.js");
     const env = this.options.env ?? process.env;
-    return resolveModel(name, decl, { env, expr: this.expr, context });
+    const { recording } = this.options;
+    return resolveModel(name, decl, {
+      env,
+      expr: this.expr,
+      context,
+      ...(recording ? { recording } : {}),
+    });
   }
 
   /** The chat model named `name` (default `default`), one instance per compile. */
@@ -185,6 +191,7 @@ export class CompileContext {
                 env,
                 expr: this.expr,
                 ...(scripts ? { scripts } : {}),
+                ...(this.options.recording ? { recording: this.options.recording } : {}),
               }).catch((e: unknown) => {
                 throw new CompileError(
                   `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,

@@ -8,6 +8,7 @@ import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { ScriptQueues, Scripts } from "./models/index.js";
+import type { ProviderRecording } from "./models/recording.js";
 
 export interface CompileOptions {
   /** Where runs keep their checkpoints (threads, interrupts, resume). Default: none. */
@@ -34,6 +35,11 @@ export interface CompileOptions {
    * that are not `scripted:` call their providers.
    */
   offline?: boolean;
+  /**
+   * Record the provider exchanges of the runs (`ProviderRecording.record()`), or replay them
+   * offline (`ProviderRecording.replay(text, file)`): docs/testing.md, "Recordings".
+   */
+  recording?: ProviderRecording;
   /** Tools to use instead of the modules `tools:` names, by tool name. */
   tools?: Record<string, StructuredToolInterface>;
   /** The environment `${{ env.NAME }}` reads in `models:`. Default: process.env. */

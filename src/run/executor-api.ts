@@ -13,7 +13,7 @@ import type { SizeLimits } from "./size-limits.js";
 import type { StoreChoice } from "./store.js";
 
 export interface ExecutorOptions
-  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env" | "offline">,
+  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env" | "offline" | "recording">,
     CheckpointerOptions,
     SizeLimits {
   /**

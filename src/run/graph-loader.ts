@@ -71,13 +71,14 @@ export function graphLoader(
     async build(path, cache) {
       const doc = await loadSpec(path);
       const { saver: cp } = await saver();
-      const { models, tools, env } = options;
+      const { models, tools, env, recording } = options;
       const given = await store();
       const compileOptions = {
         scripts,
         models,
         tools,
         env,
+        ...(recording ? { recording } : {}),
         // Scripts given make the runs offline (script-key.ts), unless `offline: false`.
         offline: options.offline ?? options.scripts !== undefined,
         checkpointer: cp,

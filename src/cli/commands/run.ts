@@ -18,6 +18,7 @@ import {
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { withExecutor } from "../executor.js";
 import { EXIT, type Io, UsageError } from "../io.js";
+import { recordingArg } from "../recording-arg.js";
 import { scriptsArg } from "../scripts-arg.js";
 
 export const runHelp = `Usage: graphspec run <spec|name> [options]
@@ -44,6 +45,9 @@ Options:
       --scripts <JSON|@file>      model answers: the run is offline, each model answering from the
                                   script under its entry name or its model (openai:gpt-4o-mini);
                                   @x.test.yaml[#test] takes a fixture test's scripts (the first)
+      --record <file>             store the run's provider exchanges in file, secrets masked
+      --replay <file>             answer the models from a recording, offline: a request it does
+                                  not hold fails the run, naming the call and what differs
       --max-input-bytes <size>    refuse a larger input or context (default 1MiB; sizes: 512KiB, 4MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
       --max-thread-bytes <size>   prune a thread's oldest checkpoints past this (default 64MiB; SQLite)
@@ -79,6 +83,7 @@ Options:
       --allow-tools <a,b>         the tools the resumed run's models may call (default: the thread's list)
       --store <memory|postgres>   LangGraph's store for nodes and tools
       --scripts <JSON|@file>      model answers, as for \`graphspec run\`
+      --record <file>, --replay <file>  as for \`graphspec run\`
       --max-resume-bytes <size>   refuse a larger --value (default 1MiB; sizes: 512KiB, 4MiB)
       --max-input-bytes <size>    refuse a larger context (default 1MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 16MiB)
@@ -102,6 +107,8 @@ const OPTIONS = {
   "allow-tools": { type: "string" },
   store: { type: "string" },
   scripts: { type: "string" },
+  record: { type: "string" },
+  replay: { type: "string" },
   "max-input-bytes": { type: "string" },
   "max-resume-bytes": { type: "string" },
   "max-state-bytes": { type: "string" },
@@ -189,33 +196,33 @@ async function droppedContext(
 
 /** Runs through the executor's event stream, showing progress on stderr as it happens. */
 async function runWithProgress(
-  io: Io,
+  say: (line: string) => void,
   exec: Executor,
   graph: string,
   opts: StreamOptions,
 ): Promise<RunResult> {
   let line = "";
   const flush = () => {
-    if (line) io.err(`  ${line}`);
+    if (line) say(`  ${line}`);
     line = "";
   };
   for await (const e of exec.stream(graph, opts)) {
     switch (e.type) {
       case "node_start":
         flush();
-        io.err(`▶ ${e.node}`);
+        say(`▶ ${e.node}`);
         break;
       case "tool_call":
         flush();
-        io.err(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
+        say(`  ↳ ${e.tool} ${JSON.stringify(e.args)}`);
         break;
       case "tool_denied":
         flush();
-        io.err(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
+        say(`  ⊘ ${e.tool} denied: this run may use ${e.allowedTools.join(", ") || "no tool"}`);
         break;
       case "custom":
         flush();
-        io.err(`  · ${JSON.stringify(e.data)}`);
+        say(`  · ${JSON.stringify(e.data)}`);
         break;
       case "token":
         line += e.text;
@@ -252,6 +259,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     throw new UsageError("--value belongs to `graphspec resume`");
   const context = jsonArg(io, "context", values.context) as Record<string, unknown> | undefined;
   const scripts = await scriptsArg(io, values.scripts);
+  const recorded = recordingArg(io, values.record, values.replay, secrets);
   const maxTokens = countArg("max-tokens", values["max-tokens"]);
   const deadline = deadlineArg(values.deadline);
   const allowedTools = listArg(values["allow-tools"]);
@@ -312,6 +320,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
         // with no script fails when it is called, not when the graph compiles: a resume that
         // calls no model needs no --scripts.
         ...(scripts ? { scripts: new ScriptQueues(scripts, { anyName: true }) } : {}),
+        ...(recorded ? { recording: recorded.recording } : {}),
       },
       async (exec) => {
         if (!graph) {
@@ -326,13 +335,17 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
             );
           }
         }
-        const progress = !values.json && (values.progress || io.isTty);
+        const shown = !values.json && (values.progress || io.isTty);
+        // Recorded and replayed through the event stream, as `graphspec test` and `dev` run
+        // graphs: the models' calls are streamed in all of them, so one recording serves all.
+        const progress = shown || recorded !== undefined;
+        const say = shown ? (line: string) => io.err(line) : () => {};
         let done: RunResult;
         if (mode === "resume") {
           const threadId = values.thread!;
           const answer = value !== undefined ? { resume: value } : { continue: true };
           done = progress
-            ? await runWithProgress(io, exec, graph, { ...limits, ...answer })
+            ? await runWithProgress(say, exec, graph, { ...limits, ...answer })
             : await exec.resume(graph, {
                 ...limits,
                 threadId,
@@ -340,7 +353,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
               });
         } else {
           done = progress
-            ? await runWithProgress(io, exec, graph, { ...limits, input })
+            ? await runWithProgress(say, exec, graph, { ...limits, input })
             : await exec.run(graph, { ...limits, input });
         }
         if (!values.json) dropped = await droppedContext(exec, done, context);
@@ -355,6 +368,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     return EXIT.findings;
   } finally {
     stopListening?.();
+    recorded?.finish();
   }
   const plain = {
     ...result,

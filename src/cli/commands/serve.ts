@@ -12,6 +12,7 @@ import type { Authenticator } from "../../server/auth.js";
 import { bytesArg } from "../args.js";
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
+import { recordingArg } from "../recording-arg.js";
 import { scriptsArg } from "../scripts-arg.js";
 import { VERSION } from "../version.js";
 
@@ -63,7 +64,7 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --heartbeat <ms>            with records in a database, how often this replica says it is
                                   alive (default 2000); one silent for 5 beats is taken for dead
                                   and its runs are released
-${name === "dev" ? "      --scripts <JSON|@file>      model answers, as for `graphspec run`: no model reaches its provider\n" : ""}${ENV_FILE_HELP}
+${name === "dev" ? "      --scripts <JSON|@file>      model answers, as for `graphspec run`: no model reaches its provider\n      --replay <file>             answer the models from a recording (graphspec run --record), offline;\n                                  a run may use its calls again\n" : ""}${ENV_FILE_HELP}
   -h, --help                      show this help
 
 Environment:
@@ -93,6 +94,7 @@ const OPTIONS = {
   grace: { type: "string" },
   heartbeat: { type: "string" },
   scripts: { type: "string" },
+  replay: { type: "string" },
   ...ENV_FILE_OPTION,
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -135,6 +137,10 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const scripts = await scriptsArg(io, values.scripts);
   if (scripts && name === "serve")
     throw new UsageError("--scripts is for `graphspec dev`; serve runs the spec's own models");
+  if (values.replay !== undefined && name === "serve")
+    throw new UsageError("--replay is for `graphspec dev`; serve runs the spec's own models");
+  // dev's runs are tried again and again: a replayed call may answer more than once.
+  const replayed = recordingArg(io, undefined, values.replay, secrets, { reuse: true });
   // Every option checked before anything starts: a bad one leaves no watcher or server behind.
   const maxBodyBytes = bytesArg("max-body-bytes", values["max-body-bytes"]);
   const maxRunEventBytes = bytesArg("max-run-event-bytes", values["max-run-event-bytes"]);
@@ -201,6 +207,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     sqlitePath,
     ...sizes,
     ...(scripts ? { scripts } : {}),
+    ...(replayed ? { recording: replayed.recording } : {}),
     ...(secrets.length ? { secrets } : {}),
   };
   // dev: graphs reloaded in this process when their files change; serve: loaded once.

@@ -3,6 +3,12 @@
  * `scripted` provider for tests and fixtures.
  */
 export { ModelConfigError, type ModelConfigErrorDetails } from "./model-config-error.js";
+export {
+  ProviderRecording,
+  RECORDING_VERSION,
+  type RecordedCall,
+  type RecordingFile,
+} from "./recording.js";
 export { type ModelResolveOptions, resolveModel } from "./resolve.js";
 export {
   type ScriptedTurn,

@@ -14,6 +14,7 @@ import type { Model } from "../../spec/spec-types.generated.js";
 import { gatewayCostFetch } from "./gateway-cost.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { modelSecrets } from "./model-secrets.js";
+import type { ProviderRecording } from "./recording.js";
 import { NOT_YET_RUN, readsContext } from "./run-fields.js";
 import { ScriptQueues, type Scripts } from "./script.js";
 import { scriptKey } from "./script-key.js";
@@ -34,6 +35,8 @@ export interface ModelResolveOptions {
   context?: Record<string, unknown>;
   /** The spec's expression environment, whose `context` type the templates are checked against. */
   expr?: ExprEnvironment;
+  /** Records the model's provider exchanges, or answers from them offline (recording.ts). */
+  recording?: ProviderRecording;
 }
 
 const PROVIDERS = MODEL_PROVIDER_CONFIG as Record<string, { package: string; className: string }>;
@@ -82,6 +85,9 @@ function evaluateOptions(
       } catch (e) {
         const reason = (e as Error).message;
         const missing = /^no such key: (\S+)$/.exec(reason)?.[1];
+        // A replay sends nothing: an option read from an unset variable (the key CI does not
+        // have) is left out, the client's default standing in (recording.ts).
+        if (missing && !perRun && options.recording?.mode === "replay") return undefined;
         if (missing && perRun && Object.hasOwn(expr.context.fields, missing)) {
           throw new ModelConfigError(
             `model \`${name}\`: \`${path}\` could not be computed: the run's context has no \`${missing}\``,
@@ -120,6 +126,7 @@ function providerFields(
   name: string,
   provider: string,
   options: Record<string, unknown>,
+  recording: ProviderRecording | undefined,
 ): Record<string, unknown> {
   // `allow` (the models a run may choose) and `price` (for showing a run's cost) are graphspec's,
   // not the provider's.
@@ -144,7 +151,7 @@ function providerFields(
       ...(base_url !== undefined ? { baseURL: base_url } : {}),
       ...(headers !== undefined ? { defaultHeaders: { ...defaultHeaders, ...headers } } : {}),
       // A gateway's cost header becomes the answer's `usage.cost` (gateway-cost.ts).
-      fetch: gatewayCostFetch(),
+      fetch: gatewayCostFetch(recording?.fetch(name)),
     };
     // The request body's `metadata`: not LangChain's own `metadata` option, which only labels
     // the model's runs (and would show in their events).
@@ -157,6 +164,11 @@ function providerFields(
     if (headers !== undefined) {
       const clientOptions = isObject(out.clientOptions) ? out.clientOptions : {};
       out.clientOptions = { ...clientOptions, defaultHeaders: headers };
+    }
+    if (recording) {
+      // Anthropic's client (and the others' on the same SDK shape) takes its fetch here.
+      const clientOptions = isObject(out.clientOptions) ? out.clientOptions : {};
+      out.clientOptions = { ...clientOptions, fetch: recording.fetch(name) };
     }
     if (metadata !== undefined) {
       // LangChain's own `metadata` only labels runs: sending it needs the provider's own field.
@@ -246,7 +258,10 @@ export async function resolveModel(
   }
   const env = options.env ?? process.env;
   const evaluated = evaluateOptions(name, decl, env, options);
-  const fields = providerFields(name, provider, evaluated);
+  const fields = providerFields(name, provider, evaluated, options.recording);
+  // The key of a replayed model is never sent: without one, a stand-in lets the client be built.
+  if (options.recording?.mode === "replay" && fields.apiKey === undefined)
+    fields.apiKey = "replayed-without-a-key";
   try {
     const configurable = await initChatModel(modelName, { modelProvider: provider, ...fields });
     // initChatModel constructs the provider's model at once and wraps it to be reconfigurable at
