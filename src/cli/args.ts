@@ -91,6 +91,21 @@ export function bytesArg(flag: string, text: string | undefined): number | undef
   return n;
 }
 
+/** The executor's size limits as `run`, `resume`, `serve` and `dev` take them: the flags given. */
+export function sizeLimitArgs(values: Record<string, unknown>): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const [flag, option] of [
+    ["max-input-bytes", "maxInputBytes"],
+    ["max-resume-bytes", "maxResumeBytes"],
+    ["max-state-bytes", "maxStateBytes"],
+    ["max-thread-bytes", "maxThreadBytes"],
+  ] as const) {
+    const n = bytesArg(flag, values[flag] as string | undefined);
+    if (n !== undefined) sizes[option] = n;
+  }
+  return sizes;
+}
+
 /** A comma-separated list (`--allow-tools a,b`): names trimmed, empty ones dropped; `""` is the empty list. */
 export function listArg(text: string | undefined): string[] | undefined {
   if (text === undefined) return undefined;

@@ -7,12 +7,12 @@ import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
 import type { RunResult } from "../../run/result.js";
 import {
-  bytesArg,
   countArg,
   deadlineArg,
   jsonArg,
   listArg,
   nodeListArg,
+  sizeLimitArgs,
   threadArg,
 } from "../args.js";
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
@@ -270,16 +270,7 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   const value = jsonArg(io, "value", values.value);
   if (mode === "run" && values["max-resume-bytes"] !== undefined)
     throw new UsageError("--max-resume-bytes belongs to `graphspec resume`");
-  const sizes: Record<string, number> = {};
-  for (const [flag, option] of [
-    ["max-input-bytes", "maxInputBytes"],
-    ["max-resume-bytes", "maxResumeBytes"],
-    ["max-state-bytes", "maxStateBytes"],
-    ["max-thread-bytes", "maxThreadBytes"],
-  ] as const) {
-    const n = bytesArg(flag, values[flag]);
-    if (n !== undefined) sizes[option] = n;
-  }
+  const sizes = sizeLimitArgs(values);
   // The first Ctrl-C stops the run between checkpoints, so it can be resumed.
   const cancel = new AbortController();
   const stopListening = io.onInterrupt?.(() => {

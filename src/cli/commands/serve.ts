@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { requirePeers } from "../../peers/load-peer.js";
 import type { Authenticator } from "../../server/auth.js";
-import { bytesArg } from "../args.js";
+import { bytesArg, sizeLimitArgs } from "../args.js";
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { recordingArg } from "../recording-arg.js";
@@ -148,16 +148,10 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // The executor's size limits, as `graphspec run` takes them.
   // A server's default state bound is a quarter of `run`'s: storing or reading a state is a chunk
   // no other tenant's run can interrupt (docs/security.md, "Bounds").
-  const sizes: Record<string, number> = { maxStateBytes: SERVER_MAX_STATE_BYTES };
-  for (const [flag, option] of [
-    ["max-input-bytes", "maxInputBytes"],
-    ["max-resume-bytes", "maxResumeBytes"],
-    ["max-state-bytes", "maxStateBytes"],
-    ["max-thread-bytes", "maxThreadBytes"],
-  ] as const) {
-    const n = bytesArg(flag, values[flag]);
-    if (n !== undefined) sizes[option] = n;
-  }
+  const sizes: Record<string, number> = {
+    maxStateBytes: SERVER_MAX_STATE_BYTES,
+    ...sizeLimitArgs(values),
+  };
   const maxQueuedPerTenant = countArg("max-queued-per-tenant", values["max-queued-per-tenant"]);
   const maxRunningPerTenant = countArg("max-running-per-tenant", values["max-running-per-tenant"]);
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
