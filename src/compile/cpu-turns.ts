@@ -34,8 +34,6 @@ export class CpuTurns {
   private since = 0;
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly usage = new Map<string, { ms: number; at: number }>();
-  /** Turns granted, in order, by tenant (for tests and diagnostics; the last 1000). */
-  readonly granted: string[] = [];
 
   /** Resolves once `tenant` holds the turn; it must `release()` it. */
   take(tenant: string): Promise<void> {
@@ -70,16 +68,13 @@ export class CpuTurns {
     this.held = true;
     this.holder = tenant;
     this.since = performance.now();
-    this.granted.push(tenant);
-    if (this.granted.length > 1000) this.granted.splice(0, this.granted.length - 1000);
   }
 
   private charge(tenant: string, ms: number): void {
     const now = performance.now();
     this.usage.set(tenant, { ms: this.used(tenant, now) + ms, at: now });
     // Forgotten once negligible: the map holds the tenants active lately, not every one seen.
-    for (const [t, u] of this.usage)
-      if (u.ms * 2 ** (-(now - u.at) / HALF_LIFE_MS) < 0.01) this.usage.delete(t);
+    for (const t of this.usage.keys()) if (this.used(t, now) < 0.01) this.usage.delete(t);
   }
 
   private grantNext(): void {
