@@ -36,8 +36,8 @@ const { values: opts } = parseArgs({
 const LOADS = Number(opts.loads);
 const GRAPHS = Number(opts.graphs);
 
-if (!existsSync(join(ROOT, "dist/web/app.js"))) {
-  console.error("dist/web/app.js is missing: run `npm run build` first");
+if (!existsSync(join(ROOT, "dist/web/manifest.json"))) {
+  console.error("dist/web/manifest.json is missing: run `npm run build` first");
   process.exit(1);
 }
 

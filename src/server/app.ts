@@ -19,7 +19,7 @@ import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenancy } from "./tenancy.js";
 import { tenantKey } from "./tenant-caps.js";
 import { type Allow, threadRoutes } from "./thread-routes.js";
-import { PAGE_PATHS } from "./web-page.js";
+import type { WebPage } from "./web-page.js";
 
 /** Paths anyone may call: liveness and readiness, and what this server is. */
 const PUBLIC = new Set(["/ok", "/health", "/info"]);
@@ -27,7 +27,7 @@ const PUBLIC = new Set(["/ok", "/health", "/info"]);
 export function serverApp(
   p: ServerParts,
   version: string,
-  page?: Hono<ServerEnv>,
+  page?: WebPage,
 ): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.onError((e, c) => {
@@ -71,9 +71,9 @@ export function serverApp(
   );
 
   // graphspec dev's page (web-page.ts): static files, public like the paths above.
-  if (page) app.route("/", page);
+  if (page) app.route("/", page.routes);
   app.use("*", async (c, next) => {
-    if (PUBLIC.has(c.req.path) || (page && PAGE_PATHS.has(c.req.path))) return next();
+    if (PUBLIC.has(c.req.path) || page?.paths.has(c.req.path)) return next();
     let caller: Caller | undefined;
     if (p.auth) caller = await p.auth.authenticate(c.req.raw);
     c.set("caller", caller);
