@@ -27,7 +27,8 @@ const PUBLIC = new Set(["/ok", "/health", "/info"]);
 export function serverApp(
   p: ServerParts,
   version: string,
-  page?: WebPage,
+  /** graphspec dev's page, and its stream of events (page-event-route.ts), behind the API's auth. */
+  page?: WebPage & { events?: Hono<ServerEnv> },
 ): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   app.onError((e, c) => {
@@ -85,6 +86,7 @@ export function serverApp(
     const caller = c.get("caller");
     return p.auth && caller ? p.auth.authorize(caller, resource, action, value) : undefined;
   };
+  if (page?.events) app.route("/", page.events);
   app.route("/", assistantRoutes(p));
   app.route("/", threadRoutes(p, allow));
   app.route("/", runRoutes(p, allow));

@@ -100,6 +100,9 @@ export class RunRegistry {
   /** Fair turns on this process's thread between the tenants' runs (cpu-turns.ts). */
   readonly turns = new CpuTurns();
 
+  /** Told when a run's node ends (a new checkpoint): graphspec dev's page follows the thread. */
+  onStep: ((storedThreadId: string) => void) | undefined;
+
   constructor(
     readonly store: ServerStore,
     /** This replica's name in the store (the `owner` of the runs it drives). */
@@ -295,7 +298,10 @@ export class RunRegistry {
             if (e.type === "failed" && e.result.error) {
               push([{ event: "error", data: failure(e.result.error) }]);
             }
-          } else await inTurn(() => push(map(e)));
+          } else {
+            await inTurn(() => push(map(e)));
+            if (e.type === "node_end") this.onStep?.(s.storedThreadId);
+          }
         }
       } catch (e) {
         // A spec that cannot be loaded or compiled: the run fails, the server stays up.

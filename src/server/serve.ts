@@ -10,6 +10,13 @@ import { serverApp } from "./app.js";
 import type { Authenticator } from "./auth.js";
 import { DEFAULT_EVENT_RETENTION } from "./event-retention.js";
 import type { GraphCatalog } from "./graph-catalog.js";
+import { notifyingStore } from "./notifying-store.js";
+import {
+  DEFAULT_PAGE_STREAM_CAPS,
+  type PageStreamCaps,
+  pageEventRoute,
+} from "./page-event-route.js";
+import { PageEvents } from "./page-events.js";
 import { startHeartbeat } from "./replica-heartbeat.js";
 import { allowedOrigins } from "./request-origin.js";
 import { runQueue } from "./run-queue.js";
@@ -74,6 +81,13 @@ export interface ServeOptions {
   allowOrigins?: string[];
   /** Serve the web page at `/` (graphspec dev): the folder of the built page, or true for dist/web. */
   page?: boolean | string;
+  /**
+   * With the page: subscribes a listener to the graphs' loads, reloads and refusals (graphspec
+   * dev's `onReload`), so the page hears of them on its stream of events; returns the unsubscribe.
+   */
+  graphChanges?: (listener: () => void) => () => void;
+  /** With the page: its streams of events open at once, in all and per client (page-event-route.ts). */
+  pageStreams?: Partial<PageStreamCaps>;
 }
 
 export interface RunningServer {
@@ -96,14 +110,22 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   }))
     if (!Number.isInteger(v) || v < 1)
       throw new RangeError(`startServer: ${name} must be a whole number of runs, 1 or more`);
+  for (const [name, v] of Object.entries(o.pageStreams ?? {}))
+    if (!Number.isInteger(v) || v < 1)
+      throw new RangeError(`startServer: pageStreams.${name} must be a whole number, 1 or more`);
   const key = o.recordsKey === undefined ? undefined : recordsKey(o.recordsKey);
   const records = o.records ?? "memory";
-  const store: ServerStore =
+  // The page hears of every write to a thread or its runs (notifying-store.ts).
+  const events = o.page ? new PageEvents() : undefined;
+  const recordsStore: ServerStore =
     records === "memory"
       ? memoryStore()
       : "sqlite" in records
         ? sqlStore(await sqliteSql(records.sqlite))
         : sqlStore(await postgresSql(records.postgres));
+  const store = events
+    ? notifyingStore(recordsStore, (id) => events.threadChanged(id))
+    : recordsStore;
   const runs = new RunRegistry(
     store,
     undefined,
@@ -135,8 +157,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     ? await startHeartbeat(store.replicas, runs.replica, o.exec, o.heartbeatMs)
     : undefined;
   parts.queue = runQueue(parts);
-  const page = o.page
-    ? await webPageRoutes(typeof o.page === "string" ? o.page : undefined)
+  if (events) runs.onStep = (id) => events.threadChanged(id);
+  const unsubscribe = events && o.graphChanges?.(() => events.graphsChanged());
+  const page = events
+    ? {
+        ...(await webPageRoutes(typeof o.page === "string" ? o.page : undefined)),
+        events: pageEventRoute(events, { ...DEFAULT_PAGE_STREAM_CAPS, ...o.pageStreams }),
+      }
     : undefined;
   const app = serverApp(parts, o.version ?? "0", page);
   const host = o.host ?? "127.0.0.1";
@@ -151,6 +178,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     retainedEventBytes: () => runs.eventBytes,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((r) => server.close(() => r()));
+      unsubscribe?.();
+      events?.close();
       // Idle keep-alive connections would go on taking requests: closed now, busy ones when done.
       (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       // No more queued runs taken here; those still queued wait for another replica.

@@ -204,12 +204,21 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(replayed ? { recording: replayed.recording } : {}),
     ...(secrets.length ? { secrets } : {}),
   };
-  // dev: graphs reloaded in this process when their files change; serve: loaded once.
+  // dev: graphs reloaded in this process when their files change; serve: loaded once. The page
+  // hears of each reload too (graphChanges below).
+  const reloadListeners = new Set<() => void>();
   const dev =
     name === "dev"
       ? await import("../../dev/dev-executor.js").then(async ({ createDevExecutor }) => {
           const { reloadReporter } = await import("./reload-report.js");
-          const d = createDevExecutor({ ...executorOptions, onReload: reloadReporter(io) });
+          const report = reloadReporter(io);
+          const d = createDevExecutor({
+            ...executorOptions,
+            onReload: (event) => {
+              report(event);
+              for (const listener of reloadListeners) listener();
+            },
+          });
           await d.ready;
           return d;
         })
@@ -233,6 +242,10 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     version: VERSION,
     records,
     page: name === "dev",
+    graphChanges: (listener) => {
+      reloadListeners.add(listener);
+      return () => reloadListeners.delete(listener);
+    },
     ...(recordsKey ? { recordsKey } : {}),
     ...(allowOrigins.length ? { allowOrigins } : {}),
     ...(allowHosts.length ? { allowHosts } : {}),

@@ -1,7 +1,12 @@
-/** The server's threads, newest update first, a page at a time ("More" asks for the next one). */
+/**
+ * The server's threads, newest update first, a page at a time ("More" asks for the next one);
+ * read again, as many as shown, when the server says a thread changed (page-events.ts).
+ */
 import type { Thread } from "@langchain/langgraph-sdk";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
+import { latestOnly } from "../graphs/latest-only.js";
+import { onPageEvent } from "../page-events.js";
 import { hrefOf } from "../route.js";
 import { failureText } from "./api-failure.js";
 
@@ -13,17 +18,17 @@ export function ThreadList() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
 
-  const load = async (offset: number) => {
+  const load = async (offset: number, limit = PAGE) => {
     setBusy(true);
     try {
       const page = await client.threads.search({
-        limit: PAGE,
+        limit,
         offset,
         sortBy: "updated_at",
         sortOrder: "desc",
       });
       setThreads((shown) => (offset ? [...(shown ?? []), ...page] : page));
-      setMore(page.length === PAGE);
+      setMore(page.length === limit);
       setError(undefined);
     } catch (e) {
       setError(failureText(e));
@@ -31,8 +36,15 @@ export function ThreadList() {
       setBusy(false);
     }
   };
+  // As many as are shown: a thread moved up, or a new one, does not lose the pages read with "More".
+  const shown = useRef(PAGE);
+  shown.current = Math.max(PAGE, threads?.length ?? 0);
   useEffect(() => {
     load(0);
+    const again = latestOnly(() => load(0, shown.current));
+    return onPageEvent((e) => {
+      if (e.type === "thread" || e.type === "resync") again();
+    });
   }, []);
 
   return (

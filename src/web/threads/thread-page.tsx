@@ -5,6 +5,8 @@
 import type { Thread, ThreadState } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { client } from "../api.js";
+import { latestOnly } from "../graphs/latest-only.js";
+import { onPageEvent } from "../page-events.js";
 import { hrefOf, navigate } from "../route.js";
 import { RUN_STREAM_MODES } from "../runs/run-progress.js";
 import { failureText, statusOf } from "./api-failure.js";
@@ -16,8 +18,6 @@ import { ThreadStatus, When } from "./thread-list.js";
 
 /** Checkpoints read at a time; "Older checkpoints" reads the next ones. */
 export const HISTORY_PAGE = 50;
-/** While a run is in progress the page follows it. */
-const BUSY_POLL_MS = 1000;
 
 interface Loaded {
   thread: Thread;
@@ -57,13 +57,14 @@ export function ThreadPage(props: { id: string }) {
     setGone(false);
     setSelected(undefined);
     reload();
-  }, [reload]);
+    // Read again when the server says this thread changed (a run's step, its end, a fork): a
+    // run in progress is followed step by step, with no timer (page-events.ts).
+    const again = latestOnly(reload);
+    return onPageEvent((e) => {
+      if ((e.type === "thread" && e.threadId === id) || e.type === "resync") again();
+    });
+  }, [reload, id]);
   const busy = data?.thread.status === "busy";
-  useEffect(() => {
-    if (!busy) return;
-    const timer = setTimeout(reload, BUSY_POLL_MS);
-    return () => clearTimeout(timer);
-  }, [busy, data, reload]);
 
   const older = async () => {
     if (!data) return;

@@ -1,0 +1,46 @@
+/**
+ * The server's records, telling graphspec dev's page (page-events.ts) which thread a write
+ * touched: every change to a thread or its runs goes through the store, so wrapping it catches
+ * them all — the routes' and the run registry's, now and later — with none of them knowing.
+ */
+import type { ServerStore, StoredRun } from "./server-store.js";
+
+type ThreadOf = (store: ServerStore, args: unknown[]) => Promise<string | undefined> | string;
+
+const first: ThreadOf = (_s, args) => args[0] as string;
+const ofRun: ThreadOf = (_s, args) => (args[0] as StoredRun).storedThreadId;
+const ofRunId: ThreadOf = async (s, args) => (await s.getRun(args[0] as string))?.storedThreadId;
+
+/** The writes, and where each finds the thread it touched. */
+const WRITES: Partial<Record<keyof ServerStore, ThreadOf>> = {
+  ensureThread: first,
+  patchThread: first,
+  touchThread: first,
+  deleteThread: first,
+  deleteRunsOfThread: first,
+  putRun: ofRun,
+  queueRun: ofRun,
+  setRunStatus: ofRunId,
+  requeue: ofRunId,
+};
+
+export function notifyingStore(
+  store: ServerStore,
+  changed: (storedThreadId: string) => void,
+): ServerStore {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      const threadOf = WRITES[key as keyof ServerStore];
+      if (!threadOf) return value.bind(target);
+      return async (...args: unknown[]) => {
+        const out = await value.apply(target, args);
+        // After the write, so the page reads what it wrote; a failed look-up costs a nudge only.
+        const thread = await Promise.resolve(threadOf(target, args)).catch(() => undefined);
+        if (thread !== undefined) changed(thread);
+        return out;
+      };
+    },
+  });
+}
