@@ -17,9 +17,19 @@
  * alternate between the two, so a busier moment of the machine hits both. It prints medians and the
  * ratios page ÷ baseline; it never fails on them.
  *
- * Options: --loads N (default 15), --graphs N (default 20).
+ * Then what the page costs on the wire, counted by a TCP proxy between the browser and the server
+ * (every byte both ways: headers, bodies, chunk framing):
+ *
+ *   first load    a new browser context opens `/`, until 2 s after the 20 links show
+ *                 (compressed files, the SDK's reads, the stream of events opening)
+ *   repeat load   a second tab of that context opens `/` (index.html revalidated, the hashed
+ *                 script and stylesheet from the browser's cache)
+ *   idle hour     that tab left open for --idle seconds, times 3600 / idle
+ *
+ * Options: --loads N (default 15), --graphs N (default 20), --idle SECONDS (default 60).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,8 +41,10 @@ const { values: opts } = parseArgs({
   options: {
     loads: { type: "string", default: "15" },
     graphs: { type: "string", default: "20" },
+    idle: { type: "string", default: "60" },
   },
 });
+const IDLE_S = Number(opts.idle);
 const LOADS = Number(opts.loads);
 const GRAPHS = Number(opts.graphs);
 
@@ -107,6 +119,64 @@ for (let i = 0; i < LOADS; i++) {
   }
 }
 
+/** A TCP proxy to the server counting the bytes that go through it, both ways. */
+async function countingProxy(target) {
+  const { hostname, port } = new URL(target);
+  let bytes = 0;
+  const proxy = createServer((socket) => {
+    const upstream = createConnection({ host: hostname, port: Number(port) });
+    socket.on("data", (d) => {
+      bytes += d.length;
+      upstream.write(d);
+    });
+    upstream.on("data", (d) => {
+      bytes += d.length;
+      socket.write(d);
+    });
+    socket.on("close", () => upstream.destroy());
+    upstream.on("close", () => socket.destroy());
+    socket.on("error", () => upstream.destroy());
+    upstream.on("error", () => socket.destroy());
+  });
+  await new Promise((r) => proxy.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${proxy.address().port}`,
+    take() {
+      const n = bytes;
+      bytes = 0;
+      return n;
+    },
+    close: () => new Promise((r) => proxy.close(r)),
+  };
+}
+
+/** Opens `/` in `context` through the proxy; resolves 2 s after the links show (the reads settled). */
+async function loadCounted(context, proxy) {
+  const page = await context.newPage();
+  await page.goto(`${proxy.url}/`, { waitUntil: "commit" });
+  await page.waitForFunction(
+    (n) => document.querySelectorAll('nav[aria-label="Graphs"] a').length >= n,
+    GRAPHS,
+    { polling: "raf", timeout: 30_000 },
+  );
+  await new Promise((r) => setTimeout(r, 2000));
+  return page;
+}
+
+const proxy = await countingProxy(url);
+const context = await browser.newContext();
+proxy.take();
+const firstPage = await loadCounted(context, proxy);
+const firstBytes = proxy.take();
+await firstPage.close();
+proxy.take();
+await loadCounted(context, proxy); // left open: the idle tab
+const repeatBytes = proxy.take();
+await new Promise((r) => setTimeout(r, IDLE_S * 1000));
+const idleBytes = proxy.take();
+await context.close();
+await proxy.close();
+
 await browser.close();
 server.kill("SIGTERM");
 await new Promise((r) => server.once("exit", r));
@@ -122,3 +192,10 @@ console.log(
 );
 console.log(`| \`/ok\` (baseline) | ${ms(base)} | — | 1.00 |`);
 console.log("\naim: the page's first paint under 1 s");
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`\nbytes on the wire (both ways, through a counting proxy), ${GRAPHS} graphs\n`);
+console.log("| first load | repeat load | idle tab, per hour |");
+console.log("| ---------- | ----------- | ------------------ |");
+console.log(
+  `| ${kb(firstBytes)} | ${kb(repeatBytes)} | ${kb((idleBytes * 3600) / IDLE_S)} (${idleBytes} B in ${IDLE_S} s) |`,
+);

@@ -91,6 +91,12 @@ async function settled(s: PageSession): Promise<void> {
   await expect.poll(() => s.requests.some((u) => u.endsWith("/ui/events"))).toBe(true);
 }
 
+/** The graph's view asked for its drawing and schemas (once: they change only with a new version). */
+async function drawn(s: PageSession): Promise<void> {
+  await expect.poll(() => s.requests.some((u) => u.endsWith("/graph"))).toBe(true);
+  await expect.poll(() => s.requests.some((u) => u.endsWith("/schemas"))).toBe(true);
+}
+
 const pathsOf = (urls: string[]) => urls.map((u) => new URL(u).pathname);
 
 describe.skipIf(PAGE_TESTS_SKIPPED)("the page's traffic", () => {
@@ -127,6 +133,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the page's traffic", () => {
     sessions.push(s);
     await s.page.goto(`${server.url}/#/graphs/three-steps`);
     await settled(s);
+    await drawn(s);
     const mark = s.requests.length;
     // Polling every 500 ms (as the page did) would have asked 6 times by now.
     await s.page.waitForTimeout(3000);
@@ -140,6 +147,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the page's traffic", () => {
     sessions.push(s);
     await s.page.goto(`${server.url}/#/graphs/three-steps`);
     await settled(s);
+    await drawn(s);
     const mark = s.requests.length;
     server.write("graphs/three-steps.yaml", SPEC.replace("to: END }", "to: ENDD }"));
     const diagnostics = s.page.getByRole("region", { name: "Diagnostics" });
