@@ -7,9 +7,9 @@
 import type { Assistant } from "@langchain/langgraph-sdk";
 import { useEffect, useState } from "preact/hooks";
 import { client } from "../api.js";
+import { latestOnly } from "../latest-only.js";
 import { onPageEvent, onStreamStatus } from "../page-events.js";
 import { serverProblem } from "../runs/server-problem.js";
-import { latestOnly } from "./latest-only.js";
 
 export interface Assistants {
   list: Assistant[] | undefined;

@@ -5,7 +5,7 @@
 import type { Thread } from "@langchain/langgraph-sdk";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
-import { latestOnly } from "../graphs/latest-only.js";
+import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { hrefOf } from "../route.js";
 import { failureText } from "./api-failure.js";

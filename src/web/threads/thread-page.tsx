@@ -5,7 +5,7 @@
 import type { Thread, ThreadState } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { client } from "../api.js";
-import { latestOnly } from "../graphs/latest-only.js";
+import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { hrefOf, navigate } from "../route.js";
 import { RUN_STREAM_MODES } from "../runs/run-progress.js";
