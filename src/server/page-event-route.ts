@@ -4,7 +4,7 @@
  *
  * Bounded: open streams are capped in all and per client (its tenant and address), past which a
  * new one is a 429 with `retry-after` — a stranger opening thousands holds a few sockets, not the
- * server. While nothing happens a stream carries a comment every HEARTBEAT_MS (a few bytes), so
+ * server — and a request another site's page made (`Sec-Fetch-Site`) is refused. While nothing happens a stream carries a comment every HEARTBEAT_MS (a few bytes), so
  * proxies and the browser see it alive, and a dead peer is found by the failed write.
  */
 import type { Context } from "hono";
@@ -53,6 +53,13 @@ export function pageEventRoute(
   let total = 0;
   const route = new Hono<ServerEnv>();
   route.get(PAGE_EVENTS_PATH, (c) => {
+    // Another site's page cannot open it with a tag (`<img src>` sends no Origin header) to use up
+    // the slots of the person's own address: browsers say where a request comes from.
+    const site = c.req.header("sec-fetch-site");
+    if (site !== undefined && site !== "same-origin" && site !== "none")
+      throw new ApiError(403, "cross-site-stream", "the page's stream is for the page itself", {
+        hint: "open the page at this server's own address",
+      });
     const tenancy = c.get("tenancy");
     const client = `${tenantKey(tenancy.tenant)}\u0000${addressOf(c)}`;
     if (total >= caps.total) throw tooMany("on this server");

@@ -123,6 +123,20 @@ describe("the page's stream of events", () => {
     for (const s of [a2, b1, b3]) s.close();
   });
 
+  it("refuses a request another site's page made (Sec-Fetch-Site)", async () => {
+    for (const [site, status] of [
+      ["cross-site", 403],
+      ["same-site", 403],
+      ["same-origin", 200],
+    ] as const) {
+      const response = await fetch(`${server.url}/ui/events`, {
+        headers: { "x-api-key": KEY_A, "sec-fetch-site": site },
+      });
+      expect([site, response.status]).toEqual([site, status]);
+      await response.body?.cancel();
+    }
+  });
+
   it("wants the API's key", async () => {
     const s = await open(undefined);
     expect(s.status).toBe(401);
