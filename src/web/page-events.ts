@@ -120,7 +120,11 @@ async function connect(): Promise<void> {
     if (!response.ok || !response.body) {
       const after = Number(response.headers.get("retry-after"));
       if (after > 0) wait = after * 1000;
-      throw new Error(`HTTP ${response.status}`);
+      // The server's own words (a 429: too many open streams from this client), else the status.
+      const said = (await response.json().catch(() => undefined)) as
+        | { message?: unknown }
+        | undefined;
+      throw new Error(typeof said?.message === "string" ? said.message : `HTTP ${response.status}`);
     }
     failures = 0;
     setStatus({ problem: undefined });
