@@ -195,6 +195,12 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
   const auth = await loadAuth(values["api-keys"], values.auth, io.cwd, apiKeyAuth, handlerAuth);
   const sqlitePath = resolve(io.cwd, ".graphspec/state.db");
+  // dev: a run may choose a fixture test's scripts or a recording for its models (docs/dev.md);
+  // serve offers none, so no caller of a production server swaps its models.
+  const standIns =
+    name === "dev"
+      ? (await import("../../dev/stand-in-catalog.js")).standInCatalog(dir, secrets)
+      : undefined;
   const executorOptions = {
     dir,
     checkpointer: choice as "memory" | "sqlite" | "postgres",
@@ -203,6 +209,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(scripts ? { scripts } : {}),
     ...(replayed ? { recording: replayed.recording } : {}),
     ...(secrets.length ? { secrets } : {}),
+    ...(standIns ? { standIns } : {}),
   };
   // dev: graphs reloaded in this process when their files change; serve: loaded once.
   const dev =
@@ -233,6 +240,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     version: VERSION,
     records,
     page: name === "dev",
+    ...(standIns ? { standIns } : {}),
     ...(recordsKey ? { recordsKey } : {}),
     ...(allowOrigins.length ? { allowOrigins } : {}),
     ...(allowHosts.length ? { allowHosts } : {}),
