@@ -65,8 +65,15 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
     input: unknown,
     threadId: string,
   ): Promise<Execution> {
-    const { maxTokens, deadline, signal, recursionLimit, interruptBefore, interruptAfter, standIn } =
-      opts;
+    const {
+      maxTokens,
+      deadline,
+      signal,
+      recursionLimit,
+      interruptBefore,
+      interruptAfter,
+      standIn,
+    } = opts;
     // A thread keeps the model its runs chose, as it keeps their context; a new choice replaces it.
     const model = opts.model ?? (opts.threadId ? await index.modelOf(opts.threadId) : undefined);
     const choices = Object.fromEntries(

@@ -53,9 +53,7 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
       (g) => (!q.graph_id || g.name === q.graph_id) && (!q.name || g.name === q.name),
     );
     const offset = q.offset ?? 0;
-    return c.json(
-      await Promise.all(all.slice(offset, offset + (q.limit ?? 10)).map(described)),
-    );
+    return c.json(await Promise.all(all.slice(offset, offset + (q.limit ?? 10)).map(described)));
   });
   api.post("/assistants/count", async (c) => c.json((await p.graphs.list()).length));
   api.get("/assistants/:id", async (c) => c.json(await described(await find(c.req.param("id")))));
