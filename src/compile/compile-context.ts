@@ -136,8 +136,8 @@ export class CompileContext {
       const entry = choosable ? modelFor(this.spec.models, own, config.configurable?.model) : own;
       const standIn = runStandIn(config.configurable);
       if (standIn && this.spec.models?.[entry] && !this.options.models?.[entry]) {
-        let byEntry = stoodIn.get(standIn);
-        if (!byEntry) stoodIn.set(standIn, (byEntry = new Map()));
+        const byEntry = stoodIn.get(standIn) ?? new Map<string, Promise<T>>();
+        stoodIn.set(standIn, byEntry);
         let made = byEntry.get(entry);
         if (!made) {
           made = this.standInModel(entry, standIn).then((m) => build(m, entry));
