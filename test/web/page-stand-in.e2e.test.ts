@@ -95,17 +95,17 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: what answers for the 
     await control().selectOption("");
     await page.getByRole("button", { name: "Start run" }).click();
     await status("error");
+    // Measured in the page (a string: this file is type-checked without the DOM's types).
+    const widths = (await page.evaluate(
+      "({ page: document.documentElement.scrollWidth, view: window.innerWidth })",
+    )) as { page: number; view: number };
+    expect(widths.page).toBeLessThanOrEqual(widths.view);
     const alert = page.locator(".run-failure[role=alert]");
     await alert.waitFor();
     const text = await alert.innerText();
     expect(text).toContain("unauthorized");
     expect(text).toContain("OPENAI_API_KEY");
     expect(text).toContain("--scripts @graph.test.yaml");
-    // Measured in the page (a string: this file is type-checked without the DOM's types).
-    const widths = (await page.evaluate(
-      "({ page: document.documentElement.scrollWidth, view: window.innerWidth })",
-    )) as { page: number; view: number };
-    expect(widths.page).toBeLessThanOrEqual(widths.view);
     await s.shot("4-provider-failure");
   });
 
