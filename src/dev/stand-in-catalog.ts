@@ -27,7 +27,16 @@ interface Offered extends StandInOffer {
   scripts?: Scripts;
 }
 
-export function standInCatalog(dir: string, secrets: readonly string[] = []): StandInCatalog {
+export function standInCatalog(
+  dir: string,
+  options: {
+    /** Masked in a recording's requests before they are matched (the project's .env secrets). */
+    secrets?: readonly string[];
+    /** What a run choosing none gets (dev's own --scripts or --replay). Default: the provider. */
+    withoutOne?: StandInCatalog["withoutOne"];
+  } = {},
+): StandInCatalog {
+  const { secrets = [], withoutOne = "provider" } = options;
   const root = findProjectRoot(dir);
   const shown = (abs: string) => relative(root, abs).split(sep).join("/");
   const inside = (abs: string) => {
@@ -93,6 +102,7 @@ export function standInCatalog(dir: string, secrets: readonly string[] = []): St
   }
 
   return {
+    withoutOne,
     async offers(specPath) {
       return (await offered(specPath)).map(({ abs: _abs, scripts: _scripts, ...offer }) => offer);
     },

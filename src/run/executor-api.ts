@@ -59,6 +59,11 @@ export interface StandInOffer {
 
 /** The stand-ins of a project's graphs, by spec file (absolute path). */
 export interface StandInCatalog {
+  /**
+   * What answers for the models of a run that chooses no stand-in: their providers, or the scripts
+   * or recording the executor itself was given (`graphspec dev --scripts` / `--replay`).
+   */
+  withoutOne: "provider" | "scripts" | "recording";
   offers(specPath: string): Promise<StandInOffer[]>;
   /** The stand-in offered as `id` for the spec, or undefined when none is. */
   choose(specPath: string, id: string): Promise<RunStandIn | undefined>;

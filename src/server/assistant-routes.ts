@@ -1,6 +1,6 @@
 /** Assistants: one per graph, read-only — search, get, graph, schemas. */
 import { Hono } from "hono";
-import type { StandInOffer } from "../run/executor-api.js";
+import type { StandInCatalog, StandInOffer } from "../run/executor-api.js";
 import { notFound } from "./api-error.js";
 import { graphspecMetadata } from "./assistant-metadata.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
@@ -12,7 +12,10 @@ import type { ServerEnv, ServerParts } from "./server-parts.js";
 const EPOCH = new Date(0).toISOString();
 
 /** graphspec dev: `version` is the version that serves (0: none yet), `updated_at` when it came in. */
-export const assistantOf = (g: GraphEntry, standIns?: StandInOffer[]) => ({
+export const assistantOf = (
+  g: GraphEntry,
+  standIns?: { offers: StandInOffer[]; withoutOne: StandInCatalog["withoutOne"] },
+) => ({
   assistant_id: g.assistantId,
   graph_id: g.name,
   name: g.name,
@@ -25,7 +28,7 @@ export const assistantOf = (g: GraphEntry, standIns?: StandInOffer[]) => ({
       models: modelsMetadata(g.spec),
       ...(g.status ? graphspecMetadata(g.path, g.status) : {}),
       // graphspec dev: what a run may choose to answer for the models (stand-in-choice.ts).
-      ...(standIns ? { stand_ins: standIns } : {}),
+      ...(standIns ? { stand_ins: standIns.offers, without_stand_in: standIns.withoutOne } : {}),
     },
   },
   version: g.status ? (g.status.version ?? 0) : 1,
@@ -46,7 +49,12 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
     return g;
   };
   const described = async (g: GraphEntry) =>
-    assistantOf(g, p.standIns ? await p.standIns.offers(g.path) : undefined);
+    assistantOf(
+      g,
+      p.standIns
+        ? { offers: await p.standIns.offers(g.path), withoutOne: p.standIns.withoutOne }
+        : undefined,
+    );
   api.post("/assistants/search", async (c) => {
     const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
     const all = (await p.graphs.list()).filter(

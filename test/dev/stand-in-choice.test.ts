@@ -37,8 +37,12 @@ async function refused(url: string, id: unknown) {
 describe("graphspec dev: a stand-in for the models, per run", () => {
   it("lists the fixture's tests with scripts and the recording beside the spec", async () => {
     const assistant = await new Client({ apiUrl: dev.url }).assistants.get("ticket-summary");
-    const offers = (assistant.metadata as { graphspec: { stand_ins: unknown[] } }).graphspec
-      .stand_ins;
+    const meta = (
+      assistant.metadata as { graphspec: { stand_ins: unknown[]; without_stand_in: string } }
+    ).graphspec;
+    // A run that chooses none reaches the provider: this dev was given no --scripts.
+    expect(meta.without_stand_in).toBe("provider");
+    const offers = meta.stand_ins;
     expect(offers).toContainEqual({
       id: SCRIPTS,
       kind: "scripts",
@@ -68,6 +72,18 @@ describe("graphspec dev: a stand-in for the models, per run", () => {
     );
     const state = await client.threads.getState(thread.thread_id);
     expect((state.values as { summary?: string }).summary ?? "").toBe("");
+  });
+
+  it("keeps the choice of a background run, queued and then run", async () => {
+    const client = new Client({ apiUrl: dev.url });
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "ticket-summary", {
+      input,
+      config: standIn(SCRIPTS),
+    });
+    await client.runs.join(thread.thread_id, run.run_id);
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state.values).toMatchObject({ summary: "Ada cannot log in." });
   });
 
   it("refuses an id it does not offer, a path, and a value that is not an id, naming the field", async () => {

@@ -199,7 +199,10 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   // serve offers none, so no caller of a production server swaps its models.
   const standIns =
     name === "dev"
-      ? (await import("../../dev/stand-in-catalog.js")).standInCatalog(dir, secrets)
+      ? (await import("../../dev/stand-in-catalog.js")).standInCatalog(dir, {
+          secrets,
+          withoutOne: scripts ? "scripts" : replayed ? "recording" : "provider",
+        })
       : undefined;
   const executorOptions = {
     dir,

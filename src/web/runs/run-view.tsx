@@ -25,7 +25,14 @@ import {
   UsagePanel,
 } from "./run-panels.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
-import { initialStandIn, keepStandIn, type StandInOffer, standInsOfMetadata } from "./stand-in.js";
+import {
+  initialStandIn,
+  keepStandIn,
+  type StandInOffer,
+  standInsOfMetadata,
+  type WithoutStandIn,
+  withoutStandInOf,
+} from "./stand-in.js";
 import { StandInChoice } from "./stand-in-choice.js";
 import { useRun } from "./use-run.js";
 
@@ -40,6 +47,7 @@ export function RunView(props: { assistant: Assistant; thread?: string }) {
       thread={props.thread}
       models={modelsOfMetadata(props.assistant.metadata)}
       standIns={standInsOfMetadata(props.assistant.metadata)}
+      withoutStandIn={withoutStandInOf(props.assistant.metadata)}
     />
   );
 }
@@ -82,6 +90,7 @@ function RunPage(props: {
   thread: string | undefined;
   models: Record<string, PricedModel>;
   standIns: StandInOffer[];
+  withoutStandIn: WithoutStandIn;
 }) {
   const { loaded, error } = useGraphDetails(props.assistantId);
   return (
@@ -116,11 +125,17 @@ function RunBody(props: {
   thread: string | undefined;
   models: Record<string, PricedModel>;
   standIns: StandInOffer[];
+  withoutStandIn: WithoutStandIn;
   loaded: Loaded;
 }) {
   const { loaded } = props;
   const [standIn, setStandIn] = useState(() =>
-    initialStandIn(props.graph, props.standIns, Object.keys(props.models).length > 0),
+    initialStandIn(
+      props.graph,
+      props.standIns,
+      Object.keys(props.models).length > 0,
+      props.withoutStandIn,
+    ),
   );
   const chooseStandIn = (id: string) => {
     setStandIn(id);
@@ -165,6 +180,7 @@ function RunBody(props: {
             value={standIn}
             onChange={chooseStandIn}
             disabled={run.busy}
+            withoutOne={props.withoutStandIn}
           />
           <h3>Input</h3>
           <SchemaForm

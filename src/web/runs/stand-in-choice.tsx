@@ -1,11 +1,27 @@
 /** The run form's control that chooses what answers for the graph's models (stand-in.ts). */
-import { type StandInOffer, standInLabel } from "./stand-in.js";
+import { type StandInOffer, standInLabel, type WithoutStandIn } from "./stand-in.js";
+
+const NONE: Record<WithoutStandIn, { label: string; help: string }> = {
+  provider: {
+    label: "The real provider (needs its key)",
+    help: "Each model call goes to its provider, with the key from the environment or the spec.",
+  },
+  scripts: {
+    label: "The scripts graphspec dev was given (--scripts)",
+    help: "Offline: the server's own scripts answer for the models; nothing reaches a provider.",
+  },
+  recording: {
+    label: "The recording graphspec dev was given (--replay)",
+    help: "Offline: the server's own recording answers for the models; nothing reaches a provider.",
+  },
+};
 
 export function StandInChoice(props: {
   offers: readonly StandInOffer[];
   value: string;
   onChange: (id: string) => void;
   disabled?: boolean;
+  withoutOne: WithoutStandIn;
 }) {
   if (!props.offers.length) return null;
   const chosen = props.offers.find((o) => o.id === props.value);
@@ -19,7 +35,7 @@ export function StandInChoice(props: {
         disabled={props.disabled}
         onChange={(e) => props.onChange(e.currentTarget.value)}
       >
-        <option value="">The real provider (needs its key)</option>
+        <option value="">{NONE[props.withoutOne].label}</option>
         {props.offers.map((o) => (
           <option key={o.id} value={o.id}>
             {standInLabel(o)}
@@ -31,7 +47,7 @@ export function StandInChoice(props: {
           ? chosen.kind === "scripts"
             ? "Offline: the fixture test's scripts answer for the models, in order; nothing reaches a provider."
             : "Offline: the recording answers each call the run makes as the provider did; nothing reaches a provider."
-          : "Each model call goes to its provider, with the key from the environment or the spec."}
+          : NONE[props.withoutOne].help}
       </p>
     </div>
   );

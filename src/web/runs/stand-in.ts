@@ -32,6 +32,15 @@ export function standInsOfMetadata(metadata: unknown): StandInOffer[] {
   );
 }
 
+/** What a run that chooses no stand-in gets: the providers, or dev's own --scripts / --replay. */
+export type WithoutStandIn = "provider" | "scripts" | "recording";
+
+export function withoutStandInOf(metadata: unknown): WithoutStandIn {
+  const v =
+    isObj(metadata) && isObj(metadata.graphspec) ? metadata.graphspec.without_stand_in : undefined;
+  return v === "scripts" || v === "recording" ? v : "provider";
+}
+
 /** How the control names an offer: what it is, then where it comes from. */
 export const standInLabel = (o: StandInOffer): string =>
   o.kind === "scripts"
@@ -51,11 +60,13 @@ export function initialStandIn(
   graph: string,
   offers: readonly StandInOffer[],
   hasModels: boolean,
+  /** dev given --scripts or --replay answers every run without a choice offline already. */
+  withoutOne: WithoutStandIn = "provider",
 ): string {
   const kept = globalThis.sessionStorage?.getItem(storageKey(graph));
   if (kept !== null && kept !== undefined && (kept === "" || offers.some((o) => o.id === kept)))
     return kept;
-  if (!hasModels) return "";
+  if (!hasModels || withoutOne !== "provider") return "";
   return (offers.find((o) => o.kind === "scripts") ?? offers[0])?.id ?? "";
 }
 
