@@ -13,6 +13,7 @@ export {
   type RecordedCall,
   type RecordingFile,
 } from "./compile/models/recording.js";
+export type { RunStandIn } from "./compile/models/run-stand-in.js";
 export type { Diagnostic, Severity } from "./diagnostics/diagnostic.js";
 export { CATALOG, RULE_NAMES, type RuleName } from "./diagnostics/rule-catalog.js";
 export {
@@ -61,6 +62,8 @@ export type {
   ResumeOptions,
   RunChoiceOptions,
   RunOptions,
+  StandInCatalog,
+  StandInOffer,
   StreamOptions,
   ThreadInfo,
   ThreadState,

@@ -2,6 +2,7 @@ import { realpath as realpathCallback } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { glob, isDynamicPattern } from "tinyglobby";
+import { BESIDE_SPECS_GLOBS } from "../spec/beside-specs.js";
 import { isInside } from "../spec/inside-root.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { distinctEscapes, distinctFiles } from "./distinct-files.js";
@@ -9,14 +10,15 @@ import { distinctEscapes, distinctFiles } from "./distinct-files.js";
 const SPEC_FILES = "**/*.{yaml,yml,json}";
 /**
  * What expanding a directory or glob never yields: dependencies, dot-directories (.git, .github,
- * editor state), `*.test.*` fixtures for `graphspec test`, and well-known non-spec JSON. They are
+ * editor state), `*.test.*` fixtures for `graphspec test` and `*.recording.json` recordings, and
+ * well-known non-spec JSON. They are
  * skipped only *below* what the user named: `graphspec validate .github/graphs` or an explicit
  * file path is always honoured.
  */
 const NOT_SPECS = [
   "**/node_modules/**",
   "**/.*/**",
-  "**/*.test.{yaml,yml,json}",
+  ...BESIDE_SPECS_GLOBS,
   "**/package*.json",
   "**/tsconfig*.json",
 ];

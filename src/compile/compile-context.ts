@@ -14,6 +14,7 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { buildTool } from "./build-tool.js";
 import { CompileError } from "./compile-error.js";
 import { readsRun } from "./models/run-fields.js";
+import { type RunStandIn, runStandIn, standInBook } from "./models/run-stand-in.js";
 import { ScriptQueues } from "./models/script.js";
 import type { CompileOptions } from "./options.js";
 import { modelFor } from "./run-choices.js";
@@ -128,10 +129,24 @@ export class CompileContext {
     const first = Promise.resolve(build(await this.model(own), own));
     await first;
     const choosable = Boolean(this.spec.models?.[own]?.allow?.length);
-    if (!choosable && !this.isPerRun(own)) return () => first;
     const built = new Map<string, Promise<T>>([[own, first]]);
+    // What each run's stand-in (run-stand-in.ts) built, per model: made once per stand-in.
+    const stoodIn = new WeakMap<RunStandIn, Map<string, Promise<T>>>();
     return (config, context) => {
       const entry = choosable ? modelFor(this.spec.models, own, config.configurable?.model) : own;
+      const standIn = runStandIn(config.configurable);
+      if (standIn && this.spec.models?.[entry] && !this.options.models?.[entry]) {
+        const byEntry = stoodIn.get(standIn) ?? new Map<string, Promise<T>>();
+        stoodIn.set(standIn, byEntry);
+        let made = byEntry.get(entry);
+        if (!made) {
+          made = this.standInModel(entry, standIn).then((m) => build(m, entry));
+          byEntry.set(entry, made);
+          made.catch(() => byEntry.delete(entry));
+        }
+        return made;
+      }
+      if (!choosable && !this.isPerRun(own)) return first;
       // A model whose key or headers come from the run's context: built for this run only, so
       // one tenant's credentials never serve another's call.
       if (context && this.isPerRun(entry))
@@ -145,6 +160,23 @@ export class CompileContext {
       }
       return made;
     };
+  }
+
+  /** The model `name` as a run's stand-in answers for it: its script, or its client on the recording. */
+  private async standInModel(name: string, standIn: RunStandIn): Promise<BaseChatModel> {
+    const decl = this.spec.models![name]!;
+    if ("scripts" in standIn) {
+      const { standIn: scripted } = await import("./models/stand-in.js");
+      return scripted(name, decl, standInBook(standIn));
+    }
+    const { resolveModel } = await import("./models/index.js");
+    const scripts = this.scriptQueues;
+    return resolveModel(name, decl, {
+      env: this.options.env ?? process.env,
+      expr: this.expr,
+      recording: standIn.recording,
+      ...(scripts ? { scripts } : {}),
+    });
   }
 
   /** Whether the model `name` reads the run's context, and so is set up for each run. */

@@ -11,6 +11,7 @@ import { didYouMean } from "../diagnostics/suggest.js";
 import { isObject } from "../spec/data.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
+import { runStandIn, standInBook } from "./models/run-stand-in.js";
 import type { ScriptQueues } from "./models/script.js";
 import { SCRIPT_RUN_KEY, ScriptRun } from "./models/script-run.js";
 import { preview } from "./preview.js";
@@ -70,8 +71,9 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
       const refusal = refuseRunChoices(spec, choicesOf(options));
       if (refusal) throw refusal;
     }
-    const book = scriptBooks.get(this.builder);
     const configurable = options?.configurable as Record<string, unknown> | undefined;
+    // A run given scripts as its stand-in keeps its place in them as a graph given scripts does.
+    const book = standInBook(runStandIn(configurable)) ?? scriptBooks.get(this.builder);
     if (!book || configurable?.[SCRIPT_RUN_KEY] !== undefined) {
       yield* this.checkedStream(input, options);
       return;

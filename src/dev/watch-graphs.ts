@@ -10,11 +10,10 @@ import { readdir } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 import type { GraphRegistry } from "../run/graph-registry.js";
+import { BESIDE_SPECS } from "../spec/beside-specs.js";
 import { diagnosticsOf, messageOf, type ReloadEvent } from "./reload-event.js";
 
 const SPEC_EXTENSIONS = new Set([".yaml", ".yml", ".json"]);
-/** `graphspec test` fixtures live beside the specs; they are not graphs. */
-const FIXTURE = /\.test\.(ya?ml|json)$/i;
 
 /**
  * How long the files must be quiet before a batch is built. Editors save in one write (VS Code) or
@@ -26,7 +25,8 @@ export const DEFAULT_DEBOUNCE_MS = 15;
 const isSpec = (dir: string, path: string) =>
   resolve(path, "..") === dir &&
   SPEC_EXTENSIONS.has(extname(path).toLowerCase()) &&
-  !FIXTURE.test(path);
+  // Fixtures and recordings live beside the specs; they are not graphs.
+  !BESIDE_SPECS.test(path);
 
 /** After chokidar's 50 ms window for a file's `change` events (see lookAgain). */
 const RECHECK_MS = 75;

@@ -53,7 +53,7 @@ export const RUN_ERRORS = {
   "invalid-run-option": {
     phase: "input",
     summary:
-      "A run's `recursionLimit` is not a whole number from 1 to 10,000, or its `interruptBefore` / `interruptAfter` names a node the graph does not have; nothing was run or stored.",
+      "A run's `recursionLimit` is not a whole number from 1 to 10,000, its `interruptBefore` / `interruptAfter` names a node the graph does not have, or its `standIn` is not one the executor offers the graph; nothing was run or stored.",
   },
   "graph-changed": {
     phase: "input",

@@ -269,7 +269,7 @@ function classify(e: unknown): Omit<RunError, "phase"> {
     return {
       code: "unauthorized",
       message: `the provider refused the credentials: ${firstLine(refused)}`,
-      hint: "set the provider's key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, …) or as `api_key: \"${{ env.NAME }}\"` on the model in `models:`; to run without a provider, give it a script (`--scripts @graph.test.yaml` runs with a fixture's scripts; docs/testing.md#standing-in-for-a-model)",
+      hint: "set the provider's key in the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, …) or as `api_key: \"${{ env.NAME }}\"` on the model in `models:`; to run without a provider, give it a script (`--scripts @graph.test.yaml` runs with a fixture's scripts, as does choosing one under “Models answer from” on graphspec dev's page; docs/testing.md#standing-in-for-a-model)",
     };
   }
   const hint = ownHint(e) ?? langGraphHint(e);

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
+import { STAND_IN_KEY } from "../compile/models/run-stand-in.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
 import { canPause } from "../compile/spec-graph.js";
 import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
@@ -14,6 +15,7 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { atCheckpoint } from "./checkpoint-at.js";
 import { ALLOWED_TOOLS_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import { CONTEXT_KEY, GRAPH_KEY } from "./checkpointer.js";
+import { chosenStandIn } from "./chosen-stand-in.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type { ExecutorOptions, RunChoiceOptions } from "./executor-api.js";
@@ -84,7 +86,7 @@ export type Execute = (run: Execution) => Promise<RunResult>;
 
 /** What running needs of the executor's other parts. */
 export interface ExecutionParts {
-  options: Pick<ExecutorOptions, "requireDurable">;
+  options: Pick<ExecutorOptions, "requireDurable" | "standIns">;
   limits: Required<SizeLimits>;
   saver: Persistence["saver"];
   graphs: Pick<GraphLoader, "load" | "pathOf">;
@@ -127,6 +129,10 @@ export function executeRun(parts: ExecutionParts): Execute {
     const { durable } = await saver();
     const guard = guardRun(run);
     const usage = new UsageCollector((u) => guard.afterModelCall(u));
+    // A fixture's scripts or a recording answering for the models in this run only (dev's page).
+    const chosen = inspectOnly
+      ? {}
+      : await chosenStandIn(options.standIns, pathOf(graph), choices.standIn);
     const config = {
       // Graph and context go into each checkpoint's metadata (checkpointer.ts): a thread remembers them.
       configurable: {
@@ -144,6 +150,7 @@ export function executeRun(parts: ExecutionParts): Execute {
           ? { [TOOL_IDS_KEY]: allowedTools, [ALLOWED_TOOLS_KEY]: allowedTools }
           : {}),
         ...secrets.configurable,
+        ...(chosen.standIn ? { [STAND_IN_KEY]: chosen.standIn } : {}),
       },
       ...(context ? { context } : {}),
       ...(choices.recursionLimit !== undefined ? { recursionLimit: choices.recursionLimit } : {}),
@@ -161,6 +168,7 @@ export function executeRun(parts: ExecutionParts): Execute {
     const pausable = !durable && canPause(compiled);
     let error: RunError | undefined =
       (inspectOnly ? undefined : givenRefusal(input, context, limits)) ??
+      chosen.error ??
       (inspectOnly ? undefined : choiceRefusal(spec, choices)) ??
       (inspectOnly ? undefined : allowlistRefusal(allowedTools)) ??
       (pausable && options.requireDurable

@@ -3,6 +3,7 @@
  * package entry forwards and docs/executor.md documents. Types only, so the package entry can
  * promise an `Executor` without loading LangGraph.
  */
+import type { RunStandIn } from "../compile/models/run-stand-in.js";
 import type { CompileOptions } from "../compile/options.js";
 import type { CheckpointerChoice, CheckpointerOptions } from "./checkpointer.js";
 import type { RunEvent } from "./events.js";
@@ -32,10 +33,40 @@ export interface ExecutorOptions
    */
   store?: StoreChoice;
   /**
+   * The stand-ins a run may choose by id (`RunChoiceOptions.standIn`): `graphspec dev` offers its
+   * project's fixture tests and recordings (docs/dev.md). Without it, a run choosing one fails
+   * with `invalid-run-option`.
+   */
+  standIns?: StandInCatalog;
+  /**
    * More values to mask in every run, besides the environment's secret-looking variables: in
    * results, events, checkpoints and errors (the CLI passes the secret values of the project's .env).
    */
   secrets?: readonly string[];
+}
+
+/** A stand-in a graph's runs may choose (docs/dev.md, "Standing in for models"). */
+export interface StandInOffer {
+  /** What a run names to choose it: `graphs/x.test.yaml#test name`, or a recording's path. */
+  id: string;
+  /** A fixture test's scripts, or a recording of provider exchanges. */
+  kind: "scripts" | "recording";
+  /** The fixture or recording file, relative to the project. */
+  file: string;
+  /** The fixture test's name. */
+  test?: string;
+}
+
+/** The stand-ins of a project's graphs, by spec file (absolute path). */
+export interface StandInCatalog {
+  /**
+   * What answers for the models of a run that chooses no stand-in: their providers, or the scripts
+   * or recording the executor itself was given (`graphspec dev --scripts` / `--replay`).
+   */
+  withoutOne: "provider" | "scripts" | "recording";
+  offers(specPath: string): Promise<StandInOffer[]>;
+  /** The stand-in offered as `id` for the spec, or undefined when none is. */
+  choose(specPath: string, id: string): Promise<RunStandIn | undefined>;
 }
 
 /**
@@ -50,6 +81,11 @@ export interface RunChoiceOptions {
    * it, every node runs its own model.
    */
   model?: string;
+  /**
+   * What answers for the spec's models in this run instead of their providers: the id of a stand-in
+   * the executor's `standIns` offers for the graph (a fixture test's scripts, a recording).
+   */
+  standIn?: string;
   /** The most super-steps this run may take, in place of the spec's `limits.recursion` (1–10,000). */
   recursionLimit?: number;
   /** Pause before these nodes (`"*"`: every node), in place of the spec's `interrupts.before`. */

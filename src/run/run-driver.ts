@@ -65,11 +65,19 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
     input: unknown,
     threadId: string,
   ): Promise<Execution> {
-    const { maxTokens, deadline, signal, recursionLimit, interruptBefore, interruptAfter } = opts;
+    const {
+      maxTokens,
+      deadline,
+      signal,
+      recursionLimit,
+      interruptBefore,
+      interruptAfter,
+      standIn,
+    } = opts;
     // A thread keeps the model its runs chose, as it keeps their context; a new choice replaces it.
     const model = opts.model ?? (opts.threadId ? await index.modelOf(opts.threadId) : undefined);
     const choices = Object.fromEntries(
-      Object.entries({ model, recursionLimit, interruptBefore, interruptAfter }).filter(
+      Object.entries({ model, recursionLimit, interruptBefore, interruptAfter, standIn }).filter(
         ([, v]) => v !== undefined,
       ),
     ) as RunChoiceOptions;

@@ -1,5 +1,6 @@
 /** Assistants: one per graph, read-only — search, get, graph, schemas. */
 import { Hono } from "hono";
+import type { StandInCatalog, StandInOffer } from "../run/executor-api.js";
 import { notFound } from "./api-error.js";
 import { graphspecMetadata } from "./assistant-metadata.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
@@ -11,7 +12,10 @@ import type { ServerEnv, ServerParts } from "./server-parts.js";
 const EPOCH = new Date(0).toISOString();
 
 /** graphspec dev: `version` is the version that serves (0: none yet), `updated_at` when it came in. */
-export const assistantOf = (g: GraphEntry) => ({
+export const assistantOf = (
+  g: GraphEntry,
+  standIns?: { offers: StandInOffer[]; withoutOne: StandInCatalog["withoutOne"] },
+) => ({
   assistant_id: g.assistantId,
   graph_id: g.name,
   name: g.name,
@@ -23,6 +27,8 @@ export const assistantOf = (g: GraphEntry) => ({
     graphspec: {
       models: modelsMetadata(g.spec),
       ...(g.status ? graphspecMetadata(g.path, g.status) : {}),
+      // graphspec dev: what a run may choose to answer for the models (stand-in-choice.ts).
+      ...(standIns ? { stand_ins: standIns.offers, without_stand_in: standIns.withoutOne } : {}),
     },
   },
   version: g.status ? (g.status.version ?? 0) : 1,
@@ -42,16 +48,23 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
       );
     return g;
   };
+  const described = async (g: GraphEntry) =>
+    assistantOf(
+      g,
+      p.standIns
+        ? { offers: await p.standIns.offers(g.path), withoutOne: p.standIns.withoutOne }
+        : undefined,
+    );
   api.post("/assistants/search", async (c) => {
     const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
     const all = (await p.graphs.list()).filter(
       (g) => (!q.graph_id || g.name === q.graph_id) && (!q.name || g.name === q.name),
     );
     const offset = q.offset ?? 0;
-    return c.json(all.slice(offset, offset + (q.limit ?? 10)).map(assistantOf));
+    return c.json(await Promise.all(all.slice(offset, offset + (q.limit ?? 10)).map(described)));
   });
   api.post("/assistants/count", async (c) => c.json((await p.graphs.list()).length));
-  api.get("/assistants/:id", async (c) => c.json(assistantOf(await find(c.req.param("id")))));
+  api.get("/assistants/:id", async (c) => c.json(await described(await find(c.req.param("id")))));
   api.get("/assistants/:id/graph", async (c) =>
     c.json(await graphDrawing(await find(c.req.param("id")), xrayDepth(c.req.query("xray")))),
   );

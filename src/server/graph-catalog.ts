@@ -9,6 +9,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, extname, join, resolve } from "node:path";
 import { graphJsonSchemas } from "../json-schema/graph-schemas.js";
 import { GRAPH_EXTENSIONS } from "../modules/files.js";
+import { BESIDE_SPECS } from "../spec/beside-specs.js";
 import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
@@ -81,7 +82,8 @@ const entryFrom = (path: string, spec: GraphSpec | undefined): GraphEntry | unde
 
 /**
  * The spec files a folder serves, absolute and sorted: those directly in `dir` (a subfolder holds
- * subgraphs a spec mounts, not graphs of its own), fixtures (`*.test.yaml`) excluded. The one
+ * subgraphs a spec mounts, not graphs of its own), fixtures (`*.test.yaml`) and recordings
+ * (`*.recording.json`) excluded. The one
  * discovery of `serve`, `dev` and `graphspec graphs`.
  */
 export async function graphFilesIn(dir: string): Promise<string[]> {
@@ -91,7 +93,7 @@ export async function graphFilesIn(dir: string): Promise<string[]> {
     .filter((n) => !n.isDirectory())
     .map((n) => n.name)
     .filter((n) => GRAPH_EXTENSIONS.includes(extname(n).toLowerCase() as never))
-    .filter((n) => !/\.test\.(ya?ml|json)$/i.test(n))
+    .filter((n) => !BESIDE_SPECS.test(n))
     .sort()
     .map((n) => join(root, n));
 }

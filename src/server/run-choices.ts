@@ -1,7 +1,7 @@
 /**
  * What a run body chooses for its run, in LangGraph Platform's terms, as the executor's per-run
  * options: `config.configurable.model` (a model from the spec's `allow` lists), `toolIds` (the
- * tools the run's models may call), `config.recursion_limit`, `interrupt_before` /
+ * tools the run's models may call), `graphspec_stand_in` (what answers for the models, in dev), `config.recursion_limit`, `interrupt_before` /
  * `interrupt_after`. Their types are checked here (422); what they name, by the executor
  * (`model-not-allowed`, `invalid-run-option`) before anything runs.
  */
@@ -10,6 +10,9 @@ import { ApiError } from "./api-error.js";
 import type { RunCreate } from "./request-body.js";
 
 type Breakpoints = string[] | "*";
+
+/** `config.configurable.graphspec_stand_in`: the id of a stand-in `graphspec dev` offers (docs/dev.md). */
+export const STAND_IN_FIELD = "graphspec_stand_in";
 
 const breakpoints = (value: unknown, field: string): Breakpoints | undefined => {
   if (value === undefined || value === null) return undefined;
@@ -50,6 +53,17 @@ export function runChoices(body: RunCreate): RunChoiceOptions & { allowedTools?:
         hint: 'e.g. ["lookup_ticket"]; [] allows no tool',
       },
     );
+  const standIn = configurable[STAND_IN_FIELD];
+  if (standIn !== undefined && standIn !== null && typeof standIn !== "string")
+    throw new ApiError(
+      422,
+      "invalid-request",
+      `\`config.configurable.${STAND_IN_FIELD}\` must be the id of a stand-in`,
+      {
+        field: `config.configurable.${STAND_IN_FIELD}`,
+        hint: "give an id the assistant's `metadata.graphspec.stand_ins` lists, or leave it out to run the spec's models",
+      },
+    );
   const interruptBefore = breakpoints(body.interrupt_before, "interrupt_before");
   const interruptAfter = breakpoints(body.interrupt_after, "interrupt_after");
   return {
@@ -58,5 +72,6 @@ export function runChoices(body: RunCreate): RunChoiceOptions & { allowedTools?:
     ...(interruptBefore !== undefined ? { interruptBefore } : {}),
     ...(interruptAfter !== undefined ? { interruptAfter } : {}),
     ...(toolIds !== undefined ? { allowedTools: toolIds as string[] } : {}),
+    ...(typeof standIn === "string" ? { standIn } : {}),
   };
 }

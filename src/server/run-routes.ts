@@ -19,6 +19,7 @@ import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
 import { seal } from "./sealed-context.js";
 import type { HeldContext, ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
+import { refuseStandIn } from "./stand-in-choice.js";
 import { streamModes } from "./stream-modes.js";
 import { tenantKey, tooManyQueued } from "./tenant-caps.js";
 import { type Allow, checkpointNotFound } from "./thread-routes.js";
@@ -122,10 +123,12 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // No input on a thread that has run: go on from its last checkpoint (LangGraph's `input: null`).
     const how =
       resume ?? (input === undefined && started ? { continue: true } : { input: input ?? {} });
+    const choices = runChoices(body);
+    await refuseStandIn(p.standIns, graph.path, choices.standIn);
     const options = {
       ...how,
       ...(checkpointId !== undefined ? { checkpointId } : {}),
-      ...runChoices(body),
+      ...choices,
       ...(body.context ? { context: body.context } : {}),
     };
     const keep = body.on_completion === "keep";

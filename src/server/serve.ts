@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import type { Executor } from "../run/executor-api.js";
+import type { Executor, StandInCatalog } from "../run/executor-api.js";
 import { serverApp } from "./app.js";
 import type { Authenticator } from "./auth.js";
 import { DEFAULT_EVENT_RETENTION } from "./event-retention.js";
@@ -88,6 +88,12 @@ export interface ServeOptions {
   graphChanges?: (listener: () => void) => () => void;
   /** With the page: its streams of events open at once, in all and per client (page-event-route.ts). */
   pageStreams?: Partial<PageStreamCaps>;
+  /**
+   * The stand-ins a run may choose for the models (`config.configurable.graphspec_stand_in`),
+   * listed in each assistant's `metadata.graphspec.stand_ins`: graphspec dev's fixtures and
+   * recordings. Without it (serve), a run naming one is refused.
+   */
+  standIns?: StandInCatalog;
 }
 
 export interface RunningServer {
@@ -146,6 +152,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
     recordsKey: key,
+    standIns: o.standIns,
     origins: {
       host: o.host ?? "127.0.0.1",
       allowHosts: o.allowHosts,

@@ -1,5 +1,5 @@
 /** What every route of the server reaches: the executor, the graphs, runs and thread records, the limits. */
-import type { Executor } from "../run/executor-api.js";
+import type { Executor, StandInCatalog } from "../run/executor-api.js";
 import type { Authenticator, Caller } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import type { OriginPolicy } from "./request-origin.js";
@@ -26,6 +26,8 @@ export interface ServerParts {
   recordsKey: RecordsKey | undefined;
   /** Which `Host` and `Origin` headers are answered (request-origin.ts). */
   origins: OriginPolicy;
+  /** The stand-ins a run may choose for its models (graphspec dev only; stand-in-choice.ts). */
+  standIns?: StandInCatalog | undefined;
 }
 
 /** What the auth middleware puts on each request. */

@@ -62,6 +62,9 @@ describe("the assistant in graphspec dev", () => {
       diagnostics: [],
       refused: false,
       served_version: 1,
+      // No fixture or recording for it: nothing to stand in; a run reaches its models' providers.
+      stand_ins: [],
+      without_stand_in: "provider",
     });
     expect(Date.parse(first!.updated_at)).toBeGreaterThan(0);
 
@@ -91,6 +94,9 @@ describe("the assistant in graphspec dev", () => {
       diagnostics: [],
       refused: false,
       served_version: 2,
+      // No fixture or recording for it: nothing to stand in; a run reaches its models' providers.
+      stand_ins: [],
+      without_stand_in: "provider",
     });
     expect(Date.parse(fixed!.updated_at)).toBeGreaterThan(Date.parse(first!.updated_at));
   });

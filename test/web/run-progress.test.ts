@@ -276,10 +276,23 @@ describe("applyEvent", () => {
   it("takes the server's error event as the run's failure, and marks the running node", () => {
     const p = fold([
       ["tasks", { id: "t1", name: "classify", input: {}, interrupts: [] }],
-      ["error", { error: "expression", message: "node `classify`: no such key: ticket" }],
+      [
+        "error",
+        {
+          error: "expression",
+          message: "node `classify`: no such key: ticket",
+          hint: "pass `ticket` in the input",
+          node: "classify",
+        },
+      ],
     ]);
     expect(p.status).toBe("error");
     expect(p.error).toBe("node `classify`: no such key: ticket");
+    expect(p.errorDetail).toEqual({
+      code: "expression",
+      hint: "pass `ticket` in the input",
+      node: "classify",
+    });
     expect(finishedProgress(p, false).nodes).toEqual({ classify: "error" });
   });
 });

@@ -13,6 +13,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import { validate } from "../../check/validate.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { GRAPH_EXTENSIONS } from "../../modules/files.js";
+import { BESIDE_SPECS } from "../../spec/beside-specs.js";
 import { isCatalog } from "../../spec/catalog.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { ENV_FILE_OPTION, envFilePath } from "../env-file.js";
@@ -54,8 +55,7 @@ alone and the export refused, unless --force. A package.json it did not write is
 depend on graphspec. Exit: 0 written, 1 a spec has errors, 2 usage error. Docs: docs/deploy.md.`;
 
 const isSpecFile = (name: string) =>
-  GRAPH_EXTENSIONS.includes(extname(name).toLowerCase() as never) &&
-  !/\.test\.(ya?ml|json)$/i.test(name);
+  GRAPH_EXTENSIONS.includes(extname(name).toLowerCase() as never) && !BESIDE_SPECS.test(name);
 
 /**
  * The spec files of the arguments: a dir's specs directly in it (as dev serves them), a file itself.

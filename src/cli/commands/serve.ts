@@ -195,6 +195,15 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const { apiKeyAuth, handlerAuth } = await import("../../server/auth.js");
   const auth = await loadAuth(values["api-keys"], values.auth, io.cwd, apiKeyAuth, handlerAuth);
   const sqlitePath = resolve(io.cwd, ".graphspec/state.db");
+  // dev: a run may choose a fixture test's scripts or a recording for its models (docs/dev.md);
+  // serve offers none, so no caller of a production server swaps its models.
+  const standIns =
+    name === "dev"
+      ? (await import("../../dev/stand-in-catalog.js")).standInCatalog(dir, {
+          secrets,
+          withoutOne: scripts ? "scripts" : replayed ? "recording" : "provider",
+        })
+      : undefined;
   const executorOptions = {
     dir,
     checkpointer: choice as "memory" | "sqlite" | "postgres",
@@ -203,6 +212,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(scripts ? { scripts } : {}),
     ...(replayed ? { recording: replayed.recording } : {}),
     ...(secrets.length ? { secrets } : {}),
+    ...(standIns ? { standIns } : {}),
   };
   // dev: graphs reloaded in this process when their files change; serve: loaded once. The page
   // hears of each reload too (graphChanges below).
@@ -246,6 +256,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
       reloadListeners.add(listener);
       return () => reloadListeners.delete(listener);
     },
+    ...(standIns ? { standIns } : {}),
     ...(recordsKey ? { recordsKey } : {}),
     ...(allowOrigins.length ? { allowOrigins } : {}),
     ...(allowHosts.length ? { allowHosts } : {}),

@@ -15,7 +15,7 @@ export function RunStatusLine(props: {
   /** Held by a static breakpoint before these nodes (no question to answer). */
   pausedBefore?: string[];
 }) {
-  const { status, error } = props.progress;
+  const { status } = props.progress;
   const before = status === "interrupted" ? (props.pausedBefore ?? []) : [];
   return (
     <p role="status" class={`run-status ${status ?? "idle"}`} data-run-status={status}>
@@ -24,7 +24,6 @@ export function RunStatusLine(props: {
         : status
           ? STATUS_TEXT[status]
           : "Not started"}
-      {status === "error" && error ? `: ${error}` : null}
       {props.thread ? (
         <span class="thread" title={props.thread}>
           {" "}
@@ -32,6 +31,29 @@ export function RunStatusLine(props: {
         </span>
       ) : null}
     </p>
+  );
+}
+
+/**
+ * Why the run failed, under its status: the message, the run error catalog's code (docs/errors.md)
+ * and the hint that says how to fix it — a block that wraps within the page, not a one-line pill.
+ */
+export function RunFailureNote(props: { progress: RunProgress }) {
+  const { status, error, errorDetail: d } = props.progress;
+  if (status !== "error" || !error) return null;
+  return (
+    <div role="alert" class="form-problem run-failure">
+      <p>
+        <strong>The run failed{d?.node ? ` at ${d.node}` : ""}:</strong> {error}
+        {d?.code ? (
+          <>
+            {" "}
+            <code class="error-code">{d.code}</code>
+          </>
+        ) : null}
+      </p>
+      {d?.hint ? <p class="help">{d.hint}</p> : null}
+    </div>
   );
 }
 

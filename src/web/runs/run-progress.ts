@@ -72,6 +72,15 @@ export interface RunProgress {
   usageFinished: Record<string, true>;
   runId: string | undefined;
   error: string | undefined;
+  /** What the server said besides the failure's message: its code (docs/errors.md) and hint. */
+  errorDetail: ErrorDetail | undefined;
+}
+
+/** A failed run's code, fix hint and node, as the stream's `error` event gives them. */
+export interface ErrorDetail {
+  code?: string;
+  hint?: string;
+  node?: string;
 }
 
 export const emptyProgress = (): RunProgress => ({
@@ -84,6 +93,7 @@ export const emptyProgress = (): RunProgress => ({
   usageFinished: {},
   runId: undefined,
   error: undefined,
+  errorDetail: undefined,
 });
 
 /** A new run (or a resume) on the same page: what the last one showed stays, its status is reset. */
@@ -91,6 +101,7 @@ export const startedProgress = (p: RunProgress): RunProgress => ({
   ...p,
   status: "running",
   error: undefined,
+  errorDetail: undefined,
   nodes: Object.fromEntries(
     Object.entries(p.nodes).filter(([, s]) => s !== "interrupted" && s !== "running"),
   ),
@@ -272,7 +283,17 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
       const message = isObj(data)
         ? String(data.message ?? data.error ?? "the run failed")
         : String(data);
-      return { ...p, status: "error", error: message };
+      const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+      const detail: ErrorDetail = isObj(data)
+        ? Object.fromEntries(
+            Object.entries({
+              code: text(data.error),
+              hint: text(data.hint),
+              node: text(data.node),
+            }).filter(([, v]) => v !== undefined),
+          )
+        : {};
+      return { ...p, status: "error", error: message, errorDetail: detail };
     }
     default:
       return p;

@@ -17,8 +17,23 @@ import {
 } from "../forms/schema-form.js";
 import { InterruptForms } from "./interrupt-forms.js";
 import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
-import { MessagesPanel, RunStatusLine, ToolCallsPanel, UsagePanel } from "./run-panels.js";
+import {
+  MessagesPanel,
+  RunFailureNote,
+  RunStatusLine,
+  ToolCallsPanel,
+  UsagePanel,
+} from "./run-panels.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
+import {
+  initialStandIn,
+  keepStandIn,
+  type StandInOffer,
+  standInsOfMetadata,
+  type WithoutStandIn,
+  withoutStandInOf,
+} from "./stand-in.js";
+import { StandInChoice } from "./stand-in-choice.js";
 import { useRun } from "./use-run.js";
 
 export function RunView(props: { assistant: Assistant; thread?: string }) {
@@ -31,6 +46,8 @@ export function RunView(props: { assistant: Assistant; thread?: string }) {
       name={props.assistant.name}
       thread={props.thread}
       models={modelsOfMetadata(props.assistant.metadata)}
+      standIns={standInsOfMetadata(props.assistant.metadata)}
+      withoutStandIn={withoutStandInOf(props.assistant.metadata)}
     />
   );
 }
@@ -72,6 +89,8 @@ function RunPage(props: {
   name: string;
   thread: string | undefined;
   models: Record<string, PricedModel>;
+  standIns: StandInOffer[];
+  withoutStandIn: WithoutStandIn;
 }) {
   const { loaded, error } = useGraphDetails(props.assistantId);
   return (
@@ -105,10 +124,24 @@ function RunBody(props: {
   name: string;
   thread: string | undefined;
   models: Record<string, PricedModel>;
+  standIns: StandInOffer[];
+  withoutStandIn: WithoutStandIn;
   loaded: Loaded;
 }) {
   const { loaded } = props;
-  const run = useRun(props.graph, props.assistantId, props.thread);
+  const [standIn, setStandIn] = useState(() =>
+    initialStandIn(
+      props.graph,
+      props.standIns,
+      Object.keys(props.models).length > 0,
+      props.withoutStandIn,
+    ),
+  );
+  const chooseStandIn = (id: string) => {
+    setStandIn(id);
+    keepStandIn(props.graph, id);
+  };
+  const run = useRun(props.graph, props.assistantId, props.thread, standIn);
   const [input, setInput] = useState<SchemaFormState>(() => initialFormState(loaded.input));
   const [context, setContext] = useState<SchemaFormState>(() => initialFormState(loaded.context));
   const [checked, setChecked] = useState(false);
@@ -142,6 +175,13 @@ function RunBody(props: {
     <div class="run-layout">
       <div class="run-controls">
         <div class="run-forms">
+          <StandInChoice
+            offers={props.standIns}
+            value={standIn}
+            onChange={chooseStandIn}
+            disabled={run.busy}
+            withoutOne={props.withoutStandIn}
+          />
           <h3>Input</h3>
           <SchemaForm
             label="Input"
@@ -174,6 +214,7 @@ function RunBody(props: {
           thread={run.thread}
           pausedBefore={run.pausedBefore}
         />
+        <RunFailureNote progress={run.progress} />
         {run.pausedBefore.length > 0 && !run.interrupts.length ? (
           <p>
             <button

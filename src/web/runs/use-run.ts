@@ -20,6 +20,7 @@ import {
   startedProgress,
 } from "./run-progress.js";
 import { type ServerProblem, serverProblem } from "./server-problem.js";
+import { standInConfig } from "./stand-in.js";
 
 export interface PendingInterrupt {
   id: string;
@@ -72,7 +73,16 @@ const withNodes = (p: RunProgress, nodes: string[], status: NodeStatus): RunProg
 
 type StreamChunk = { event: string; data: unknown };
 
-export function useRun(graph: string, assistantId: string, initialThread: string | undefined) {
+export function useRun(
+  graph: string,
+  assistantId: string,
+  initialThread: string | undefined,
+  /** What answers for the models in the runs it starts ("": the real provider; stand-in.ts). */
+  standIn = "",
+) {
+  // Read when a run starts or resumes: a resume goes on with the choice the form shows then.
+  const chosen = useRef(standIn);
+  chosen.current = standIn;
   const [state, setState] = useState<RunState>({
     progress: emptyProgress(),
     thread: initialThread,
@@ -169,6 +179,7 @@ export function useRun(graph: string, assistantId: string, initialThread: string
         from,
         client.runs.stream(thread, assistantId, {
           ...payload,
+          ...standInConfig(chosen.current),
           streamMode: [...RUN_STREAM_MODES],
           streamSubgraphs: true,
         }),
