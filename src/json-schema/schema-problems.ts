@@ -5,7 +5,7 @@
 import type { ErrorObject } from "ajv";
 import { closest, didYouMean, listNames } from "../diagnostics/suggest.js";
 import { RegexError, regexProblem } from "../spec/linear-regex.js";
-import { compile, DRAFT_2020_12, FORMATS, schemaAjv } from "./ajv.js";
+import { compile, DRAFT_2020_12, FORMATS, metaSchemaErrors, schemaAjv } from "./ajv.js";
 import {
   decodePointer,
   EXPECTED,
@@ -181,8 +181,8 @@ export function schemaProblems(schema: unknown): SchemaProblem[] {
       },
     ];
   }
-  const ajv = schemaAjv();
-  if (!ajv.validateSchema(schema)) return metaProblems(schema, ajv.errors ?? []);
+  const invalid = metaSchemaErrors(schema);
+  if (invalid.length) return metaProblems(schema, invalid);
   try {
     compile(schema);
   } catch (e) {
