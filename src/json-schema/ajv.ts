@@ -1,6 +1,7 @@
 /** The one Ajv (draft 2020-12) for the JSON Schemas users write and the tool schemas code gives. */
+import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import Ajv2020Module from "ajv/dist/2020.js";
+import type Ajv2020Module from "ajv/dist/2020.js";
 import { ajvRegExp } from "../spec/linear-regex.js";
 import generatedMetaValidator from "./meta-schema-validator.generated.js";
 import { walkSchemas } from "./walk.js";
@@ -58,9 +59,15 @@ export const FORMATS = [
 
 const validateMetaSchema = generatedMetaValidator as unknown as ValidateFunction;
 
-// Node gives the CommonJS exports object; its `default` is the class.
-const Ajv2020 = Ajv2020Module.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+type Ajv = InstanceType<typeof Ajv2020Module.default>;
+
+/**
+ * Ajv's compiler (some 80 modules) loads on the first schema compiled, not with graphspec: a
+ * spec with no JSON Schema in it (no `output.schema`, state `default`, tool schema) never needs
+ * it. It is CommonJS, so `require` loads it synchronously where it is first needed.
+ */
+const loadAjv2020 = (): typeof Ajv2020Module.default =>
+  (createRequire(import.meta.url)("ajv/dist/2020.js") as typeof Ajv2020Module).default;
 
 let instance: Ajv | undefined;
 
@@ -70,6 +77,7 @@ let instance: Ajv | undefined;
  */
 export function schemaAjv(): Ajv {
   if (!instance) {
+    const Ajv2020 = loadAjv2020();
     instance = new Ajv2020({
       strict: true,
       // Legal JSON Schema that strict mode would reject: not the user's mistake to report.
