@@ -325,6 +325,13 @@ function spawnInterleaved(commands, cwd, runs) {
   return results;
 }
 
+/** Rows of [label, figure, note], aligned. */
+function printRows(rows) {
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
+}
+
 const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
 
 // ---------- run ----------
@@ -393,6 +400,7 @@ try {
           .join(", ")}`,
       ],
     );
+    printRows(rows.splice(0));
   }
 
   if (opts.only !== "corpus") {
@@ -409,7 +417,6 @@ try {
     ];
     const results = spawnInterleaved(commands, dir, spawns);
     const [nodeAlone, , validateOne] = results;
-    if (!rows.length) console.log("");
     console.log(
       `\ncold start: ${spawns} rounds, each command once per round in rotating order, after one untimed round (median [min–max]; CPU is the process's user + system):\n`,
     );
@@ -428,9 +435,7 @@ try {
     ]);
   }
 
-  const w0 = Math.max(...rows.map((r) => r[0].length));
-  const w1 = Math.max(...rows.map((r) => r[1].length));
-  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padStart(w1)}  ${c}`);
+  printRows(rows);
 } finally {
   if (opts.keep) console.log(`\nkept ${dir}`);
   else {
