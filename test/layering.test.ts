@@ -322,6 +322,19 @@ process.on("exit", () => {
     expect(log.filter(isLangChain).map((r) => fromRoot(r.url))).toEqual([]);
   });
 
+  it("validating a spec without modules or JSON Schemas loads no module reader and no Ajv compiler", () => {
+    const { status, log } = validateRecording("test/fixtures/valid/minimal.yaml");
+    expect(status).toBe(0);
+    const files = log.map((r) => fromRoot(r.url));
+    // The hook saw the generated schema validator load (with Ajv's runtime helpers): not vacuous.
+    expect(files).toContain("dist/spec/schema-validator.generated.js");
+    expect(files.some((f) => /(^|\/)node_modules\/ajv\/dist\/runtime\//.test(f))).toBe(true);
+    // What a spec with TypeScript modules, or with schemas to compile, loads when it needs it.
+    const needless =
+      /(^|\/)node_modules\/(esbuild|es-module-lexer|cjs-module-lexer|ajv\/dist\/(core|2020|compile)\b)/;
+    expect([...new Set(files.filter((f) => needless.test(f)))]).toEqual([]);
+  });
+
   it("the package entry loads no LangChain until compile() is called or an executor is used", () => {
     const script = `const g = await import("./dist/index.js");
 const doc = await g.loadSpec("test/fixtures/valid/minimal.yaml");

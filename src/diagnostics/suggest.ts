@@ -11,15 +11,18 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   const lower = word.toLowerCase();
+  const allowed = Math.max(1, Math.floor(word.length / 3));
   for (const c of candidates) {
     if (c === word) continue;
+    // Words whose lengths differ by more than `allowed` are at least that many edits apart: no
+    // typo of each other, and not worth the distance (rules ask with every name of a graph).
+    if (Math.abs(c.length - word.length) > allowed) continue;
     const d = c.toLowerCase() === lower ? 0.5 : distance(lower, c.toLowerCase());
     if (d < bestDistance) {
       best = c;
       bestDistance = d;
     }
   }
-  const allowed = Math.max(1, Math.floor(word.length / 3));
   return bestDistance <= allowed ? best : undefined;
 }
 

@@ -28,7 +28,7 @@ import {
   parseCelType,
   type RecordType,
   T,
-  typeKey,
+  typeId,
 } from "./types.js";
 
 const CEL_OPTIONS = { homogeneousAggregateLiterals: false, limits: EXPR_LIMITS.cel };
@@ -171,7 +171,7 @@ export class ExprEnvironment {
 
   private envFor(scope: Scope): TypedEnv {
     const key = Object.entries(scope.variables)
-      .map(([name, type]) => `${name}:${typeKey(type)}`)
+      .map(([name, type]) => `${name}:${typeId(type)}`)
       .join(";");
     let env = this.scopeEnvs.get(key);
     if (!env) {

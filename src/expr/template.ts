@@ -42,7 +42,6 @@ export interface ParsedTemplate {
 }
 
 const OPEN = "${{";
-const ESCAPED_OPEN = "$${{";
 
 /** Whether the string contains `${{` and so is not a plain literal. */
 export const isTemplate = (text: string): boolean => text.includes(OPEN);
@@ -58,16 +57,20 @@ export function parseTemplate(text: string): ParsedTemplate {
     buf = "";
   };
   while (i < text.length) {
-    if (text.startsWith(ESCAPED_OPEN, i)) {
-      buf += OPEN;
-      i += ESCAPED_OPEN.length;
+    // Text runs up to the next `${{`, taken whole rather than a character at a time.
+    const next = text.indexOf(OPEN, i);
+    if (next < 0) {
+      buf += text.slice(i);
+      break;
+    }
+    if (next > i && text[next - 1] === "$") {
+      // `$${{`: a literal `${{`.
+      buf += text.slice(i, next - 1) + OPEN;
+      i = next + OPEN.length;
       continue;
     }
-    if (!text.startsWith(OPEN, i)) {
-      buf += text[i];
-      i++;
-      continue;
-    }
+    buf += text.slice(i, next);
+    i = next;
     flush(i);
     const start = i + OPEN.length;
     const close = findClose(text, start);

@@ -244,3 +244,28 @@ export function typeKey(t: ExprType): string {
   keys.set(t, key);
   return key;
 }
+
+const ids = new WeakMap<ExprType, number>();
+const idsByKey = new Map<string, number>();
+const MAX_IDS = 100_000;
+let nextId = 0;
+
+/**
+ * A small number equal for structurally equal types, as `typeKey` is: a key made of these stays
+ * short where one made of `typeKey`s holds every declared channel (and is hashed on every lookup).
+ */
+export function typeId(t: ExprType): number {
+  let id = ids.get(t);
+  if (id !== undefined) return id;
+  const key = typeKey(t);
+  id = idsByKey.get(key);
+  if (id === undefined) {
+    // A long-lived process (`graphspec dev`) sees ever new declarations: forget old ones. Numbers
+    // keep growing, so a forgotten key never shares its number with another.
+    if (idsByKey.size >= MAX_IDS) idsByKey.clear();
+    id = nextId++;
+    idsByKey.set(key, id);
+  }
+  ids.set(t, id);
+  return id;
+}

@@ -1,7 +1,9 @@
 /** The one Ajv (draft 2020-12) for the JSON Schemas users write and the tool schemas code gives. */
-import type { ValidateFunction } from "ajv";
-import Ajv2020Module from "ajv/dist/2020.js";
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type Ajv2020Module from "ajv/dist/2020.js";
 import { ajvRegExp } from "../spec/linear-regex.js";
+import generatedMetaValidator from "./meta-schema-validator.generated.js";
 import { walkSchemas } from "./walk.js";
 
 export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -55,9 +57,17 @@ export const FORMATS = [
   "mac",
 ];
 
-// Node gives the CommonJS exports object; its `default` is the class.
-const Ajv2020 = Ajv2020Module.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+const validateMetaSchema = generatedMetaValidator as unknown as ValidateFunction;
+
+type Ajv = InstanceType<typeof Ajv2020Module.default>;
+
+/**
+ * Ajv's compiler (some 80 modules) loads on the first schema compiled, not with graphspec: a
+ * spec with no JSON Schema in it (no `output.schema`, state `default`, tool schema) never needs
+ * it. It is CommonJS, so `require` loads it synchronously where it is first needed.
+ */
+const loadAjv2020 = (): typeof Ajv2020Module.default =>
+  (createRequire(import.meta.url)("ajv/dist/2020.js") as typeof Ajv2020Module).default;
 
 let instance: Ajv | undefined;
 
@@ -67,6 +77,7 @@ let instance: Ajv | undefined;
  */
 export function schemaAjv(): Ajv {
   if (!instance) {
+    const Ajv2020 = loadAjv2020();
     instance = new Ajv2020({
       strict: true,
       // Legal JSON Schema that strict mode would reject: not the user's mistake to report.
@@ -76,6 +87,9 @@ export function schemaAjv(): Ajv {
       allErrors: true,
       logger: false,
       code: { regExp: ajvRegExp },
+      // `compile` checks against the precompiled meta-schema (metaSchemaErrors) first: Ajv would
+      // compile the meta-schema itself on the first schema, most of a one-file validate's start-up.
+      validateSchema: false,
     });
     for (const name of FORMATS) instance.addFormat(name, true);
   }
@@ -110,6 +124,22 @@ function withSafeIntegers(schema: object | boolean, text: string): object | bool
 
 export const { MAX_SAFE_INTEGER } = Number;
 
+/**
+ * What makes `schema` not a draft 2020-12 JSON Schema, by the meta-schema: `[]` when it is one.
+ * A schema naming another `$schema` (draft-07, from older zod) is Ajv's to judge: it knows
+ * which it has, and throws for the ones it does not, as it did before the meta-schema was
+ * precompiled.
+ */
+export function metaSchemaErrors(schema: object | boolean): ErrorObject[] {
+  if (typeof schema === "boolean") return [];
+  const declared = (schema as { $schema?: unknown }).$schema;
+  if (declared === undefined || declared === DRAFT_2020_12 || declared === `${DRAFT_2020_12}#`) {
+    return validateMetaSchema(schema) ? [] : (validateMetaSchema.errors ?? []);
+  }
+  const ajv = schemaAjv();
+  return ajv.validateSchema(schema) ? [] : (ajv.errors ?? []);
+}
+
 /** Compiles without keeping the schema in Ajv's registry (user schemas may reuse `$id`s); memoized by content. */
 export function compile(schema: object | boolean): ValidateFunction {
   const key = JSON.stringify(schema);
@@ -118,6 +148,9 @@ export function compile(schema: object | boolean): ValidateFunction {
     const ajv = schemaAjv();
     const safe = withSafeIntegers(schema, key);
     try {
+      // Ajv's own check (`validateSchema: true`) threw this message.
+      const invalid = metaSchemaErrors(schema);
+      if (invalid.length) throw new Error(`schema is invalid: ${ajv.errorsText(invalid)}`);
       entry = ajv.compile(safe);
     } catch (e) {
       entry = e instanceof Error ? e : new Error(String(e));

@@ -5,7 +5,7 @@
 import type { ErrorObject } from "ajv";
 import { closest, didYouMean, listNames } from "../diagnostics/suggest.js";
 import { RegexError, regexProblem } from "../spec/linear-regex.js";
-import { compile, DRAFT_2020_12, FORMATS, schemaAjv } from "./ajv.js";
+import { compile, DRAFT_2020_12, FORMATS, metaSchemaErrors, schemaAjv } from "./ajv.js";
 import {
   decodePointer,
   EXPECTED,
@@ -167,9 +167,31 @@ function requiredTypos(schema: unknown): SchemaProblem[] {
  * compilation rejects (unknown keywords and formats, unresolved `$ref`s, bad patterns), then
  * `required` names that are not among `properties`.
  */
-export function schemaProblems(schema: unknown): SchemaProblem[] {
+export function schemaProblems(schema: unknown): readonly SchemaProblem[] {
   if (typeof schema === "boolean") return [];
   if (!isObject(schema)) return [{ path: [], at: "value", message: "a JSON Schema is a mapping" }];
+  // Specs repeat their schemas (every `output.schema` of a kind, across the files of a run): the
+  // answer depends on the schema's content only. A schema with a number JSON cannot hold (`.inf`,
+  // which it would write as `null`) is not remembered.
+  let exact = true;
+  const key = JSON.stringify(schema, (_, v) => {
+    if (typeof v === "number" && !Number.isFinite(v)) exact = false;
+    return v;
+  });
+  if (!exact) return problemsOf(schema);
+  let found = answered.get(key);
+  if (!found) {
+    found = problemsOf(schema);
+    if (answered.size >= MAX_ANSWERED) answered.delete(answered.keys().next().value as string);
+    answered.set(key, found);
+  }
+  return found;
+}
+
+const answered = new Map<string, readonly SchemaProblem[]>();
+const MAX_ANSWERED = 1000;
+
+function problemsOf(schema: Record<string, unknown>): SchemaProblem[] {
   const declared = schema.$schema;
   if (declared !== undefined && String(declared).replace(/#$/, "") !== DRAFT_2020_12) {
     return [
@@ -181,8 +203,8 @@ export function schemaProblems(schema: unknown): SchemaProblem[] {
       },
     ];
   }
-  const ajv = schemaAjv();
-  if (!ajv.validateSchema(schema)) return metaProblems(schema, ajv.errors ?? []);
+  const invalid = metaSchemaErrors(schema);
+  if (invalid.length) return metaProblems(schema, invalid);
   try {
     compile(schema);
   } catch (e) {

@@ -7,6 +7,9 @@ export type Decoded = { text: string } | { error: DiagnosticInput; line: number;
  * that BOM (editors on Windows still write it). Anything else is an `encoding` error located
  * at the offending byte (line, and column in bytes: the text has no characters to count there).
  */
+/** One decoder for every file: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 export function decode(bytes: Uint8Array): Decoded {
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
     return { text: new TextDecoder("utf-16le").decode(bytes.subarray(2)) };
@@ -22,7 +25,7 @@ export function decode(bytes: Uint8Array): Decoded {
     });
   }
   try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
+    return { text: UTF8.decode(bytes) };
   } catch {
     const at = firstInvalidUtf8(bytes);
     return failAt(bytes, at, {

@@ -338,7 +338,8 @@ export function parseSpec(
     });
   }
 
-  const unresolved = findUnresolvedAliases(yamlDoc);
+  // An alias is written `*name`: a text without a `*` has none, and needs no walk over the tree.
+  const unresolved = text.includes("*") ? findUnresolvedAliases(yamlDoc) : [];
   for (const alias of unresolved) {
     const defined = alias.anchors.map((a) => `\`&${a}\``).join(", ");
     report(alias.span, {
@@ -396,15 +397,30 @@ function reportYamlError(
   });
 }
 
+/** A collection met while scrubbing: its path is kept as a link to its parent, built only to report. */
+interface Visit {
+  value: object;
+  depth: number;
+  parent?: Visit;
+  key?: string | number;
+}
+
+const pathOfVisit = (visit: Visit): (string | number)[] => {
+  const path: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.parent; at = at.parent) path.push(at.key!);
+  return path.reverse();
+};
+
 /** Reports and removes prototype-polluting keys and data nested beyond the depth limit. */
 function scrubData(doc: SpecDocument): void {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value: doc.data, path: [] }];
+  if (doc.data === null || typeof doc.data !== "object") return;
+  const stack: Visit[] = [{ value: doc.data, depth: 0 }];
   while (stack.length) {
-    const { value, path } = stack.pop()!;
-    if (value === null || typeof value !== "object") continue;
-    if (path.length > LOAD_LIMITS.maxDepth) {
+    const visit = stack.pop()!;
+    const { value, depth } = visit;
+    if (depth > LOAD_LIMITS.maxDepth) {
       doc.problems.push(
-        diagnosticAtPath(doc, path, {
+        diagnosticAtPath(doc, pathOfVisit(visit), {
           rule: "resource-limit",
           severity: "error",
           message: `data is nested more than ${LOAD_LIMITS.maxDepth} levels deep`,
@@ -415,7 +431,10 @@ function scrubData(doc: SpecDocument): void {
       return;
     }
     if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) stack.push({ value: item, path: [...path, i] });
+      value.forEach((item: unknown, i) => {
+        if (item !== null && typeof item === "object")
+          stack.push({ value: item, depth: depth + 1, parent: visit, key: i });
+      });
       continue;
     }
     for (const key of Object.keys(value)) {
@@ -423,7 +442,7 @@ function scrubData(doc: SpecDocument): void {
         doc.problems.push(
           diagnosticAtPath(
             doc,
-            [...path, key],
+            [...pathOfVisit(visit), key],
             {
               rule: "unsafe-key",
               severity: "error",
@@ -436,7 +455,9 @@ function scrubData(doc: SpecDocument): void {
         delete (value as Record<string, unknown>)[key];
         continue;
       }
-      stack.push({ value: (value as Record<string, unknown>)[key], path: [...path, key] });
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === "object")
+        stack.push({ value: item, depth: depth + 1, parent: visit, key });
     }
   }
 }

@@ -60,8 +60,24 @@ export class SourceMap {
     this.text = text;
   }
 
-  /** Records every key and value under `root` (a yaml Document's contents). */
+  /** A parsed tree `index` was given and no position was asked of yet. */
+  private pending: Node | null = null;
+
+  /**
+   * Records every key and value under `root` (a yaml Document's contents) — when a position is
+   * first asked for: most valid specs of a run never are, and the map holds a key per node.
+   * Until then the tree is kept.
+   */
   index(root: Node | null): this {
+    this.indexPending();
+    this.pending = root;
+    return this;
+  }
+
+  private indexPending(): void {
+    const root = this.pending;
+    if (!root) return;
+    this.pending = null;
     // An explicit stack: documents can nest deeper than is safe to recurse.
     const stack: [Node, string][] = root ? [[root, ""]] : [];
     while (stack.length) {
@@ -89,7 +105,6 @@ export class SourceMap {
         }
       }
     }
-    return this;
   }
 
   private entry(ptr: string): Entry {
@@ -107,6 +122,8 @@ export class SourceMap {
    * takes from its catalog. Spans at or past `this.text.length + 1` are in `other`.
    */
   withGraft(other: SourceMap, pointers: readonly string[]): SourceMap {
+    this.indexPending();
+    other.indexPending();
     const shift = this.text.length + 1;
     const out = new SourceMap(`${this.text}\n${other.text}`);
     for (const [ptr, entry] of this.entries) out.entries.set(ptr, { ...entry });
@@ -122,6 +139,7 @@ export class SourceMap {
 
   /** The span of a path's key (`at: "key"`) or value, falling back to the nearest ancestor. */
   span(path: Path, at: "key" | "value" = "value"): Span {
+    this.indexPending();
     for (let n = path.length; n >= 0; n--) {
       const entry = this.entries.get(pointerOf(path.slice(0, n)));
       if (!entry) continue;
@@ -139,6 +157,7 @@ export class SourceMap {
 
   /** Whether the path itself (not an ancestor) is in the file. */
   has(path: Path): boolean {
+    this.indexPending();
     return this.entries.has(pointerOf(path));
   }
 

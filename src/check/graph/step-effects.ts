@@ -30,7 +30,17 @@ export function emptyEffects(): Effects {
   return { pull: new Map(), push: new Map(), marks: new Map() };
 }
 
+const isEmpty = (e: Effects): boolean =>
+  e.pull.size === 0 && e.push.size === 0 && e.marks.size === 0;
+
+/**
+ * The effects of both. Effects are not changed once made, so merging with nothing gives the other
+ * itself rather than a copy: `product` starts from nothing, and most nodes add no join marks —
+ * the copies were most of what the super-step analysis allocated.
+ */
 export function mergeEffects(x: Effects, y: Effects): Effects {
+  if (isEmpty(y)) return x;
+  if (isEmpty(x)) return y;
   const out: Effects = {
     pull: new Map(x.pull),
     push: new Map(x.push),

@@ -9,26 +9,35 @@ const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "dependentSchem
 const SCHEMA_ONE = ["items", "additionalProperties", "contains", "not", "if", "then", "else"];
 const SCHEMA_LISTS = ["prefixItems", "allOf", "anyOf", "oneOf"];
 
-/** Every `pattern` and `patternProperties` key under a field declaration, with its path. */
-function* patterns(
-  schema: unknown,
-  path: Path,
-  depth = 0,
-): Generator<[Path, string, "key" | "value"]> {
+type Found = [Path, string, "key" | "value"];
+
+/**
+ * Every `pattern` and `patternProperties` key under a field declaration, with its path. Paths
+ * are built only on the way into a sub-schema that is there: most declarations have none.
+ */
+function patterns(schema: unknown, path: Path, out: Found[] = [], depth = 0): Found[] {
   const s = obj(schema);
-  if (!s || depth > 32) return;
-  if (typeof s.pattern === "string") yield [[...path, "pattern"], s.pattern, "value"];
-  for (const key of Object.keys(obj(s.patternProperties) ?? {}))
-    yield [[...path, "patternProperties", key], key, "key"];
-  for (const k of SCHEMA_MAPS)
-    for (const [name, sub] of Object.entries(obj(s[k]) ?? {}))
-      yield* patterns(sub, [...path, k, name], depth + 1);
-  for (const k of SCHEMA_ONE) yield* patterns(s[k], [...path, k], depth + 1);
+  if (!s || depth > 32) return out;
+  if (typeof s.pattern === "string") out.push([[...path, "pattern"], s.pattern, "value"]);
+  const keyed = obj(s.patternProperties);
+  if (keyed)
+    for (const key of Object.keys(keyed))
+      out.push([[...path, "patternProperties", key], key, "key"]);
+  for (const k of SCHEMA_MAPS) {
+    const map = obj(s[k]);
+    if (map)
+      for (const [name, sub] of Object.entries(map))
+        patterns(sub, [...path, k, name], out, depth + 1);
+  }
+  for (const k of SCHEMA_ONE) if (obj(s[k])) patterns(s[k], [...path, k], out, depth + 1);
   for (const k of SCHEMA_LISTS) {
     const list = s[k];
     if (Array.isArray(list))
-      for (const [i, sub] of list.entries()) yield* patterns(sub, [...path, k, i], depth + 1);
+      list.forEach((sub, i) => {
+        if (obj(sub)) patterns(sub, [...path, k, i], out, depth + 1);
+      });
   }
+  return out;
 }
 
 /**
