@@ -68,11 +68,11 @@ describe("resource limits", () => {
         .slice(1)
         .map((l, i) => `${l}: &${l} [${Array(9).fill(`*${levels[i]}`).join(", ")}]`),
     ].join("\n");
-    const started = performance.now();
+    // The bound is the count of alias uses, which the finding names; an unbounded expansion would
+    // not finish within the test's timeout (no wall-clock figure here: the machine's load varies).
     expect(await check(bomb)).toEqual([
       "1:1-1:1 error [resource-limit] aliases expand too much: an anchor may be used at most 100 times, counting the uses inside what it holds (hint: use fewer aliases, or write the values out)",
     ]);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("rejects an alias that contains itself instead of looping", async () => {
@@ -128,11 +128,10 @@ describe("resource limits", () => {
 
   it("stays linear on a file with tens of thousands of keys", async () => {
     const keys = Array.from({ length: 30_000 }, (_, i) => `k${i}: ${i}`).join("\n");
-    const started = performance.now();
     const doc = parseSpec(keys, { file: "keys.yaml", root: tmpdir() });
     expect(doc.problems).toEqual([]);
-    // The YAML parser's own duplicate-key check took minutes here: it compares every pair.
-    expect(performance.now() - started).toBeLessThan(5000);
+    // The YAML parser's own duplicate-key check took minutes here (it compares every pair): the
+    // test's timeout catches that, without a wall-clock bound that the machine's load could break.
   });
 });
 
