@@ -19,12 +19,13 @@
  *
  * Options: --rounds N (default 5), --seconds S (per side per round, default 2),
  * --checkpointers sqlite,memory, --calls wait,stream, --clients 1,8,
+ * --root DIR (measure the graphspec build in that checkout instead of this one),
  * --prof DIR (the server runs with `--cpu-prof --cpu-prof-dir DIR`: its profile is written there
  * when it stops).
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -41,13 +42,16 @@ const { values: opts } = parseArgs({
     calls: { type: "string", default: "wait,stream" },
     clients: { type: "string", default: "1,8" },
     prof: { type: "string" },
+    root: { type: "string" },
   },
 });
+// Another build of graphspec to measure (both sides), e.g. an older commit's checkout.
+const BUILD = opts.root ? resolve(opts.root) : ROOT;
 const ROUNDS = Number(opts.rounds);
 const SECONDS = Number(opts.seconds);
 const list = (s) => s.split(",").filter(Boolean);
 
-const { createExecutor } = await import(pathToFileURL(join(ROOT, "dist", "index.js")).href);
+const { createExecutor } = await import(pathToFileURL(join(BUILD, "dist", "index.js")).href);
 const dir = mkdtempSync(join(tmpdir(), "graphspec-bench-server-"));
 
 /** `graphspec serve` as deployed, in a process of its own; answers its URL and how to stop it. */
@@ -58,7 +62,7 @@ async function startServe(checkpointer) {
     process.execPath,
     [
       ...prof,
-      join(ROOT, "bin/graphspec.js"),
+      join(BUILD, "bin/graphspec.js"),
       "serve",
       GRAPHS,
       "--no-auth",
@@ -82,6 +86,7 @@ async function startServe(checkpointer) {
   });
   return {
     url,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
@@ -89,9 +94,31 @@ async function startServe(checkpointer) {
   };
 }
 
-/** Runs per second of `run` with `clients` loops for `SECONDS`. */
-async function rate(run, clients) {
+/** CPU time (user + system) of process `pid` so far, in ms (Linux: /proc; elsewhere 0). */
+function cpuOf(pid) {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / TICKS;
+  } catch {
+    return 0;
+  }
+}
+const TICKS = 100; // USER_HZ on Linux
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Runs per second of `run` with `clients` loops for `SECONDS`, and the CPU ms per run of this
+ * process and of the server process `pid` (when given) meanwhile.
+ */
+async function rate(run, clients, pid) {
   let done = 0;
+  const own = ownCpu();
+  const theirs = pid ? cpuOf(pid) : 0;
   const end = performance.now() + SECONDS * 1000;
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -101,7 +128,11 @@ async function rate(run, clients) {
       }
     }),
   );
-  return done / SECONDS;
+  return {
+    rate: done / SECONDS,
+    cpu: (ownCpu() - own) / done,
+    serverCpu: pid ? (cpuOf(pid) - theirs) / done : 0,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -158,9 +189,9 @@ for (const checkpointer of list(opts.checkpointers)) {
       for (let r = 0; r < ROUNDS; r++) {
         if (r % 2) {
           local.push(await rate(sides[call].local, clients));
-          server.push(await rate(sides[call].server, clients));
+          server.push(await rate(sides[call].server, clients, serve.pid));
         } else {
-          server.push(await rate(sides[call].server, clients));
+          server.push(await rate(sides[call].server, clients, serve.pid));
           local.push(await rate(sides[call].local, clients));
         }
       }
@@ -168,8 +199,11 @@ for (const checkpointer of list(opts.checkpointers)) {
         checkpointer,
         call,
         clients,
-        server: median(server),
-        local: median(local),
+        server: median(server.map((x) => x.rate)),
+        local: median(local.map((x) => x.rate)),
+        serverCpu: median(server.map((x) => x.serverCpu)),
+        clientCpu: median(server.map((x) => x.cpu)),
+        localCpu: median(local.map((x) => x.cpu)),
       });
     }
   await serve.stop();
@@ -178,10 +212,14 @@ for (const checkpointer of list(opts.checkpointers)) {
 rmSync(dir, { recursive: true, force: true });
 
 console.log(`three-steps, ${ROUNDS} rounds of ${SECONDS} s per side (medians, runs/s)\n`);
-console.log("| checkpointer | call | clients | server (SDK) | in-process | ratio |");
-console.log("| ------------ | ---- | ------- | ------------ | ---------- | ----- |");
+console.log(
+  "| checkpointer | call | clients | server (SDK) | in-process | ratio | CPU ms/run: serve | SDK client | in-process |",
+);
+console.log(
+  "| ------------ | ---- | ------- | ------------ | ---------- | ----- | ----------------- | ---------- | ---------- |",
+);
 for (const r of results)
   console.log(
-    `| ${r.checkpointer} | ${r.call} | ${r.clients === 1 ? "1 (sequential)" : r.clients} | ${r.server.toFixed(1)} | ${r.local.toFixed(1)} | ${(r.server / r.local).toFixed(2)} |`,
+    `| ${r.checkpointer} | ${r.call} | ${r.clients === 1 ? "1 (sequential)" : r.clients} | ${r.server.toFixed(1)} | ${r.local.toFixed(1)} | ${(r.server / r.local).toFixed(2)} | ${r.serverCpu.toFixed(2)} | ${r.clientCpu.toFixed(2)} | ${r.localCpu.toFixed(2)} |`,
   );
 console.log("\naim: ratio ≥ 0.8");
