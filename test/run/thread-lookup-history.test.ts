@@ -4,8 +4,10 @@
  * run and every state read on a thread listed (and deserialized) its whole history, which grows
  * with each step. Through the package's executor, on LangGraph's MemorySaver.
  */
+
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { MemorySaver } from "@langchain/langgraph";
-import type { CheckpointListOptions, RunnableConfig } from "@langchain/langgraph-checkpoint";
+import type { CheckpointListOptions } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { createExecutor } from "../../src/index.js";
 
