@@ -20,6 +20,8 @@
  * Options: --rounds N (default 5), --seconds S (per side per round, default 2),
  * --checkpointers sqlite,memory, --calls wait,stream, --clients 1,8,
  * --root DIR (measure the graphspec build in that checkout instead of this one),
+ * --compare DIR (also that checkout's `graphspec serve`, e.g. an older commit's, in the same
+ * rounds: before and after under the same load),
  * --prof DIR (the server runs with `--cpu-prof --cpu-prof-dir DIR`: its profile is written there
  * when it stops).
  */
@@ -43,6 +45,7 @@ const { values: opts } = parseArgs({
     clients: { type: "string", default: "1,8" },
     prof: { type: "string" },
     root: { type: "string" },
+    compare: { type: "string" },
   },
 });
 // Another build of graphspec to measure (both sides), e.g. an older commit's checkout.
@@ -55,14 +58,15 @@ const { createExecutor } = await import(pathToFileURL(join(BUILD, "dist", "index
 const dir = mkdtempSync(join(tmpdir(), "graphspec-bench-server-"));
 
 /** `graphspec serve` as deployed, in a process of its own; answers its URL and how to stop it. */
-async function startServe(checkpointer) {
-  const prof = opts.prof ? ["--cpu-prof", "--cpu-prof-dir", resolve(opts.prof)] : [];
+async function startServe(checkpointer, build = BUILD) {
+  const prof =
+    opts.prof && build === BUILD ? ["--cpu-prof", "--cpu-prof-dir", resolve(opts.prof)] : [];
   const cwd = mkdtempSync(join(dir, `${checkpointer}-`));
   const child = spawn(
     process.execPath,
     [
       ...prof,
-      join(BUILD, "bin/graphspec.js"),
+      join(build, "bin/graphspec.js"),
       "serve",
       GRAPHS,
       "--no-auth",
@@ -141,6 +145,8 @@ const results = [];
 for (const checkpointer of list(opts.checkpointers)) {
   const serve = await startServe(checkpointer);
   const client = new Client({ apiUrl: serve.url, callerOptions: { maxRetries: 0 } });
+  const other = opts.compare ? await startServe(checkpointer, resolve(opts.compare)) : undefined;
+  const otherClient = other && new Client({ apiUrl: other.url, callerOptions: { maxRetries: 0 } });
   const exec = createExecutor({
     dir: GRAPHS,
     checkpointer,
@@ -150,8 +156,8 @@ for (const checkpointer of list(opts.checkpointers)) {
   });
   const sides = {
     wait: {
-      server: async () => {
-        const v = await client.runs.wait(randomUUID(), "three-steps", {
+      server: async (c = client) => {
+        const v = await c.runs.wait(randomUUID(), "three-steps", {
           input: {},
           ifNotExists: "create",
         });
@@ -163,8 +169,8 @@ for (const checkpointer of list(opts.checkpointers)) {
       },
     },
     stream: {
-      server: async () => {
-        for await (const e of client.runs.stream(randomUUID(), "three-steps", {
+      server: async (c = client) => {
+        for await (const e of c.runs.stream(randomUUID(), "three-steps", {
           input: {},
           ifNotExists: "create",
         }))
@@ -180,33 +186,43 @@ for (const checkpointer of list(opts.checkpointers)) {
   for (let i = 0; i < 30; i++)
     for (const call of list(opts.calls)) {
       await sides[call].server();
+      if (otherClient) await sides[call].server(otherClient);
       await sides[call].local();
     }
   for (const clients of list(opts.clients).map(Number))
     for (const call of list(opts.calls)) {
-      const server = [];
-      const local = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        if (r % 2) {
-          local.push(await rate(sides[call].local, clients));
-          server.push(await rate(sides[call].server, clients, serve.pid));
-        } else {
-          server.push(await rate(sides[call].server, clients, serve.pid));
-          local.push(await rate(sides[call].local, clients));
+      const runs = {
+        server: () => rate(() => sides[call].server(), clients, serve.pid),
+        local: () => rate(sides[call].local, clients),
+        ...(otherClient
+          ? { other: () => rate(() => sides[call].server(otherClient), clients, other.pid) }
+          : {}),
+      };
+      const names = Object.keys(runs);
+      const got = Object.fromEntries(names.map((n) => [n, []]));
+      // Each round starts with another side, so a busier moment hits each in turn.
+      for (let r = 0; r < ROUNDS; r++)
+        for (let i = 0; i < names.length; i++) {
+          const n = names[(r + i) % names.length];
+          got[n].push(await runs[n]());
         }
-      }
+      const med = (n, k) => median(got[n].map((x) => x[k]));
       results.push({
         checkpointer,
         call,
         clients,
-        server: median(server.map((x) => x.rate)),
-        local: median(local.map((x) => x.rate)),
-        serverCpu: median(server.map((x) => x.serverCpu)),
-        clientCpu: median(server.map((x) => x.cpu)),
-        localCpu: median(local.map((x) => x.cpu)),
+        server: med("server", "rate"),
+        local: med("local", "rate"),
+        serverCpu: med("server", "serverCpu"),
+        clientCpu: med("server", "cpu"),
+        localCpu: med("local", "cpu"),
+        ...(otherClient
+          ? { other: med("other", "rate"), otherCpu: med("other", "serverCpu") }
+          : {}),
       });
     }
   await serve.stop();
+  await other?.stop();
   await exec.close();
 }
 rmSync(dir, { recursive: true, force: true });
@@ -222,4 +238,17 @@ for (const r of results)
   console.log(
     `| ${r.checkpointer} | ${r.call} | ${r.clients === 1 ? "1 (sequential)" : r.clients} | ${r.server.toFixed(1)} | ${r.local.toFixed(1)} | ${(r.server / r.local).toFixed(2)} | ${r.serverCpu.toFixed(2)} | ${r.clientCpu.toFixed(2)} | ${r.localCpu.toFixed(2)} |`,
   );
+if (opts.compare) {
+  console.log(`\nbeside the server of ${opts.compare} (same rounds):\n`);
+  console.log(
+    "| checkpointer | call | clients | that server | its ratio | its CPU ms/run | this server | ratio |",
+  );
+  console.log(
+    "| ------------ | ---- | ------- | ----------- | --------- | -------------- | ----------- | ----- |",
+  );
+  for (const r of results)
+    console.log(
+      `| ${r.checkpointer} | ${r.call} | ${r.clients} | ${r.other.toFixed(1)} | ${(r.other / r.local).toFixed(2)} | ${r.otherCpu.toFixed(2)} | ${r.server.toFixed(1)} | ${(r.server / r.local).toFixed(2)} |`,
+    );
+}
 console.log("\naim: ratio ≥ 0.8");
