@@ -159,11 +159,10 @@ export async function sqliteSql(path: string): Promise<Sql> {
   const db = new Database(path, { timeout: 5000 });
   db.pragma("journal_mode = WAL");
   // In WAL mode NORMAL syncs the log at checkpoints, not at each commit: a record write costs
-  // tens of microseconds instead of an fsync (milliseconds, on this synchronous connection the
-  // whole server waits for). A crash of the process loses nothing; a power loss or an OS crash
-  // may lose the last records written — never the checkpoints (the checkpointer's own connection
-  // keeps SQLite's FULL, and its next commit syncs the log, these records with it). See
-  // docs/server.md "Records".
+  // tens of microseconds instead of an fsync (milliseconds, on the thread every request shares).
+  // The checkpointer's connection has it already (better-sqlite3's WAL default); this one kept
+  // FULL when it was the one to switch a new file to WAL. A crash of the process loses nothing;
+  // a power loss may lose the last commits. See docs/server.md "Durability on SQLite".
   db.pragma("synchronous = NORMAL");
   // What this connection deletes or erases (a finished run's request) is overwritten on disk.
   db.pragma("secure_delete = ON");
