@@ -104,13 +104,20 @@ ORDER BY thread_id, checkpoint_id DESC`;
   };
 }
 
-/** Any checkpointer: through `list`, newest checkpoint first (every checkpoint is loaded). */
+/**
+ * Any checkpointer: through `list`, newest checkpoint first (every checkpoint is loaded). For one
+ * thread, only its newest root checkpoint is asked for: every run and state read asks, and the
+ * thread's whole history (each checkpoint deserialized) grew with every step it took.
+ */
 export function genericListing(saver: BaseCheckpointSaver): ThreadListing {
   return {
     async list(threadId) {
       const seen = new Map<string, StoredThread>();
-      const config = threadId === undefined ? {} : { configurable: { thread_id: threadId } };
-      for await (const t of saver.list(config)) {
+      const [config, options] =
+        threadId === undefined
+          ? [{}, undefined]
+          : [{ configurable: { thread_id: threadId, checkpoint_ns: "" } }, { limit: 1 }];
+      for await (const t of saver.list(config, options)) {
         const id = String(t.config.configurable?.thread_id);
         if (seen.has(id) || t.config.configurable?.checkpoint_ns) continue;
         const graph = (t.metadata as Record<string, unknown> | undefined)?.[GRAPH_KEY];

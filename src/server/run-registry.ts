@@ -34,6 +34,8 @@ export interface LiveRun {
   record: RunRecord;
   /** The thread id in the checkpointer (the tenant's scope in front of the client's id). */
   storedThreadId: string;
+  /** The spec it runs (the catalog's path): its thread's state is read with it, not looked up. */
+  graphPath: string;
   /** The tenant that started it (undefined without authentication). */
   tenant: string | undefined;
   /** Its events so far, within the retention bounds: the oldest may have been dropped. */
@@ -93,7 +95,11 @@ function unscoped(value: unknown, stored: string, client: string, depth = 0): un
 }
 
 export class RunRegistry {
+  /** Runs driven here, oldest first (a Map keeps insertion order): finished ones up to a count. */
   private readonly runs = new Map<string, LiveRun>();
+  /** Of those, the one not finished on each thread (a thread runs one at a time). */
+  private readonly unfinishedOn = new Map<string, LiveRun>();
+  private finishedCount = 0;
   private readonly ledger: EventLedger;
   /** Runs started here, by tenant, not yet recorded as running (counted against the cap). */
   private readonly starting = new Map<string, number>();
@@ -123,17 +129,13 @@ export class RunRegistry {
 
   /** The run on a thread still running, if any (in this process). */
   running(storedThreadId: string): LiveRun | undefined {
-    for (const r of this.runs.values())
-      if (r.storedThreadId === storedThreadId && !r.finished) return r;
-    return undefined;
+    return this.unfinishedOn.get(storedThreadId);
   }
 
   /** Whether a run is queued or running on the thread, here or (with a shared store) anywhere. */
   async active(storedThreadId: string): Promise<boolean> {
     if (this.running(storedThreadId)) return true;
-    return (await this.store.runsOfThread(storedThreadId)).some(
-      (r) => r.record.status === "pending" || r.record.status === "running",
-    );
+    return (await this.store.unfinishedOn(storedThreadId)).length > 0;
   }
 
   /** A run driven here (with its events). */
@@ -150,7 +152,7 @@ export class RunRegistry {
     for (const [id, r] of this.runs)
       if (r.storedThreadId === storedThreadId) {
         this.ledger.forget(r.events);
-        this.runs.delete(id);
+        this.drop(id, r);
       }
     await this.store.deleteRunsOfThread(storedThreadId);
   }
@@ -172,7 +174,7 @@ export class RunRegistry {
    */
   async start(s: StartRun): Promise<LiveRun> {
     const queuedHere = !s.queued
-      ? (await this.store.runsOfThread(s.storedThreadId)).some((r) => r.record.status === "pending")
+      ? (await this.store.unfinishedOn(s.storedThreadId)).includes("pending")
       : false;
     if (this.running(s.storedThreadId) || queuedHere) {
       throw new ApiError(
@@ -214,6 +216,7 @@ export class RunRegistry {
         multitask_strategy: "reject",
       },
       storedThreadId: s.storedThreadId,
+      graphPath: s.graphPath,
       tenant: s.tenant,
       events: noEvents(),
       finished: false,
@@ -264,6 +267,7 @@ export class RunRegistry {
       }),
     );
     this.runs.set(run.record.run_id, run);
+    this.unfinishedOn.set(s.storedThreadId, run);
     run.done = turned(async () => {
       let ran = false;
       try {
@@ -342,6 +346,9 @@ export class RunRegistry {
         // The thread's record moves up in search (newest update first).
         if (ran) await this.store.touchThread(s.storedThreadId).catch(() => {});
         run.finished = true;
+        if (this.unfinishedOn.get(s.storedThreadId) === run)
+          this.unfinishedOn.delete(s.storedThreadId);
+        if (this.runs.get(run.record.run_id) === run) this.finishedCount++;
         this.ledger.finish(run.events);
         // A finished run is kept for its status and error: not its output (the whole state,
         // which the thread has) nor its request — up to 1,000 of them would hold gigabytes.
@@ -392,12 +399,24 @@ export class RunRegistry {
 
   private forget(run: LiveRun): void {
     this.ledger.forget(run.events);
-    this.runs.delete(run.record.run_id);
+    this.drop(run.record.run_id, run);
   }
 
+  /** Forgets a run of this registry's list, keeping its counts. */
+  private drop(id: string, run: LiveRun): void {
+    if (this.runs.get(id) !== run) return;
+    this.runs.delete(id);
+    if (run.finished) this.finishedCount--;
+    else if (this.unfinishedOn.get(run.storedThreadId) === run)
+      this.unfinishedOn.delete(run.storedThreadId);
+  }
+
+  /** The oldest finished runs past `KEPT_FINISHED` go (counted, not listed, on every run's end). */
   private prune(): void {
-    const finished = [...this.runs.values()].filter((r) => r.finished);
-    for (const r of finished.slice(0, Math.max(0, finished.length - KEPT_FINISHED))) this.forget(r);
+    for (const r of this.runs.values()) {
+      if (this.finishedCount <= KEPT_FINISHED) return;
+      if (r.finished) this.forget(r);
+    }
   }
 }
 

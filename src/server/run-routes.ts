@@ -93,7 +93,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       if_not_exists: body.if_not_exists ?? "reject",
     };
     const filters = await allow(c, "threads", "create_run", asked);
-    const existing = stateless ? undefined : await threadView(p, stored, client);
+    // The thread's record and whether it has run, read once: a thread exists when either does.
+    const record = stateless ? undefined : await p.store.getThread(stored);
+    const state = stateless ? undefined : await p.exec.state(stored);
+    const existing = record || state ? { metadata: record?.metadata ?? {} } : undefined;
     if (existing && !matchesFilters(existing.metadata, filters)) throw notFound("thread", client);
     if (!stateless && !existing && body.if_not_exists !== "create")
       throw notFound(
@@ -109,7 +112,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       if (existing && existing.metadata.graph_id === undefined)
         await p.store.patchThread(stored, { graph_id: graph.name });
     };
-    const started = !stateless && (await p.exec.state(stored)) !== undefined;
+    const started = state !== undefined;
     // From a checkpoint (time travel): one of this thread's own, checked before the run is
     // started or queued; the executor checks again under the thread's claim.
     const checkpointId = checkpointOf(body);
@@ -284,7 +287,9 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       error = end?.error;
     }
     if (failed) return { __error__: error ?? { error: "error", message: "the run failed" } };
-    const s = await p.exec.state(run.storedThreadId);
+    // A run driven here ran its graph on the thread: read with it, the thread's stored graph is
+    // not looked up and checked again (a query and a real path per probe, on every run).
+    const s = await p.exec.state(run.storedThreadId, run.live?.graphPath);
     const values = toPlain(s?.values ?? {}) as Record<string, unknown>;
     const interrupts = s?.tasks.flatMap((t) => t.interrupts) ?? [];
     return interrupts.length ? { ...values, __interrupt__: interrupts } : values;

@@ -104,6 +104,8 @@ export interface ServerStore {
   runningOf(tenant: string): Promise<number>;
   getRun(runId: string): Promise<StoredRun | undefined>;
   runsOfThread(storedThreadId: string): Promise<StoredRun[]>;
+  /** The statuses of the thread's runs queued or running (no record read: asked on every run). */
+  unfinishedOn(storedThreadId: string): Promise<RunStatus[]>;
   setRunStatus(
     runId: string,
     status: RunStatus,
@@ -167,6 +169,21 @@ const equal = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b
 export function memoryStore(): ServerStore {
   const threads = new Map<string, ThreadRecord>();
   const runs = new Map<string, StoredRun>();
+  // Indexes, so that what every run asks (its thread's runs, its tenant's counts, the queue)
+  // does not go through every run kept: runs by thread, and those queued or running.
+  const byThread = new Map<string, Set<StoredRun>>();
+  const unfinished = new Set<StoredRun>();
+  /** After a run's status changed: in `unfinished` exactly while queued or running. */
+  const track = (r: StoredRun) => {
+    if (r.record.status === "pending" || r.record.status === "running") unfinished.add(r);
+    else unfinished.delete(r);
+  };
+  const untrack = (r: StoredRun) => {
+    unfinished.delete(r);
+    const mine = byThread.get(r.storedThreadId);
+    mine?.delete(r);
+    if (mine?.size === 0) byThread.delete(r.storedThreadId);
+  };
   return {
     shared: false,
     async getThread(id) {
@@ -209,31 +226,47 @@ export function memoryStore(): ServerStore {
         .map(([id, record]) => ({ id, record }));
     },
     async putRun(run) {
+      const old = runs.get(run.record.run_id);
+      if (old) untrack(old);
       runs.set(run.record.run_id, run);
+      const mine = byThread.get(run.storedThreadId) ?? new Set<StoredRun>();
+      mine.add(run);
+      byThread.set(run.storedThreadId, mine);
+      track(run);
       // Bounded: the oldest finished runs go first.
       if (runs.size > 2000)
         for (const [id, r] of runs) {
           if (runs.size <= 1000) break;
-          if (!["pending", "running"].includes(r.record.status)) runs.delete(id);
+          if (!unfinished.has(r)) {
+            runs.delete(id);
+            untrack(r);
+          }
         }
     },
     async queueRun(run, maxQueued) {
-      const queued = [...runs.values()].filter(
-        (r) => r.tenant === run.tenant && r.record.status === "pending",
-      ).length;
+      let queued = 0;
+      for (const r of unfinished)
+        if (r.tenant === run.tenant && r.record.status === "pending") queued++;
       if (queued >= maxQueued) return false;
       await this.putRun(run);
       return true;
     },
     async runningOf(tenant) {
-      return [...runs.values()].filter((r) => r.tenant === tenant && r.record.status === "running")
-        .length;
+      let n = 0;
+      for (const r of unfinished) if (r.tenant === tenant && r.record.status === "running") n++;
+      return n;
     },
     async getRun(id) {
       return runs.get(id);
     },
     async runsOfThread(tid) {
-      return [...runs.values()].filter((r) => r.storedThreadId === tid).reverse();
+      return [...(byThread.get(tid) ?? [])].reverse();
+    },
+    async unfinishedOn(tid) {
+      const statuses: RunStatus[] = [];
+      for (const r of byThread.get(tid) ?? [])
+        if (unfinished.has(r)) statuses.push(r.record.status);
+      return statuses;
     },
     async setRunStatus(id, status, extra = {}) {
       const r = runs.get(id);
@@ -243,6 +276,7 @@ export function memoryStore(): ServerStore {
       if (status !== "pending" && status !== "running") r.request = undefined;
       if (extra.owner !== undefined) r.owner = extra.owner ?? undefined;
       if (extra.error !== undefined) r.error = extra.error ?? undefined;
+      track(r);
     },
     async requestCancel(id) {
       const r = runs.get(id);
@@ -253,16 +287,17 @@ export function memoryStore(): ServerStore {
         r.record.status = "interrupted";
         r.request = undefined;
       }
+      track(r);
     },
     async cancelsFor() {
       return [];
     },
     async takeQueued(owner, maxRunning) {
       const running = new Map<string, number>();
-      for (const r of runs.values())
+      for (const r of unfinished)
         if (r.record.status === "running") running.set(r.tenant, (running.get(r.tenant) ?? 0) + 1);
       const load = (r: StoredRun) => running.get(r.tenant) ?? 0;
-      const next = [...runs.values()]
+      const next = [...unfinished]
         .filter((r) => r.record.status === "pending" && r.request && load(r) < maxRunning)
         .filter((r) => r.pinned === undefined || r.pinned === owner)
         .sort(
@@ -277,11 +312,12 @@ export function memoryStore(): ServerStore {
       return next;
     },
     async endPinned(replica, error) {
-      for (const r of runs.values())
+      for (const r of [...unfinished])
         if (r.pinned === replica && r.record.status === "pending") {
           r.record.status = "error";
           r.request = undefined;
           r.error = error;
+          track(r);
         }
     },
     async stillQueued(ids) {
@@ -293,9 +329,13 @@ export function memoryStore(): ServerStore {
       r.record.status = "pending";
       r.owner = undefined;
       r.request = request;
+      track(r);
     },
     async deleteRunsOfThread(tid) {
-      for (const [id, r] of runs) if (r.storedThreadId === tid) runs.delete(id);
+      for (const r of byThread.get(tid) ?? []) {
+        runs.delete(r.record.run_id);
+        untrack(r);
+      }
     },
     async close() {},
   };

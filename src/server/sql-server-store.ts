@@ -125,6 +125,9 @@ export async function postgresSql(url: string): Promise<Sql> {
   return sql;
 }
 
+/** Prepared SQLite statements kept (the store uses a few dozen texts). */
+const MAX_PREPARED = 256;
+
 export async function sqliteSql(path: string): Promise<Sql> {
   mkdirSync(dirname(path), { recursive: true });
   // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
@@ -155,6 +158,12 @@ export async function sqliteSql(path: string): Promise<Sql> {
   };
   const db = new Database(path, { timeout: 5000 });
   db.pragma("journal_mode = WAL");
+  // In WAL mode NORMAL syncs the log at checkpoints, not at each commit: a record write costs
+  // tens of microseconds instead of an fsync (milliseconds, on the thread every request shares).
+  // The checkpointer's connection has it already (better-sqlite3's WAL default); this one kept
+  // FULL when it was the one to switch a new file to WAL. A crash of the process loses nothing;
+  // a power loss may lose the last commits. See docs/server.md "Durability on SQLite".
+  db.pragma("synchronous = NORMAL");
   // What this connection deletes or erases (a finished run's request) is overwritten on disk.
   db.pragma("secure_delete = ON");
   for (const s of SCHEMA) {
@@ -167,14 +176,26 @@ export async function sqliteSql(path: string): Promise<Sql> {
       if (!has) db.exec(add);
     }
   }
-  const sqliteQuery = (text: string, params: unknown[]) => {
+  type Prepared = { stmt: ReturnType<typeof db.prepare>; order: number[] };
+  // Prepared once per text: the store's statements are a fixed set (searchThreads' vary with
+  // the metadata keys asked for, so the cache is bounded).
+  const prepared = new Map<string, Prepared>();
+  const prepare = (text: string): Prepared => {
+    const known = prepared.get(text);
+    if (known) return known;
     // `$n` to `?`, in the order they appear.
     const order: number[] = [];
     const q = text.replace(/\$(\d+)/g, (_, n) => {
       order.push(Number(n) - 1);
       return "?";
     });
-    const stmt = db.prepare(q);
+    const made = { stmt: db.prepare(q), order };
+    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
+    prepared.set(text, made);
+    return made;
+  };
+  const sqliteQuery = (text: string, params: unknown[]) => {
+    const { stmt, order } = prepare(text);
     const args = order.map((i) => {
       const v = params[i];
       return typeof v === "boolean" ? Number(v) : v;
@@ -350,6 +371,14 @@ export function sqlStore(sql: Sql): ServerStore {
         [tid],
       );
       return rows.map(runOf);
+    },
+    async unfinishedOn(tid) {
+      const rows = await sql.query(
+        `SELECT status FROM graphspec_server_runs
+         WHERE thread_id = $1 AND status IN ('pending', 'running')`,
+        [tid],
+      );
+      return rows.map((r) => r.status as RunStatus);
     },
     async setRunStatus(id, status, extra = {}) {
       const sets = ["status = $2"];

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it, vi } from "vitest";
 
-const reads = vi.hoisted(() => ({ n: 0 }));
+const reads = vi.hoisted(() => ({ n: 0, probes: 0 }));
 vi.mock("node:fs/promises", async (original) => {
   const fs = await original<typeof import("node:fs/promises")>();
   return {
@@ -19,6 +19,14 @@ vi.mock("node:fs/promises", async (original) => {
       reads.n++;
       return fs.readdir(...args);
     }) as typeof fs.readdir,
+    stat: ((...args: Parameters<typeof fs.stat>) => {
+      reads.probes++;
+      return fs.stat(...args);
+    }) as typeof fs.stat,
+    realpath: ((...args: Parameters<typeof fs.realpath>) => {
+      reads.probes++;
+      return fs.realpath(...args);
+    }) as typeof fs.realpath,
   };
 });
 
@@ -67,6 +75,30 @@ describe("the graphs folder", () => {
         "second",
       ]);
       expect(await client.runs.wait(null, "second", { input: {} })).toMatchObject({ n: 1 });
+    } finally {
+      await server.close(1000);
+    }
+  });
+
+  it("is looked up for a run, and the run's state read back, with no file probe through the thread pool", async () => {
+    // Each of those (a stat or a real path through fs/promises) is a thread-pool round trip, and
+    // a request made one per spec file in the folder, and more to read the result back.
+    const server = await startServer({
+      exec: createExecutor({ dir: graphs, checkpointer: "memory" }),
+      graphs: await folderCatalog(graphs),
+      auth: undefined,
+      port: 0,
+    });
+    try {
+      const client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
+      const thread = () => `t-${Math.random()}`;
+      await client.runs.wait(thread(), "first", { input: {}, ifNotExists: "create" });
+      const before = reads.probes;
+      for (let i = 0; i < 5; i++)
+        expect(
+          await client.runs.wait(thread(), "first", { input: {}, ifNotExists: "create" }),
+        ).toMatchObject({ n: 1 });
+      expect(reads.probes - before).toBe(0);
     } finally {
       await server.close(1000);
     }
