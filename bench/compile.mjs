@@ -7,10 +7,14 @@
  * Two shapes, each at 250, 500, 1,000 and 2,000 nodes, both with CEL in every node and edge
  * decision:
  *
- *   chain   `set` nodes in a row (`n: ${{ state.n + 1 }}`); every other edge is a CEL `route`
- *           (`when: state.n >= 0` to the next node, `default: END`), the rest plain `to` edges
- *   fanout  a `set` node fanning out to N `set` nodes (`log: ${{ ["b" + string(state.n)] }}`,
+ *   chain   `set` nodes in a row (node i: `n: ${{ state.n + <i+1> - <i> }}`); every other edge
+ *           is a CEL `route` (`when: state.n >= -<i>` to the next node, `default: END`), the rest
+ *           plain `to` edges
+ *   fanout  a `set` node fanning out to N `set` nodes (`log: ${{ ["b<i>:" + string(state.n)] }}`,
  *           an appending channel), all joined into one `set` node
+ *
+ * Every expression's text is distinct, as in a real spec: no cache of parsed or checked
+ * expressions can make one node's work serve the next.
  *
  * The floor is the same graph written with LangGraph's StateGraph: an Annotation state with the
  * same reducers, JS functions for the nodes and the route, the same addNode/addEdge/
@@ -65,11 +69,11 @@ const logState = {
 function chainSpec(size) {
   const spec = { version: 1, name: "chain", state: nState, nodes: {}, edges: [] };
   for (let i = 0; i < size; i++) {
-    spec.nodes[`s${i}`] = { kind: "set", values: { n: "${{ state.n + 1 }}" } };
+    spec.nodes[`s${i}`] = { kind: "set", values: { n: `\${{ state.n + ${i + 1} - ${i} }}` } };
     const from = i ? `s${i - 1}` : "START";
     spec.edges.push(
       i % 2
-        ? { from, route: [{ when: "state.n >= 0", to: `s${i}` }, { default: "END" }] }
+        ? { from, route: [{ when: `state.n >= ${-i}`, to: `s${i}` }, { default: "END" }] }
         : { from, to: `s${i}` },
     );
   }
@@ -85,7 +89,7 @@ function chainHand(size) {
     g.addNode(`s${i}`, (s) => ({ n: s.n + 1 }));
     const from = i ? `s${i - 1}` : START;
     const to = `s${i}`;
-    if (i % 2) g.addConditionalEdges(from, (s) => (s.n >= 0 ? to : END), [to, END]);
+    if (i % 2) g.addConditionalEdges(from, (s) => (s.n >= -i ? to : END), [to, END]);
     else g.addEdge(from, to);
   }
   g.addEdge(`s${size - 1}`, END);
@@ -111,7 +115,7 @@ function fanoutSpec(size) {
     ],
   };
   for (const b of branches) {
-    spec.nodes[b] = { kind: "set", values: { log: '${{ ["b" + string(state.n)] }}' } };
+    spec.nodes[b] = { kind: "set", values: { log: `\${{ ["${b}:" + string(state.n)] }}` } };
   }
   return spec;
 }
@@ -125,7 +129,7 @@ function fanoutHand(size) {
   const g = new StateGraph(State);
   g.addNode("src", (s) => ({ n: s.n + 1 }));
   g.addNode("join", (s) => ({ n: s.log.length }));
-  for (const b of branches) g.addNode(b, (s) => ({ log: [`b${s.n}`] }));
+  for (const b of branches) g.addNode(b, (s) => ({ log: [`${b}:${s.n}`] }));
   g.addEdge(START, "src");
   for (const b of branches) g.addEdge("src", b);
   g.addEdge(branches, "join");
@@ -167,10 +171,12 @@ function timeHand(make, size) {
   return { compile: performance.now() - t0, cpu: cpuSince(c0), graph };
 }
 
-// Warm-up: both sides once per shape (a small size), and the results checked by running them.
+// Warm-up: both sides a few times per shape (a small size), and the results checked by running them.
 for (const shape of SHAPES) {
   const s = SHAPE[shape];
-  const size = 50;
+  const size = 200;
+  for (let i = 0; i < 3; i++) await timeSpec(s.spec(size));
+  for (let i = 0; i < 3; i++) timeHand(s.hand, size);
   const spec = await timeSpec(s.spec(size));
   const hand = timeHand(s.hand, size);
   for (const [side, graph] of [
