@@ -51,10 +51,12 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
     message: p.message,
     hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
   });
-  const misfit = (type: ExprType, span?: Span): Finding[] => {
+  // The span is found only for a finding: placing every fitting expression in the file was a
+  // good part of checking a 1,000-node spec.
+  const misfit = (type: ExprType, span: () => Span | undefined): Finding[] => {
     if (!expected || isAssignable(type, expected.type, { nullable: expected.nullable })) return [];
     const f = misfitFinding(expected, type, `\`${formatType(type)}\``);
-    return [{ ...f, path, span, hint: f.hint ?? conversionHint(type, expected.type) }];
+    return [{ ...f, path, span: span(), hint: f.hint ?? conversionHint(type, expected.type) }];
   };
 
   if (site.kind === "cel") {
@@ -69,18 +71,18 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
       ];
     }
     const r = env.check(source, scope);
-    return r.ok ? misfit(r.type, locate(0, source.length)) : [fromProblem(r.problem)];
+    return r.ok ? misfit(r.type, () => locate(0, source.length)) : [fromProblem(r.problem)];
   }
   const r = env.checkTemplate(source, scope);
   for (const p of r.template?.parts ?? []) if (p.kind === "expr") anchors.push([p.open, p.close]);
   if (r.problems.length) return r.problems.map(fromProblem);
   if (!r.type) return [];
-  const span = wholeExpressionSpan(r.template, locate);
+  const span = () => wholeExpressionSpan(r.template, locate);
   const found = misfit(r.type, span);
   const whole = r.template?.whole ? r.template.parts[0] : undefined;
   if (found.length || expected?.reducer?.reducer !== "messages" || whole?.kind !== "expr")
     return found;
-  return noMessages(env, source, whole.source, expected).map((f) => ({ ...f, path, span }));
+  return noMessages(env, source, whole.source, expected).map((f) => ({ ...f, path, span: span() }));
 }
 
 /**
