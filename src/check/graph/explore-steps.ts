@@ -85,7 +85,8 @@ function successors(
       budget,
     );
     for (const firing of firings) {
-      const all = mergeEffects(effects, firing);
+      // No join completed: the step's effects are all there is (read, never changed, below).
+      const all = completed.length ? mergeEffects(effects, firing) : effects;
       for (const consumed of consumption(st, all, effects, completed, barriers, budget))
         out.push(...nextStates(st, state, all, consumed, budget));
     }

@@ -81,6 +81,7 @@ function subsets<T>(items: readonly T[]): T[][] {
 
 /** The combinations of one choice from each list, as merged effects, de-duplicated. */
 export function product(lists: Effects[][], budget: { work: number }): Effects[] {
+  if (lists.length === 0) return [emptyEffects()];
   let acc = new Map<string, Effects>([["||", emptyEffects()]]);
   for (const options of lists) {
     if (acc.size === 1 && options.length === 1) {
