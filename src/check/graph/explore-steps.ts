@@ -55,7 +55,8 @@ function successors(
   });
   const out: StepState[] = [];
   for (const effects of product(perTask, budget)) {
-    const barriers = new Map(state.barriers);
+    // Copied only to be changed: most steps mark no join (consumption copies before it changes).
+    const barriers = effects.marks.size ? new Map(state.barriers) : state.barriers;
     const completed: Barrier[] = [];
     for (const [index, sources] of effects.marks) {
       for (const b of st.barriers.get(index) ?? []) {
@@ -196,6 +197,7 @@ function nextStates(
     );
   }
   if (active.size === 0) return []; // the run is over
+  if (outcomes.length === 1) return [{ active, barriers: outcomes[0]!, pending }];
   return outcomes.map((b) => ({ active: new Map(active), barriers: b, pending: new Set(pending) }));
 }
 
