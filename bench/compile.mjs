@@ -13,8 +13,8 @@
  *   fanout  a `set` node fanning out to N `set` nodes (`log: ${{ ["b<i>:" + string(state.n)] }}`,
  *           an appending channel), all joined into one `set` node
  *
- * Every expression's text is distinct, as in a real spec: no cache of parsed or checked
- * expressions can make one node's work serve the next.
+ * Every expression's text is distinct, as in a real spec, and new in every round: no cache of
+ * parsed or checked expressions can make one node's or one round's work serve the next.
  *
  * The floor is the same graph written with LangGraph's StateGraph: an Annotation state with the
  * same reducers, JS functions for the nodes and the route, the same addNode/addEdge/
@@ -65,15 +65,18 @@ const logState = {
   log: { type: "array", items: { type: "string" }, reducer: "append", default: [] },
 };
 
-/** The chain: s0 → s1 → … ; edge i is a route when i is odd. */
-function chainSpec(size) {
+/** The chain: s0 → s1 → … ; edge i is a route when i is odd. `salt` makes every expression new. */
+function chainSpec(size, salt) {
   const spec = { version: 1, name: "chain", state: nState, nodes: {}, edges: [] };
   for (let i = 0; i < size; i++) {
-    spec.nodes[`s${i}`] = { kind: "set", values: { n: `\${{ state.n + ${i + 1} - ${i} }}` } };
+    spec.nodes[`s${i}`] = {
+      kind: "set",
+      values: { n: `\${{ state.n + ${i + 1 + salt} - ${i + salt} }}` },
+    };
     const from = i ? `s${i - 1}` : "START";
     spec.edges.push(
       i % 2
-        ? { from, route: [{ when: `state.n >= ${-i}`, to: `s${i}` }, { default: "END" }] }
+        ? { from, route: [{ when: `state.n >= ${-i - salt}`, to: `s${i}` }, { default: "END" }] }
         : { from, to: `s${i}` },
     );
   }
@@ -97,7 +100,7 @@ function chainHand(size) {
 }
 
 /** The fan-out: src → b0 … b(N-2) → join. */
-function fanoutSpec(size) {
+function fanoutSpec(size, salt) {
   const branches = Array.from({ length: size - 2 }, (_, i) => `b${i}`);
   const spec = {
     version: 1,
@@ -115,7 +118,7 @@ function fanoutSpec(size) {
     ],
   };
   for (const b of branches) {
-    spec.nodes[b] = { kind: "set", values: { log: `\${{ ["${b}:" + string(state.n)] }}` } };
+    spec.nodes[b] = { kind: "set", values: { log: `\${{ ["${b}:${salt}:" + string(state.n)] }}` } };
   }
   return spec;
 }
@@ -155,6 +158,14 @@ const cpuSince = (from) => {
   return (d.user + d.system) / 1000;
 };
 
+/**
+ * A spec whose expressions no earlier compile in this process has seen: graphspec keeps checked
+ * expressions per declarations (as `graphspec dev` reloads want), which would make every round
+ * after the first cheaper than a new spec.
+ */
+let salt = 0;
+const fresh = (shape, size) => shape.spec(size, ++salt * 10_000);
+
 async function timeSpec(spec) {
   const t0 = performance.now();
   const doc = parse(spec);
@@ -175,9 +186,9 @@ function timeHand(make, size) {
 for (const shape of SHAPES) {
   const s = SHAPE[shape];
   const size = 200;
-  for (let i = 0; i < 3; i++) await timeSpec(s.spec(size));
+  for (let i = 0; i < 3; i++) await timeSpec(fresh(s, size));
   for (let i = 0; i < 3; i++) timeHand(s.hand, size);
-  const spec = await timeSpec(s.spec(size));
+  const spec = await timeSpec(fresh(s, size));
   const hand = timeHand(s.hand, size);
   for (const [side, graph] of [
     ["spec", spec.graph],
@@ -200,7 +211,6 @@ console.log(
 for (const shape of SHAPES) {
   const s = SHAPE[shape];
   for (const size of SIZES) {
-    const spec = s.spec(size);
     const specTimes = [];
     const handTimes = [];
     const specCpu = [];
@@ -211,7 +221,7 @@ for (const shape of SHAPES) {
       for (const side of sides) {
         if (opts.only && opts.only !== side) continue;
         if (side === "spec") {
-          const t = await timeSpec(spec);
+          const t = await timeSpec(fresh(s, size));
           specTimes.push(t.compile);
           specCpu.push(t.cpu);
           parseTimes.push(t.parse);
