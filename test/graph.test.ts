@@ -56,6 +56,32 @@ describe("super-steps", () => {
     expect(together(s, "b", "b")).toBe(false);
   });
 
+  it("names the first step two nodes meet in, and each node's partners", () => {
+    // a and b meet after x (step 2), and again beside c after y (step 4): the witness is step 2's.
+    const s = steps("x a b c y", [
+      "{ from: START, to: x }",
+      "{ from: x, to: [a, b] }",
+      "{ from: a, to: y }",
+      "{ from: y, to: [a, b, c] }",
+    ]);
+    expect(s.exact).toBe(true);
+    const co = s.together("b", "a")!;
+    expect(co.a).toEqual([expect.objectContaining({ kind: "edge", from: "x" })]);
+    expect(co.b).toEqual([expect.objectContaining({ kind: "edge", from: "x" })]);
+    expect(s.together("a", "c")!.a).toEqual([expect.objectContaining({ from: "y" })]);
+    expect([...s.partners("a")].sort()).toEqual(["b", "c"]);
+    expect([...s.partners("x")]).toEqual([]);
+    // The pairwise fallback (a budget too small to explore) gives partners too.
+    const coarse = steps(
+      "x a b c y",
+      ["{ from: START, to: x }", "{ from: x, to: [a, b, c] }"],
+      {},
+      1,
+    );
+    expect(coarse.exact).toBe(false);
+    expect([...coarse.partners("a")].sort()).toEqual(["b", "c"]);
+  });
+
   it("a route picks one target; a router may pick several", () => {
     const route = steps("a b c", [
       "{ from: START, to: a }",

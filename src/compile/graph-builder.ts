@@ -10,9 +10,11 @@ import {
   type CachePolicy,
   type Command,
   type CompiledStateGraph,
+  END,
   type LangGraphRunnableConfig,
   type RetryPolicy,
   type Send,
+  START,
   StateGraph,
 } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
@@ -74,6 +76,12 @@ export type CompiledGraph = CompiledStateGraph<never, never>;
 
 /** LangGraph's StateGraph, as this file calls it. */
 interface LooseStateGraph {
+  /** The nodes added so far, by name. */
+  nodes: Record<string, unknown>;
+  /** One-source edges, as `addEdge(from, to)` records them (public fields of LangGraph's Graph). */
+  edges: Set<[string, string]>;
+  /** Joins, as `addEdge([from…], to)` records them (a public field of StateGraph). */
+  waitingEdges: Set<[string[], string]>;
   addNode(name: string, node: NodeFunction, options?: NodeOptions): unknown;
   addEdge(from: string | string[], to: string): unknown;
   addConditionalEdges(
@@ -103,9 +111,32 @@ export class GraphBuilder {
     this.graph.addNode(name, node, options);
   }
 
-  /** An edge from one node, or a join: from all of a list of nodes, once each has run. */
+  /**
+   * An edge from one node, or a join: from all of a list of nodes, once each has run.
+   *
+   * Recorded as LangGraph's addEdge records it, after the same checks, without its cost: its
+   * addEdge copies the list of every edge so far on each call (looking for a second edge from the
+   * source, which only a plain Graph refuses), and a join lists every node's name once per source.
+   * A hand-written 2,000-node fan-out and join spends most of its build there (bench/README.md).
+   * A LangGraph whose fields are not these Sets gets the call itself.
+   */
   addEdge(from: string | string[], to: string): void {
-    this.graph.addEdge(from, to);
+    const { edges, waitingEdges, nodes } = this.graph;
+    if (!(edges instanceof Set) || !(waitingEdges instanceof Set)) {
+      this.graph.addEdge(from, to);
+      return;
+    }
+    if (typeof from === "string") {
+      if (from === END) throw new Error("END cannot be a start node");
+      if (to === START) throw new Error("START cannot be an end node");
+      edges.add([from, to]);
+      return;
+    }
+    for (const name of [...from, to]) {
+      if (name === END) throw new Error(`END cannot be ${name === to ? "an end" : "a start"} node`);
+      if (!Object.hasOwn(nodes, name)) throw new Error(`Need to add a node named "${name}" first`);
+    }
+    waitingEdges.add([from, to]);
   }
 
   /**

@@ -99,10 +99,13 @@ export function buildGraph(spec: unknown): GraphModel {
     const sources: string[] = [];
     let unresolvedSource = false;
     if (Array.isArray(raw.from)) {
+      const listed = new Set<string>();
       raw.from.forEach((s, i) => {
         const n = refer(s, [...at, "from", i], "join-source");
-        if (n !== undefined && nodeSet.has(n) && !sources.includes(n)) sources.push(n);
-        else unresolvedSource = true;
+        if (n !== undefined && nodeSet.has(n) && !listed.has(n)) {
+          listed.add(n);
+          sources.push(n);
+        } else unresolvedSource = true;
       });
     } else {
       const n = refer(raw.from, [...at, "from"], "source");
@@ -220,10 +223,22 @@ export function reachedFromStart(model: GraphModel): Set<string> {
     queue.push(n);
   };
   const from = new Map<string, GraphEdge[]>();
-  for (const e of model.edges) for (const s of e.sources) from.set(s, [...(from.get(s) ?? []), e]);
+  for (const e of model.edges)
+    for (const s of e.sources) {
+      const list = from.get(s);
+      if (list) list.push(e);
+      else from.set(s, [e]);
+    }
+  // Sources of each edge not reached yet: an edge fires when its count drops to 0 (counting,
+  // rather than checking all of a join's sources each time one is reached, keeps a 1,000-source
+  // join linear). An edge's sources are distinct (buildGraph).
+  const waiting = new Map(model.edges.map((e) => [e, e.sources.length]));
   for (let n = queue.pop(); n !== undefined; n = queue.pop()) {
-    for (const e of from.get(n) ?? [])
-      if (e.sources.every((s) => seen.has(s))) for (const t of e.targets) add(t.name);
+    for (const e of from.get(n) ?? []) {
+      const left = waiting.get(e)! - 1;
+      waiting.set(e, left);
+      if (left === 0) for (const t of e.targets) add(t.name);
+    }
     const goto = model.onErrorGoto.get(n);
     if (goto !== undefined) add(goto);
   }

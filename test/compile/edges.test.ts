@@ -59,6 +59,10 @@ edges:
       .compile(saver());
     const run = await expectSameRun(compiled, hand, { input: {} });
     expect(run.steps).toEqual([["a"], ["b", "c"], ["c2"], ["d"]]);
+    // compile records edges and joins into LangGraph's builder itself (graph-builder.ts, for
+    // speed): the builder holds what LangGraph's own addEdge would, in the same order.
+    expect([...compiled.builder.edges]).toEqual([...hand.builder.edges]);
+    expect([...compiled.builder.waitingEdges]).toEqual([...hand.builder.waitingEdges]);
   });
 
   it("START fans out, and a list into END ends each branch", async () => {
@@ -82,6 +86,7 @@ edges:
       .compile(saver());
     const run = await expectSameRun(compiled, hand, { input: {} });
     expect(run.steps).toEqual([["a", "b"]]);
+    expect([...compiled.builder.edges]).toEqual([...hand.builder.edges]);
   });
 });
 

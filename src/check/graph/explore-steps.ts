@@ -16,7 +16,7 @@ import {
   type Task,
 } from "./step-effects.js";
 import { alternativesOf, type Barrier, type Stepper } from "./stepper.js";
-import { type CoRun, pairKey, type Trigger } from "./triggers.js";
+import type { CoRun, Trigger } from "./triggers.js";
 
 /** A join barrier that completed but was never consumed: it never fires again (see `consumption`). */
 const STUCK = "stuck";
@@ -55,7 +55,8 @@ function successors(
   });
   const out: StepState[] = [];
   for (const effects of product(perTask, budget)) {
-    const barriers = new Map(state.barriers);
+    // Copied only to be changed: most steps mark no join (consumption copies before it changes).
+    const barriers = effects.marks.size ? new Map(state.barriers) : state.barriers;
     const completed: Barrier[] = [];
     for (const [index, sources] of effects.marks) {
       for (const b of st.barriers.get(index) ?? []) {
@@ -85,7 +86,8 @@ function successors(
       budget,
     );
     for (const firing of firings) {
-      const all = mergeEffects(effects, firing);
+      // No join completed: the step's effects are all there is (read, never changed, below).
+      const all = completed.length ? mergeEffects(effects, firing) : effects;
       for (const consumed of consumption(st, all, effects, completed, barriers, budget))
         out.push(...nextStates(st, state, all, consumed, budget));
     }
@@ -195,6 +197,7 @@ function nextStates(
     );
   }
   if (active.size === 0) return []; // the run is over
+  if (outcomes.length === 1) return [{ active, barriers: outcomes[0]!, pending }];
   return outcomes.map((b) => ({ active: new Map(active), barriers: b, pending: new Set(pending) }));
 }
 
@@ -205,10 +208,10 @@ function nextStates(
 export function exploreSteps(
   st: Stepper,
   maxStates: number,
-): { ran: Set<string>; firedJoins: Set<number>; pairs: Map<string, CoRun> } | undefined {
+): { ran: Set<string>; firedJoins: Set<number>; coRuns: CoRuns } | undefined {
   const ran = new Set<string>();
   const firedJoins = new Set<number>();
-  const pairs = new Map<string, CoRun>();
+  const coRuns = new CoRuns();
   const budget = { work: maxStates * 5 };
   const start: StepState = {
     active: new Map([[START, { many: false, triggers: [] }]]),
@@ -220,7 +223,7 @@ export function exploreSteps(
   try {
     for (let i = 0; i < queue.length; i++) {
       const state = queue[i]!;
-      record(state, ran, pairs);
+      coRuns.record(state.active, ran);
       for (const next of successors(st, state, budget, firedJoins)) {
         const key = stateKey(next);
         if (seen.has(key)) continue;
@@ -233,25 +236,64 @@ export function exploreSteps(
     if (e instanceof BudgetExceeded) return undefined;
     throw e;
   }
-  return { ran, firedJoins, pairs };
+  return { ran, firedJoins, coRuns };
 }
 
-/** Notes the nodes of one step and the pairs among them (the first witness of each is kept). */
-function record(state: StepState, ran: Set<string>, pairs: Map<string, CoRun>): void {
-  const names = [...state.active.keys()].filter((n) => n !== START);
-  for (const [i, a] of names.entries()) {
-    ran.add(a);
-    const ta = state.active.get(a)!;
-    if (ta.many && !pairs.has(pairKey(a, a)))
-      pairs.set(pairKey(a, a), { a: ta.triggers, b: ta.triggers });
-    for (const b of names.slice(i + 1)) {
-      const key = pairKey(a, b);
-      if (pairs.has(key)) continue;
-      const tb = state.active.get(b)!;
-      pairs.set(
-        key,
-        a <= b ? { a: ta.triggers, b: tb.triggers } : { a: tb.triggers, b: ta.triggers },
-      );
+/**
+ * The steps explored, in the order they were reached, and the steps each node runs in. Two nodes
+ * co-run when some step holds both; the first such step is the witness. Kept as steps rather than
+ * as pairs: a step of n nodes (a fan-out) holds n² / 2 pairs, seconds for a 2,000-node fan-out,
+ * while the rules ask about a few of them.
+ */
+export class CoRuns {
+  private readonly steps: ReadonlyMap<string, Task>[] = [];
+  private readonly stepsOf = new Map<string, number[]>();
+  private readonly partnersOf = new Map<string, Set<string>>();
+
+  /** Notes the nodes of one step (START aside), adding them to `ran`. */
+  record(active: ReadonlyMap<string, Task>, ran: Set<string>): void {
+    const index = this.steps.length;
+    this.steps.push(active);
+    for (const name of active.keys()) {
+      if (name === START) continue;
+      ran.add(name);
+      const list = this.stepsOf.get(name);
+      if (list) list.push(index);
+      else this.stepsOf.set(name, [index]);
     }
+  }
+
+  /** Whether `a` and `b` run in one step (`a === b`: twice in one step), with the first witness. */
+  together(a: string, b: string): CoRun | undefined {
+    const inA = this.stepsOf.get(a);
+    if (!inA) return undefined;
+    if (a === b) {
+      for (const i of inA) {
+        const task = this.steps[i]!.get(a)!;
+        if (task.many) return { a: task.triggers, b: task.triggers };
+      }
+      return undefined;
+    }
+    const inB = this.stepsOf.get(b);
+    if (!inB) return undefined;
+    // The steps of the node in fewer, in the order they were reached: the first holding both.
+    const [fewer, other] = inA.length <= inB.length ? [inA, b] : [inB, a];
+    for (const i of fewer) {
+      const step = this.steps[i]!;
+      if (step.has(other)) return { a: step.get(a)!.triggers, b: step.get(b)!.triggers };
+    }
+    return undefined;
+  }
+
+  /** The other nodes that run in a step with `node`. */
+  partners(node: string): ReadonlySet<string> {
+    let partners = this.partnersOf.get(node);
+    if (!partners) {
+      partners = new Set<string>();
+      for (const i of this.stepsOf.get(node) ?? [])
+        for (const n of this.steps[i]!.keys()) if (n !== node && n !== START) partners.add(n);
+      this.partnersOf.set(node, partners);
+    }
+    return partners;
   }
 }

@@ -46,6 +46,11 @@ export function mergeEffects(x: Effects, y: Effects): Effects {
     push: new Map(x.push),
     marks: new Map([...x.marks].map(([k, v]) => [k, new Set(v)])),
   };
+  return mergeInto(out, y);
+}
+
+/** Adds `y` to `out`, which must own its maps and mark sets (as mergeEffects' results do). */
+function mergeInto(out: Effects, y: Effects): Effects {
   for (const [n, t] of y.pull) if (!out.pull.has(n)) out.pull.set(n, t);
   for (const [n, t] of y.push) {
     const prev = out.push.get(n);
@@ -86,8 +91,17 @@ function subsets<T>(items: readonly T[]): T[][] {
 
 /** The combinations of one choice from each list, as merged effects, de-duplicated. */
 export function product(lists: Effects[][], budget: { work: number }): Effects[] {
+  if (lists.length === 0) return [emptyEffects()];
   let acc = new Map<string, Effects>([["||", emptyEffects()]]);
   for (const options of lists) {
+    if (acc.size === 1 && options.length === 1) {
+      // One combination stays one: merged in place, with no copy and no key. Copying and keying
+      // it for each of n single-choice tasks (a step of a 1,000-node fan-out) was quadratic.
+      if (--budget.work < 0) throw new BudgetExceeded();
+      const [only] = acc.values();
+      mergeInto(only!, options[0]!);
+      continue;
+    }
     const next = new Map<string, Effects>();
     for (const partial of acc.values()) {
       for (const option of options) {

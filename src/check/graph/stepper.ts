@@ -32,6 +32,13 @@ export interface Stepper {
   alternatives: Map<string, Effects[]>;
 }
 
+/** Appends to the list under `key` (in place: a node with 1,000 edges stays linear). */
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 export function stepper(model: GraphModel): Stepper {
   const out = new Map<string, GraphEdge[]>();
   const joinsOf = new Map<string, GraphEdge[]>();
@@ -39,8 +46,7 @@ export function stepper(model: GraphModel): Stepper {
   const barriersInto = new Map<string, Barrier[]>();
   for (const e of model.edges) {
     if (e.sources.length === 1) {
-      const s = e.sources[0]!;
-      out.set(s, [...(out.get(s) ?? []), e]);
+      push(out, e.sources[0]!, e);
     } else if (e.targets.some((t) => t.name !== END)) {
       const targets = [...new Set(e.targets.map((t) => t.name).filter((n) => n !== END))];
       const own: Barrier[] =
@@ -48,13 +54,11 @@ export function stepper(model: GraphModel): Stepper {
           ? targets.map((target) => ({ key: `${e.index}>${target}`, join: e, target }))
           : [{ key: String(e.index), join: e }];
       barriers.set(e.index, own);
-      for (const b of own)
-        if (b.target !== undefined)
-          barriersInto.set(b.target, [...(barriersInto.get(b.target) ?? []), b]);
-      for (const s of e.sources) joinsOf.set(s, [...(joinsOf.get(s) ?? []), e]);
+      for (const b of own) if (b.target !== undefined) push(barriersInto, b.target, b);
+      for (const s of e.sources) push(joinsOf, s, e);
     } else {
       // Into END only: the same as an edge to END from each source.
-      for (const s of e.sources) out.set(s, [...(out.get(s) ?? []), { ...e, sources: [s] }]);
+      for (const s of e.sources) push(out, s, { ...e, sources: [s] });
     }
   }
   const barrierByKey = new Map([...barriers.values()].flat().map((b) => [b.key, b]));

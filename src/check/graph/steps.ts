@@ -43,6 +43,8 @@ export interface StepAnalysis {
   firedJoins: ReadonlySet<number>;
   /** Whether `a` and `b` can run in the same step; `a === b`: whether it can run twice in one step. */
   together(a: string, b: string): CoRun | undefined;
+  /** The other nodes `together` pairs with `node`. */
+  partners(node: string): ReadonlySet<string>;
 }
 
 export interface StepOptions {
@@ -55,9 +57,14 @@ export interface StepOptions {
  * step, then a node each of them triggers can run together in the next; the targets one run of
  * a node triggers together (a fan-out, two edges, a router's subset) run together; deferred nodes
  * may all be released together; a map target may run many times. Joins are taken as edges from
- * each source, so their timing is lost: this may claim pairs that never meet.
+ * each source, so their timing is lost: this may claim pairs that never meet. `partners` gets
+ * each node's.
  */
-function pairwiseSteps(st: Stepper, reachable: ReadonlySet<string>): Map<string, CoRun> {
+function pairwiseSteps(
+  st: Stepper,
+  reachable: ReadonlySet<string>,
+  partners: Map<string, Set<string>>,
+): Map<string, CoRun> {
   const { model } = st;
   type Succ = { node: string; trigger: Trigger; push: boolean; edge: number };
   const succ = new Map<string, Succ[]>();
@@ -83,6 +90,13 @@ function pairwiseSteps(st: Stepper, reachable: ReadonlySet<string>): Map<string,
     const key = pairKey(a, b);
     if (pairs.has(key)) return;
     pairs.set(key, a <= b ? co : { a: co.b, b: co.a });
+    if (a !== b) {
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ] as const)
+        partners.set(x, (partners.get(x) ?? new Set()).add(y));
+    }
     queue.push([a, b]);
   };
   /** x and y, triggered in the same step, run in the next one together (or x twice). */
@@ -133,21 +147,25 @@ export function analyseSteps(model: GraphModel, options: StepOptions = {}): Step
   const st = stepper(model);
   const explored = exploreSteps(st, options.maxStates ?? 20_000);
   if (explored) {
+    const { coRuns } = explored;
     return {
       exact: true,
       ran: explored.ran,
       firedJoins: explored.firedJoins,
-      together: oriented(explored.pairs),
+      together: (a, b) => coRuns.together(a, b),
+      partners: (node) => coRuns.partners(node),
     };
   }
   const reachable = reach([START], model.anyFlow);
   reachable.delete(START);
-  const pairs = pairwiseSteps(st, reachable);
+  const partners = new Map<string, Set<string>>();
+  const pairs = pairwiseSteps(st, reachable, partners);
   return {
     exact: false,
     ran: reachable,
     firedJoins: new Set(model.edges.filter((e) => e.sources.length > 1).map((e) => e.index)),
     together: oriented(pairs),
+    partners: (node) => partners.get(node) ?? new Set(),
   };
 }
 

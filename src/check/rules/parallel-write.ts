@@ -66,6 +66,27 @@ async function writesOf(
 }
 
 /**
+ * The first of `ordered` (names by position) before position `before` that is among `partners`.
+ * Asking the partners, not every earlier name, keeps a 1,000-writer chain linear.
+ */
+function firstAmong(
+  ordered: ReadonlyMap<string, number>,
+  before: number,
+  partners: ReadonlySet<string>,
+): string | undefined {
+  let first: string | undefined;
+  let at = before;
+  for (const p of partners) {
+    const i = ordered.get(p);
+    if (i !== undefined && i < at) {
+      first = p;
+      at = i;
+    }
+  }
+  return first;
+}
+
+/**
  * Nodes that can run in the same super-step must not both write a `replace` channel, nor both
  * reset (write `null` to) any channel, and a node that runs several times in one step (a map
  * target) must not write one: LangGraph raises InvalidUpdateError at run time.
@@ -84,6 +105,7 @@ export const parallelWrite: Rule = {
     for (const channel of replace) {
       const field = state[channel] as Record<string, unknown>;
       const writers = live.filter((n) => writes.get(n)!.has(channel));
+      const writerIndex = new Map(writers.map((w, i) => [w, i]));
       for (const [j, node] of writers.entries()) {
         const site = writes.get(node)!.get(channel)!;
         const many = steps.together(node, node);
@@ -95,7 +117,7 @@ export const parallelWrite: Rule = {
           });
         }
         // One finding per node, naming the first earlier writer it can meet.
-        const other = writers.slice(0, j).find((w) => steps.together(w, node));
+        const other = firstAmong(writerIndex, j, steps.partners(node));
         if (other === undefined) continue;
         ctx.report("parallel-write", site.path, {
           message: `${named(node, site)} and ${named(other, writes.get(other)!.get(channel))} can run in the same step and both write \`${channel}\`, a \`replace\` channel: ${explainTogether(node, other, steps.together(node, other)!)}`,
@@ -141,9 +163,10 @@ function resets(
       if (site) resetAt.set(n, site);
     }
     const resetters = [...resetAt.keys()];
+    const resetterIndex = new Map(resetters.map((w, i) => [w, i]));
     for (const [j, node] of resetters.entries()) {
       const site = resetAt.get(node)!;
-      const other = resetters.slice(0, j).find((w) => steps.together(w, node));
+      const other = firstAmong(resetterIndex, j, steps.partners(node));
       const many = other === undefined ? steps.together(node, node) : undefined;
       if (other === undefined && !many) continue;
       ctx.report("parallel-write", site.path, {

@@ -43,9 +43,13 @@ export const unreachableNode: Rule = {
     const reachable = reachableOf(ctx);
     // Nodes a misspelled reference probably meant, and targets of edges from a misspelled
     // node, may be reachable once the name is fixed: unknown-node speaks for them.
-    const meant = graph.references
-      .filter((r) => !graph.nodeSet.has(r.name))
-      .map((r) => closest(r.name, graph.nodes))
+    // Once per distinct name: END is referenced by most routes, and each look-up measures the
+    // name against every node (a 1,000-node chain of routes spent seconds here).
+    const unknown = new Set(
+      graph.references.map((r) => r.name).filter((n) => !graph.nodeSet.has(n)),
+    );
+    const meant = [...unknown]
+      .map((name) => closest(name, graph.nodes))
       .filter((n): n is string => n !== undefined);
     const unsure = reach([...graph.orphanTargets, ...meant], graph.anyFlow);
     const pred = predecessors(graph.anyFlow);
