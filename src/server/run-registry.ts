@@ -128,9 +128,8 @@ export class RunRegistry {
   /** Whether a run is queued or running on the thread, here or (with a shared store) anywhere. */
   async active(storedThreadId: string): Promise<boolean> {
     if (this.running(storedThreadId)) return true;
-    return (await this.store.runsOfThread(storedThreadId)).some(
-      (r) => r.record.status === "pending" || r.record.status === "running",
-    );
+    const active = { statuses: ["pending", "running"] as RunStatus[], limit: 1 };
+    return (await this.store.runsOfThread(storedThreadId, active)).length > 0;
   }
 
   /** A run driven here (with its events). */
@@ -169,7 +168,8 @@ export class RunRegistry {
    */
   async start(s: StartRun): Promise<LiveRun> {
     const queuedHere = !s.queued
-      ? (await this.store.runsOfThread(s.storedThreadId)).some((r) => r.record.status === "pending")
+      ? (await this.store.runsOfThread(s.storedThreadId, { statuses: ["pending"], limit: 1 }))
+          .length > 0
       : false;
     if (this.running(s.storedThreadId) || queuedHere) {
       throw new ApiError(
