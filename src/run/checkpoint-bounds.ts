@@ -114,25 +114,27 @@ export function boundCheckpoints(
   };
 
   saver.put = async (config, checkpoint, metadata, newVersions) => {
-    // Measured and stored in one turn; a refused state leaves it (its step's writes may be
-    // waiting for a turn to be stored before they are deleted).
+    // Measured in one turn, stored in the next: two chunks of a state's serialization and its
+    // store (each up to the state bound), not one twice as long for the other tenants to wait on.
+    // A refused state is not stored (its step's writes may be waiting for a turn to be stored
+    // before they are deleted).
+    const bytes = await inTurn(() => once.stateSize(checkpoint), sync);
+    const refused = bytes > limits.maxStateBytes ? bytes : undefined;
     let stored: Awaited<ReturnType<typeof put>> | undefined;
-    const refused = await inTurn(async () => {
-      const bytes = await once.stateSize(checkpoint);
-      if (bytes > limits.maxStateBytes) return bytes;
-      try {
-        stored = await put(config, checkpoint, metadata, newVersions);
-      } finally {
-        once.forget(checkpoint);
-      }
-      const threadId = config.configurable?.thread_id;
-      if (threadId !== undefined && threadBytes) {
-        const id = String(threadId);
-        if (threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))
-          threadBytes.counted(id, pruneThread(saver, id, limits.maxThreadBytes));
-      }
-      return undefined;
-    }, sync);
+    if (refused === undefined)
+      await inTurn(async () => {
+        try {
+          stored = await put(config, checkpoint, metadata, newVersions);
+        } finally {
+          once.forget(checkpoint);
+        }
+        const threadId = config.configurable?.thread_id;
+        if (threadId !== undefined && threadBytes) {
+          const id = String(threadId);
+          if (threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))
+            threadBytes.counted(id, pruneThread(saver, id, limits.maxThreadBytes));
+        }
+      }, sync);
     if (refused === undefined) return stored!;
     once.forget(checkpoint);
     const c = config.configurable ?? {};
