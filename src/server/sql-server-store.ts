@@ -11,7 +11,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { inTurn } from "../compile/cpu-turns.js";
 import { loadPeer, peerError } from "../peers/load-peer.js";
-import { keepStatements, synchronousNormal } from "../run/sqlite-statements.js";
+import { keepStatements, synchronousNormal, walInBackground } from "../run/sqlite-statements.js";
 import type {
   QueuedRequest,
   ReplicaHeartbeats,
@@ -160,6 +160,7 @@ export async function sqliteSql(path: string): Promise<Sql> {
   const db = keepStatements(new Database(path, { timeout: 5000 }));
   db.pragma("journal_mode = WAL");
   synchronousNormal(db);
+  const stopWal = walInBackground(db, path);
   // What this connection deletes or erases (a finished run's request) is overwritten on disk.
   db.pragma("secure_delete = ON");
   for (const s of SCHEMA) {
@@ -206,6 +207,7 @@ export async function sqliteSql(path: string): Promise<Sql> {
     // tenant's turn on the thread (cpu-turns.ts).
     query: async (text, params = []) => inTurn(() => sqliteQuery(text, params)),
     async close() {
+      await stopWal();
       db.close();
     },
   };
