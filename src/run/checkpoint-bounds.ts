@@ -14,11 +14,21 @@
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { inTurn } from "../compile/cpu-turns.js";
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { plainSerde } from "./plain-serde.js";
 import { serializeOnce, storesWhole } from "./serialize-once.js";
 import { formatBytes, type SizeLimits } from "./size-limits.js";
 
 /** Writes measured so far per checkpoint (one step's), for the running total; bounded. */
 const MAX_TRACKED_STEPS = 1000;
+/**
+ * Threads whose stored bytes are followed between counts (thread-bytes below); past it the least
+ * recently stored to goes (and is counted again at its next checkpoint).
+ */
+const MAX_TRACKED_THREADS = 10_000;
+/** A followed thread is counted in the database again at every this many checkpoints. */
+const RECOUNT_EVERY = 32;
+/** What a checkpoint row holds besides its values (versions, metadata), as followed: generous. */
+const ROW_OVERHEAD = 2048;
 
 const tooLarge = (what: string, bytes: number, limit: number) =>
   new GraphspecRunError(
@@ -55,8 +65,12 @@ export function boundCheckpoints(
   // (LangGraph does not wait for them before storing the step's checkpoint; PostgreSQL's take a
   // round trip, and one landing after the delete made the thread look past the refused step).
   const storing = new Map<string, Set<Promise<unknown>>>();
-  // Measured from the bytes the saver then stores (serialize-once.ts).
+  // Plain states written and read without LangGraph's per-value replacer and reviver
+  // (plain-serde.ts); then measured from the bytes the saver stores (serialize-once.ts).
+  plainSerde(saver);
   const once = serializeOnce(saver);
+  // Pruned on SQLite only (pruneThread).
+  const threadBytes = sqliteDb(saver) ? followThreadBytes(limits.maxThreadBytes) : undefined;
   // A server's runs take turns for the CPU-heavy part of storing and reading (cpu-turns.ts): the
   // whole call when the saver is synchronous underneath (SQLite, memory), else up to its I/O.
   const sync = storesWhole(saver);
@@ -89,28 +103,38 @@ export function boundCheckpoints(
       if (total > limits.maxStateBytes)
         throw tooLarge("the writes of this step", total, limits.maxStateBytes);
     }
+    const added = total - (stepBytes.get(key) ?? 0);
     stepBytes.delete(key);
     stepBytes.set(key, total);
     if (stepBytes.size > MAX_TRACKED_STEPS) stepBytes.delete(stepBytes.keys().next().value!);
-    return putWrites(config, writes, taskId, taskPath);
+    const stored = await putWrites(config, writes, taskId, taskPath);
+    const threadId = config.configurable?.thread_id;
+    if (threadId !== undefined) threadBytes?.stored(String(threadId), added);
+    return stored;
   };
 
   saver.put = async (config, checkpoint, metadata, newVersions) => {
-    // Measured and stored in one turn; a refused state leaves it (its step's writes may be
-    // waiting for a turn to be stored before they are deleted).
+    // Measured in one turn, stored in the next: two chunks of a state's serialization and its
+    // store (each up to the state bound), not one twice as long for the other tenants to wait on.
+    // A refused state is not stored (its step's writes may be waiting for a turn to be stored
+    // before they are deleted).
+    const bytes = await inTurn(() => once.stateSize(checkpoint), sync);
+    const refused = bytes > limits.maxStateBytes ? bytes : undefined;
     let stored: Awaited<ReturnType<typeof put>> | undefined;
-    const refused = await inTurn(async () => {
-      const bytes = await once.stateSize(checkpoint);
-      if (bytes > limits.maxStateBytes) return bytes;
-      try {
-        stored = await put(config, checkpoint, metadata, newVersions);
-      } finally {
-        once.forget(checkpoint);
-      }
-      const threadId = config.configurable?.thread_id;
-      if (threadId !== undefined) pruneThread(saver, String(threadId), limits.maxThreadBytes);
-      return undefined;
-    }, sync);
+    if (refused === undefined)
+      await inTurn(async () => {
+        try {
+          stored = await put(config, checkpoint, metadata, newVersions);
+        } finally {
+          once.forget(checkpoint);
+        }
+        const threadId = config.configurable?.thread_id;
+        if (threadId !== undefined && threadBytes) {
+          const id = String(threadId);
+          if (threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))
+            threadBytes.counted(id, pruneThread(saver, id, limits.maxThreadBytes));
+        }
+      }, sync);
     if (refused === undefined) return stored!;
     once.forget(checkpoint);
     const c = config.configurable ?? {};
@@ -126,6 +150,40 @@ export function boundCheckpoints(
     throw tooLarge("the state", refused, limits.maxStateBytes);
   };
   return saver;
+}
+
+/**
+ * What each thread's rows take, followed between counts: counting in the database reads every
+ * checkpoint row of the thread, and doing it after each checkpoint (as pruning did) made every
+ * step of a thread with a long history slower than the last — 10 s of the soak's 135 s of CPU,
+ * on the server's one thread. So a thread is counted when first stored to, when what was stored
+ * since its last count could take it past the budget, and at every `RECOUNT_EVERY`th checkpoint
+ * (what is followed is an estimate: the values' bytes, plus `ROW_OVERHEAD` a checkpoint, plus
+ * the writes' bytes); the rest of the time its total is followed in memory.
+ */
+function followThreadBytes(budget: number) {
+  const threads = new Map<string, { bytes: number; checkpoints: number }>();
+  return {
+    /** The thread was stored `bytes` of writes. */
+    stored(threadId: string, bytes: number): void {
+      const t = threads.get(threadId);
+      if (t) t.bytes += bytes;
+    },
+    /** A checkpoint of about `bytes` was stored: whether to count the thread in the database. */
+    checkpoint(threadId: string, bytes: number): boolean {
+      const t = threads.get(threadId);
+      if (!t) return true;
+      t.bytes += bytes;
+      t.checkpoints++;
+      return t.bytes > budget || t.checkpoints >= RECOUNT_EVERY;
+    },
+    /** The thread was counted (and pruned): `bytes` are kept. */
+    counted(threadId: string, bytes: number): void {
+      threads.delete(threadId);
+      threads.set(threadId, { bytes, checkpoints: 0 });
+      if (threads.size > MAX_TRACKED_THREADS) threads.delete(threads.keys().next().value!);
+    },
+  };
 }
 
 /**
@@ -180,11 +238,12 @@ const sqliteDb = (saver: BaseCheckpointSaver): SqliteDb | undefined => {
 
 /**
  * Deletes a thread's oldest checkpoints (and their writes) until what it keeps is within
- * `budget`; the newest checkpoint of each namespace always stays. SQLite only for now.
+ * `budget`; the newest checkpoint of each namespace always stays. SQLite only for now. Answers
+ * the bytes the thread keeps (0 where nothing is pruned).
  */
-function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: number): void {
+function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: number): number {
   const db = sqliteDb(saver);
-  if (!db) return;
+  if (!db) return 0;
   // The cheap question first: SQLite reads a blob's length from its record header.
   const { total } = db
     .prepare(
@@ -192,7 +251,7 @@ function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: numbe
             + (SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?) AS total`,
     )
     .get(threadId, threadId) as { total: number };
-  if (total <= budget) return;
+  if (total <= budget) return total;
   const rows = db
     .prepare(
       `SELECT c.checkpoint_ns AS ns, c.checkpoint_id AS id,
@@ -215,7 +274,7 @@ function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: numbe
     if (first || !full) kept += row.bytes;
     else drop.push(row);
   }
-  if (!drop.length) return;
+  if (!drop.length) return kept;
   const deleteCheckpoint = db.prepare(
     "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
   );
@@ -228,4 +287,5 @@ function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: numbe
       deleteWrites.run(threadId, ns, id);
     }
   })();
+  return kept;
 }

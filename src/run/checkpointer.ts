@@ -13,6 +13,7 @@ import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, GRAPH_KEY, MODEL_KEY } from "./checkpoi
 import { CheckpointerError } from "./checkpointer-error.js";
 import { setupOnce } from "./postgres-setup.js";
 import { guardSecrets } from "./secret-guard.js";
+import { keepStatements, synchronousNormal, walInBackground } from "./sqlite-statements.js";
 import { processClaims, type ThreadClaims } from "./thread-claims.js";
 import { postgresClaims } from "./thread-claims-postgres.js";
 import { type OpenSqlite, type SqliteDatabase, sqliteClaims } from "./thread-claims-sqlite.js";
@@ -161,7 +162,9 @@ export async function openCheckpointer(
     } catch (e) {
       throw peerError("sqlite", e) ?? e;
     }
-    const db = saver.db as SqliteDatabase;
+    const db = keepStatements(saver.db as SqliteDatabase);
+    synchronousNormal(saver.db);
+    const stopWal = walInBackground(saver.db, path);
     // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
     const Database = saver.db.constructor as new (
       ...args: Parameters<OpenSqlite>
@@ -172,6 +175,7 @@ export async function openCheckpointer(
       claims: sqliteClaims(db, path, (file, opts) => new Database(file, opts)),
       listing: sqliteListing(db),
       close: async () => {
+        await stopWal();
         db.close();
       },
     };

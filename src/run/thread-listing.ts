@@ -43,15 +43,22 @@ export function sqliteListing(db: SqliteDatabase): ThreadListing {
   // The latest root checkpoint per thread through the primary key; of its row only the metadata
   // (a small JSON document) is read — the graph path when it is valid JSON with a string there
   // (CASE evaluates lazily: invalid JSON never reaches json_type).
-  const sql = (one: boolean) => `
-SELECT c.thread_id AS threadId, c.checkpoint_id AS checkpointId,
+  const columns = `c.thread_id AS threadId, c.checkpoint_id AS checkpointId,
   CASE WHEN json_valid(CAST(c.metadata AS TEXT)) THEN
     CASE WHEN json_type(CAST(c.metadata AS TEXT), :path) = 'text'
     THEN json_extract(CAST(c.metadata AS TEXT), :path) END
-  END AS graph
+  END AS graph`;
+  // One thread: its newest row, read backwards along the primary key — grouping read every
+  // checkpoint the thread has, on every run and state read of a thread with a long history.
+  const sql = (one: boolean) =>
+    one
+      ? `SELECT ${columns} FROM checkpoints c
+WHERE c.thread_id = :thread AND c.checkpoint_ns = ''
+ORDER BY c.checkpoint_id DESC LIMIT 1`
+      : `SELECT ${columns}
 FROM checkpoints c
 JOIN (SELECT thread_id, MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
-      WHERE checkpoint_ns = ''${one ? " AND thread_id = :thread" : ""} GROUP BY thread_id) latest
+      WHERE checkpoint_ns = '' GROUP BY thread_id) latest
   ON latest.thread_id = c.thread_id AND latest.checkpoint_id = c.checkpoint_id
 WHERE c.checkpoint_ns = ''`;
   type Row = { threadId: string; checkpointId: string; graph: string | null };

@@ -4,10 +4,12 @@
  * and `maxEventBytes` in all (past it, finished runs' events go, oldest run first, then the
  * oldest events of runs still going). Without a bound every finished run kept every event: runs
  * within every other limit took `serve` out of memory after ~694 runs of 37 MB of events each.
- * Sizes are the events' JSON, as they are sent. A client asking for events no longer kept is told
- * so (run-routes.ts: 410 `run-events-not-kept`); the run's result stays (`join`, thread state).
+ * Sizes are the memory the events take, as value-memory.ts estimates it — not their JSON, which
+ * for many small values is a tenth of it and less. A client asking for events no longer kept is
+ * told so (run-routes.ts: 410 `run-events-not-kept`); the run's result stays (`join`, thread state).
  */
 import type { SseEvent } from "./stream-modes.js";
+import { valueMemory } from "./value-memory.js";
 
 const MiB = 1024 * 1024;
 export const DEFAULT_EVENT_RETENTION = {
@@ -23,7 +25,7 @@ export interface RetainedEvents {
   /** The absolute index of `list[0]`: how many of the run's events were dropped. */
   first: number;
   list: SseEvent[];
-  /** The JSON size of each event of `list`. */
+  /** The memory each event of `list` takes (value-memory.ts). */
   sizes: number[];
   bytes: number;
   finished: boolean;
@@ -51,7 +53,7 @@ export class EventLedger {
   }
 
   add(run: RetainedEvents, event: SseEvent): void {
-    const size = JSON.stringify(event.data ?? null).length + event.event.length;
+    const size = valueMemory(event.data) + valueMemory(event.event);
     run.list.push(event);
     run.sizes.push(size);
     run.bytes += size;

@@ -81,17 +81,39 @@ const STATUS_OF: Record<RunResult["status"], RunStatus> = {
   failed: "error",
 };
 
-/** Replaces the stored thread id by the client's wherever LangGraph's data names it. */
+/**
+ * Replaces the stored thread id by the client's wherever LangGraph's data names it. What holds no
+ * such id is returned as it is, not copied: an event's data is the executor's own plain copy, and
+ * copying every value of every event (a state of 60,000 strings, each step) was garbage for the
+ * collector to pause the server's thread over.
+ */
 function unscoped(value: unknown, stored: string, client: string, depth = 0): unknown {
-  if (stored === client || depth > 64) return value;
-  if (Array.isArray(value)) return value.map((v) => unscoped(v, stored, client, depth + 1));
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      k,
-      k === "thread_id" && v === stored ? client : unscoped(v, stored, client, depth + 1),
-    ]),
-  );
+  if (stored === client || depth > 64 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (v === null || typeof v !== "object") continue;
+      const u = unscoped(v, stored, client, depth + 1);
+      if (u === v) continue;
+      out ??= value.slice();
+      out[i] = u;
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const u =
+      k === "thread_id" && v === stored
+        ? client
+        : v !== null && typeof v === "object"
+          ? unscoped(v, stored, client, depth + 1)
+          : v;
+    if (u === v) continue;
+    out ??= { ...value };
+    out[k] = u;
+  }
+  return out ?? value;
 }
 
 export class RunRegistry {

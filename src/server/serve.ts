@@ -38,7 +38,8 @@ export interface ServeOptions {
   /** Default 4 MiB: above the executor's 1 MiB input limit, so that one answers with its own error. */
   maxBodyBytes?: number;
   /**
-   * Bytes (as JSON) of one run's server-sent events kept for `joinStream`; past it, its oldest
+   * Bytes of memory one run's server-sent events kept for `joinStream` take (value-memory.ts's
+   * estimate, not their JSON); past it, its oldest
    * go. Default 16 MiB (event-retention.ts).
    */
   maxRunEventBytes?: number;

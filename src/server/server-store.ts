@@ -78,6 +78,11 @@ export interface ThreadQuery {
   metadata?: Record<string, unknown> | undefined;
 }
 
+export interface RunsOfThread {
+  statuses?: RunStatus[];
+  limit?: number;
+}
+
 export interface ServerStore {
   /** Whether other processes see the same records (a queue, and joins across replicas). */
   readonly shared: boolean;
@@ -103,7 +108,11 @@ export interface ServerStore {
   /** Runs of `tenant` running now, on any replica. */
   runningOf(tenant: string): Promise<number>;
   getRun(runId: string): Promise<StoredRun | undefined>;
-  runsOfThread(storedThreadId: string): Promise<StoredRun[]>;
+  /**
+   * Runs of a thread, newest first: with `statuses`, only those; with `limit`, at most that many
+   * (asking for one is cheap however many runs the thread has had).
+   */
+  runsOfThread(storedThreadId: string, query?: RunsOfThread): Promise<StoredRun[]>;
   /** The statuses of the thread's runs queued or running (no record read: asked on every run). */
   unfinishedOn(storedThreadId: string): Promise<RunStatus[]>;
   setRunStatus(
@@ -259,8 +268,11 @@ export function memoryStore(): ServerStore {
     async getRun(id) {
       return runs.get(id);
     },
-    async runsOfThread(tid) {
-      return [...(byThread.get(tid) ?? [])].reverse();
+    async runsOfThread(tid, q = {}) {
+      const found = [...(byThread.get(tid) ?? [])]
+        .reverse()
+        .filter((r) => !q.statuses || q.statuses.includes(r.record.status));
+      return q.limit === undefined ? found : found.slice(0, q.limit);
     },
     async unfinishedOn(tid) {
       const statuses: RunStatus[] = [];

@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { inTurn } from "../compile/cpu-turns.js";
 import { loadPeer, peerError } from "../peers/load-peer.js";
+import { keepStatements, synchronousNormal, walInBackground } from "../run/sqlite-statements.js";
 import type {
   QueuedRequest,
   ReplicaHeartbeats,
@@ -72,6 +73,9 @@ const SCHEMA: Statement[] = [
   )`,
   `CREATE INDEX IF NOT EXISTS graphspec_server_runs_thread
     ON graphspec_server_runs (thread_id, created_at)`,
+  // Whether a thread has a run queued or running, asked before each run: a thread's runs by status.
+  `CREATE INDEX IF NOT EXISTS graphspec_server_runs_thread_status
+    ON graphspec_server_runs (thread_id, status)`,
   `CREATE INDEX IF NOT EXISTS graphspec_server_runs_queue
     ON graphspec_server_runs (status, created_at)`,
   // Finished runs' requests that older versions kept (with their contexts, secrets included).
@@ -125,9 +129,6 @@ export async function postgresSql(url: string): Promise<Sql> {
   return sql;
 }
 
-/** Prepared SQLite statements kept (the store uses a few dozen texts). */
-const MAX_PREPARED = 256;
-
 export async function sqliteSql(path: string): Promise<Sql> {
   mkdirSync(dirname(path), { recursive: true });
   // The checkpointer's own better-sqlite3 class: one SQLite library in the process.
@@ -156,14 +157,10 @@ export async function sqliteSql(path: string): Promise<Sql> {
     };
     close(): unknown;
   };
-  const db = new Database(path, { timeout: 5000 });
+  const db = keepStatements(new Database(path, { timeout: 5000 }));
   db.pragma("journal_mode = WAL");
-  // In WAL mode NORMAL syncs the log at checkpoints, not at each commit: a record write costs
-  // tens of microseconds instead of an fsync (milliseconds, on the thread every request shares).
-  // The checkpointer's connection has it already (better-sqlite3's WAL default); this one kept
-  // FULL when it was the one to switch a new file to WAL. A crash of the process loses nothing;
-  // a power loss may lose the last commits. See docs/server.md "Durability on SQLite".
-  db.pragma("synchronous = NORMAL");
+  synchronousNormal(db);
+  const stopWal = walInBackground(db, path);
   // What this connection deletes or erases (a finished run's request) is overwritten on disk.
   db.pragma("secure_delete = ON");
   for (const s of SCHEMA) {
@@ -176,26 +173,25 @@ export async function sqliteSql(path: string): Promise<Sql> {
       if (!has) db.exec(add);
     }
   }
-  type Prepared = { stmt: ReturnType<typeof db.prepare>; order: number[] };
-  // Prepared once per text: the store's statements are a fixed set (searchThreads' vary with
-  // the metadata keys asked for, so the cache is bounded).
-  const prepared = new Map<string, Prepared>();
-  const prepare = (text: string): Prepared => {
-    const known = prepared.get(text);
-    if (known) return known;
-    // `$n` to `?`, in the order they appear.
-    const order: number[] = [];
-    const q = text.replace(/\$(\d+)/g, (_, n) => {
-      order.push(Number(n) - 1);
-      return "?";
-    });
-    const made = { stmt: db.prepare(q), order };
-    if (prepared.size >= MAX_PREPARED) prepared.delete(prepared.keys().next().value!);
-    prepared.set(text, made);
-    return made;
+  // `$n` to `?`, in the order they appear: once per statement's text, as its compiling is.
+  const converted = new Map<string, { q: string; order: number[] }>();
+  const convert = (text: string) => {
+    let c = converted.get(text);
+    if (!c) {
+      const order: number[] = [];
+      const q = text.replace(/\$(\d+)/g, (_, n) => {
+        order.push(Number(n) - 1);
+        return "?";
+      });
+      c = { q, order };
+      converted.set(text, c);
+      if (converted.size > 200) converted.delete(converted.keys().next().value!);
+    }
+    return c;
   };
   const sqliteQuery = (text: string, params: unknown[]) => {
-    const { stmt, order } = prepare(text);
+    const { q, order } = convert(text);
+    const stmt = db.prepare(q);
     const args = order.map((i) => {
       const v = params[i];
       return typeof v === "boolean" ? Number(v) : v;
@@ -211,6 +207,7 @@ export async function sqliteSql(path: string): Promise<Sql> {
     // tenant's turn on the thread (cpu-turns.ts).
     query: async (text, params = []) => inTurn(() => sqliteQuery(text, params)),
     async close() {
+      await stopWal();
       db.close();
     },
   };
@@ -365,10 +362,19 @@ export function sqlStore(sql: Sql): ServerStore {
       const [row] = await sql.query("SELECT * FROM graphspec_server_runs WHERE run_id = $1", [id]);
       return row && runOf(row);
     },
-    async runsOfThread(tid) {
+    async runsOfThread(tid, q = {}) {
+      const params: unknown[] = [tid];
+      let where = "thread_id = $1";
+      if (q.statuses) {
+        where += ` AND status IN (${q.statuses.map((st) => `$${params.push(st)}`).join(", ")})`;
+      }
+      const limit = q.limit === undefined ? "" : ` LIMIT $${params.push(q.limit)}`;
+      // By status, SQLite (no statistics) would still walk the thread's runs by creation time,
+      // every one of them when none matches: `+` keeps it on the (thread, status) index.
+      const order = q.statuses && !pg ? "+created_at" : "created_at";
       const rows = await sql.query(
-        "SELECT * FROM graphspec_server_runs WHERE thread_id = $1 ORDER BY created_at DESC, run_id",
-        [tid],
+        `SELECT * FROM graphspec_server_runs WHERE ${where} ORDER BY ${order} DESC, run_id${limit}`,
+        params,
       );
       return rows.map(runOf);
     },

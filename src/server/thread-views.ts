@@ -58,7 +58,7 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
   const state = await p.exec.state(storedId).catch(() => undefined);
   if (!record && !state) return undefined;
   const live = await p.runs.active(storedId);
-  const last = (await p.store.runsOfThread(storedId))[0];
+  const [last] = await p.store.runsOfThread(storedId, { limit: 1 });
   const pending = state ? state.tasks.filter((t) => t.interrupts.length) : [];
   // As LangGraph's server orders it: a failed last run is `error` even though the node that threw
   // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`.

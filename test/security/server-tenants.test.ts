@@ -51,6 +51,27 @@ describe("tenants", () => {
     expect((await a.threads.getState("shared-name")).values).toMatchObject({ n: 3 });
   });
 
+  it("a run's events name the client's thread id, never the stored one", async () => {
+    const a = h.client(KEY_A);
+    await a.threads.create({ threadId: "events-name" });
+    const events: unknown[] = [];
+    for await (const e of a.runs.stream("events-name", "three-steps", {
+      input: {},
+      streamMode: ["debug", "checkpoints", "tasks", "values"],
+    }))
+      events.push(e);
+    const text = JSON.stringify(events);
+    // The stored id is the tenant's scope in front of the client's (tenancy.ts).
+    expect(text).not.toContain("tenant-a/events-name");
+    expect(text).toContain('"thread_id":"events-name"');
+    // And the events kept for joinStream, read back from the start, are the same.
+    const [run] = await a.runs.list("events-name");
+    const again: unknown[] = [];
+    for await (const e of a.runs.joinStream("events-name", run!.run_id)) again.push(e);
+    expect(JSON.stringify(again)).not.toContain("tenant-a/events-name");
+    expect(JSON.stringify(again)).toContain('"thread_id":"events-name"');
+  });
+
   it("prefix deletion stays within the tenant", async () => {
     const a = h.client(KEY_A);
     const b = h.client(KEY_B);

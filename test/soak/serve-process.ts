@@ -4,7 +4,7 @@
  * API key file of two tenants, on SQLite under a temporary working directory, on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -17,11 +17,26 @@ export interface Served {
   rss(): number;
   /** The highest resident memory so far, in bytes (VmHWM). */
   peakRss(): number;
+  /** CPU time it has used so far (user and system), in ms. */
+  cpuMs(): number;
   alive(): boolean;
   stderr(): string;
+  /** With GRAPHSPEC_SOAK_SNAPSHOTS: a heap snapshot written there, once written (else nothing). */
+  snapshot(): Promise<void>;
   /** SIGTERM, then the exit code (null if it had to be killed). */
   stop(): Promise<number | null>;
 }
+
+/**
+ * For looking into a soak (never set by the suite): GRAPHSPEC_SOAK_NODE_ARGS, Node flags for the
+ * server (`--cpu-prof --cpu-prof-dir=DIR`, …); GRAPHSPEC_SOAK_SNAPSHOTS, a folder where the server
+ * writes a heap snapshot each time `snapshot()` asks (SIGUSR2).
+ */
+const SNAPSHOTS = process.env.GRAPHSPEC_SOAK_SNAPSHOTS;
+const nodeArgs = () => [
+  ...(process.env.GRAPHSPEC_SOAK_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+  ...(SNAPSHOTS ? [`--diagnostic-dir=${SNAPSHOTS}`, "--heapsnapshot-signal=SIGUSR2"] : []),
+];
 
 export async function startServe(opts: {
   graphs: string;
@@ -33,7 +48,18 @@ export async function startServe(opts: {
   writeFileSync(join(cwd, "keys.json"), JSON.stringify(opts.keys));
   const child: ChildProcess = spawn(
     process.execPath,
-    [BIN, "serve", opts.graphs, "--api-keys", "keys.json", "--host", "127.0.0.1", "--port", "0"]
+    [
+      ...nodeArgs(),
+      BIN,
+      "serve",
+      opts.graphs,
+      "--api-keys",
+      "keys.json",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      "0",
+    ]
       .concat(["--checkpointer", "sqlite"])
       .concat(opts.args ?? []),
     { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
@@ -63,8 +89,35 @@ export async function startServe(opts: {
     pid: child.pid!,
     rss: () => status("VmRSS"),
     peakRss: () => status("VmHWM"),
+    cpuMs: () => {
+      // utime and stime, the 14th and 15th fields, after the command name's closing parenthesis;
+      // in clock ticks of USER_HZ, 100 a second on Linux.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(")") + 2)
+        .split(" ")
+        .slice(11, 13);
+      return (Number(utime) + Number(stime)) * 10;
+    },
     alive: () => child.exitCode === null && child.signalCode === null,
     stderr: () => err,
+    async snapshot() {
+      if (!SNAPSHOTS) return;
+      const before = new Set(readdirSync(SNAPSHOTS));
+      child.kill("SIGUSR2");
+      // Written once the file exists and its size has stopped changing.
+      let last = -1;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const file = readdirSync(SNAPSHOTS).find(
+          (f) => f.endsWith(".heapsnapshot") && !before.has(f),
+        );
+        if (!file) continue;
+        const size = statSync(join(SNAPSHOTS, file)).size;
+        if (size === last && size > 0) return;
+        last = size;
+      }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill("SIGTERM");

@@ -139,14 +139,17 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       const okDuringAttack = new Map<string, number>();
       const okMs: number[] = [];
       const phaseMs: { baseline: number; attack: number }[] = [];
+      const phaseCpuMs: { baseline: number; attack: number }[] = [];
 
       for (let round = 1; round <= ROUNDS; round++) {
         phase = `baseline ${round}`;
         const b0 = Date.now();
+        const bCpu = s.cpuMs();
         await sampleWhile(() => Date.now() - b0 < BASELINE_MS, baseline);
 
         phase = `attack ${round}`;
         const a0 = Date.now();
+        const aCpu = s.cpuMs();
         let attacking = true;
         const flooding: Promise<Flooded> = flood(s.url, HOSTILE_KEY, FLOOD_PER_ROUND);
         // The normal tenant's own background run, queued behind (or beside) the flood.
@@ -195,9 +198,11 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
         await attackOver;
         await ok;
         phaseMs.push({ baseline: a0 - b0, attack: Date.now() - a0 });
+        phaseCpuMs.push({ baseline: aCpu - bCpu, attack: s.cpuMs() - aCpu });
         const inRound = rss.filter((r) => r.phase.endsWith(` ${round}`)).map((r) => r.bytes);
         roundPeaks.push(Math.max(...inRound));
         roundEnds.push(s.rss());
+        await s.snapshot();
       }
       clearInterval(sampler);
       clientLag.disable();
@@ -222,6 +227,7 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       const note = [
         `Soak (test/soak/two-tenants.test.ts), ${new Date().toISOString()}, ${ROUNDS} rounds of ${BASELINE_MS / 1000} s baseline + ${ATTACK_MS / 1000} s attack (until its flood ended)`,
         `phases (ms): ${phaseMs.map((p) => `${p.baseline}+${p.attack}`).join(", ")}`,
+        `server CPU in them (ms): ${phaseCpuMs.map((p) => `${p.baseline}+${p.attack}`).join(", ")}`,
         `normal tenant (runs.wait on its thread / stateless runs.stream, alternately):`,
         `  baseline: ${baseline.length} requests, p50 ${ms(base.p50)}, p99 ${ms(base.p99)}`,
         `  under attack: ${attacked.length} requests, p50 ${ms(att.p50)}, p99 ${ms(att.p99)}`,
