@@ -25,9 +25,9 @@
  * show it grows linearly: time per node should stay flat.
  *
  * Options: --iterations N (interleaved invocations per side, default 400), --rounds N (default
- * 15), --invokes N (invocations per side per block, default 40), --only NAME (one pair, e.g.
- * chain-20), --no-compile-time, --also DIR (also compile each spec with the build in DIR — a
- * checkout of another commit, built — and measure it in the same run: before and after).
+ * 15), --invokes N (invocations per side per block, default 40), --only NAMES (pairs, comma-separated, e.g.
+ * chain-20), --no-compile-time, --build DIR (measure the build in DIR — a checkout of another
+ * commit, built, its node_modules a link to this one's — instead of this one: before and after).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,17 +44,16 @@ const { values: opts } = parseArgs({
     invokes: { type: "string", default: "40" },
     only: { type: "string" },
     "no-compile-time": { type: "boolean", default: false },
-    also: { type: "string" },
+    build: { type: "string" },
   },
 });
 const ITERATIONS = Number(opts.iterations);
 const ROUNDS = Number(opts.rounds);
 const INVOKES = Number(opts.invokes);
 
-const load = (root) => import(pathToFileURL(join(root, "dist", "index.js")).href);
-const { compile, parseSpec } = await load(ROOT);
-// The other build: its own graphspec, the same LangGraph (a node_modules link to this one's).
-const other = opts.also ? await load(resolve(opts.also)) : undefined;
+// Another build is its own graphspec on the same LangGraph (its node_modules links to this one's).
+const BUILD = opts.build ? resolve(opts.build) : ROOT;
+const { compile, parseSpec } = await import(pathToFileURL(join(BUILD, "dist", "index.js")).href);
 
 // A project of its own in a temp dir: module paths resolve inside it.
 const dir = mkdtempSync(join(tmpdir(), "graphspec-overhead-"));
@@ -66,8 +65,8 @@ export const join = () => ({ log: ["join"] });
 `;
 writeFileSync(join(dir, "nodes.mjs"), NODES);
 const nodes = await import(pathToFileURL(join(dir, "nodes.mjs")).href);
-const doc = (spec, parse = parseSpec) =>
-  parse(
+const doc = (spec) =>
+  parseSpec(
     JSON.stringify(spec),
     { file: "bench.json", root: dir, format: "json" },
     join(dir, "bench.json"),
@@ -182,21 +181,18 @@ const PAIRS = [
   ["set-20", () => chainPair("set"), 1.1],
   ["fanout-10", fanoutPair, 1.05],
   ["cel-loop-20", celPair, 1.3],
-].filter(([name]) => !opts.only || name === opts.only);
+].filter(([name]) => !opts.only || opts.only.split(",").includes(name));
 
 const fmt = (ms) => ms.toFixed(2).padStart(9);
 const ratio = (x) => `${x.toFixed(2)}x`.padStart(7);
 console.log(
   `run-time overhead: interleaved ${ITERATIONS} invocations per side; blocks ${ROUNDS} rounds × ${INVOKES}`,
 );
-if (other) console.log(`"also": the build in ${resolve(opts.also)}, measured in the same run`);
-console.log(
-  `\npair          mode          hand (ms)  spec (ms)   ratio${other ? "  also (ms)   ratio" : ""}   aim`,
-);
+if (opts.build) console.log(`the build in ${BUILD}`);
+console.log("\npair          mode          hand (ms)  spec (ms)   ratio   aim");
 for (const [name, make, aim] of PAIRS) {
   const pair = make();
   const sides = [pair.hand, await compile(doc(pair.spec))];
-  if (other) sides.push(await other.compile(doc(pair.spec, other.parseSpec)));
   for (const g of sides) {
     const out = await g.invoke(pair.input, OPTIONS);
     if (!pair.check(out)) throw new Error(`${name}: unexpected output ${JSON.stringify(out)}`);
@@ -207,11 +203,9 @@ for (const [name, make, aim] of PAIRS) {
     ["interleaved", interleaved],
     ["blocks", blocks],
   ]) {
-    const [h, s, a] = await measure(sides, pair.input);
+    const [h, s] = await measure(sides, pair.input);
     console.log(
-      `${name.padEnd(13)} ${mode.padEnd(12)} ${fmt(h)}  ${fmt(s)}  ${ratio(s / h)}${
-        other ? `  ${fmt(a)}  ${ratio(a / h)}` : ""
-      }   ≤ ${aim}`,
+      `${name.padEnd(13)} ${mode.padEnd(12)} ${fmt(h)}  ${fmt(s)}  ${ratio(s / h)}   ≤ ${aim}`,
     );
   }
 }
