@@ -25,9 +25,9 @@
  * show it grows linearly: time per node should stay flat.
  *
  * Options: --iterations N (interleaved invocations per side, default 400), --rounds N (default
- * 15), --invokes N (invocations per side per block, default 40), --only NAMES (pairs, comma-separated, e.g.
- * chain-20), --no-compile-time, --build DIR (measure the build in DIR — a checkout of another
- * commit, built, its node_modules a link to this one's — instead of this one: before and after).
+ * 15), --invokes N (invocations per side per block, default 40), --only NAMES (comma-separated,
+ * e.g. chain-20,set-20), --no-compile-time, --build DIR (measure the build in DIR — a checkout of
+ * another commit, built, its node_modules a link to this one's — instead of this one).
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
