@@ -37,10 +37,11 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
   };
   return async (state, config) => {
     // In a server, the node's synchronous part waits for its tenant's turn (cpu-turns.ts), which
-    // also lets other work run between busy steps; elsewhere a deadline, a cancel or other work
+    // also lets other work run between busy steps; in the executor's runs a deadline or a cancel
     // gets an event-loop turn between busy steps (event-loop-turn.ts).
     const turns = takesTurns();
-    if (!turns) await eventLoopTurn();
+    const turn = turns ? undefined : eventLoopTurn();
+    if (turn) await turn;
     const context = ctx.resolveContext(config?.context, name);
     let vars: Record<string, unknown> | undefined;
     const call: NodeCall = {

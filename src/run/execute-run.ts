@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
+import { wantEventLoopTurns } from "../compile/event-loop-turn.js";
 import { STAND_IN_KEY } from "../compile/models/run-stand-in.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
 import { canPause } from "../compile/spec-graph.js";
@@ -180,6 +181,8 @@ export function executeRun(parts: ExecutionParts): Execute {
           }
         : undefined);
     let thrown: unknown;
+    // A deadline's timer and a cancel are seen between busy steps (event-loop-turn.ts).
+    const turnsDone = wantEventLoopTurns();
     try {
       if (!inspectOnly && !error) {
         checkContext(context);
@@ -223,6 +226,7 @@ export function executeRun(parts: ExecutionParts): Execute {
     } catch (e) {
       thrown = e;
     } finally {
+      turnsDone();
       guard.dispose();
     }
     const { saver: cp } = await saver();
