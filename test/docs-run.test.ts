@@ -9,13 +9,15 @@
  *   repository, so `import … from "graphspec"` goes through package.json `exports` to dist/),
  *   graphspec's own dependencies (linked, as npm hoists them: `@langchain/langgraph`, `zod`, …)
  *   and `.bin/graphspec` (bin/graphspec.js). Its blocks run in order there, so a block may go on
- *   from the one before it (`resume` after `run`); files do not see each other's state.
+ *   from the one before it (`resume` after `run`); files do not see each other's state, and
+ *   run side by side.
  * - ```ts (`typescript`) blocks are written to a file and run once with tsx as ES modules (top-level
  *   await works). All of them, each its own module, are also type-checked by one `tsc --noEmit`
  *   against the built .d.ts.
  * - ```sh (`bash`, `shell`) blocks run with `bash -e -o pipefail`, with node_modules/.bin first on
  *   PATH (so `graphspec` and `npx graphspec` are the built CLI) and `NO_COLOR=1`; each must exit 0.
- *   `DATABASE_URL` names a fresh database on the test suite's PostgreSQL server; a block that
+ *   `DATABASE_URL` names a fresh database (one per markdown file) on the test suite's PostgreSQL
+ *   server; a block that
  *   mentions postgres is skipped when there is no server.
  * - `<!-- not run: <why> -->` on the line before a fence skips the block (and says why); an
  *   output listing is a ```text block. Every fenced block names its language, so a shell example
@@ -136,6 +138,9 @@ function runBlock(command: string, args: string[], cwd: string, env: NodeJS.Proc
   });
 }
 
+/** A database name's part for a markdown file: `docs/cli.md` → `docs_cli_md`. */
+const dbName = (file: string) => file.replace(/[^A-Za-z0-9]/g, "_").toLowerCase();
+
 const tail = (text: string) => (text.length > 6000 ? `…${text.slice(-6000)}` : text);
 
 describe("every fenced block names its language (an output listing is ```text)", () => {
@@ -157,23 +162,26 @@ describe("a block that is not run says why", () => {
 });
 
 describe("ts and sh blocks run against the built package", () => {
-  let databaseUrl = "";
-  beforeAll(async () => {
+  beforeAll(() => {
     expect(existsSync(join(ROOT, "dist", "index.js")), "run `npm run build` first").toBe(true);
-    if (serverUrl()) databaseUrl = await freshDatabase("graphspec_docs_run");
   });
 
   for (const { file, blocks } of docs) {
     const toRun = blocks.filter(runnable);
     if (toRun.length === 0) continue;
-    describe(file, () => {
+    const needsPostgres = (b: CodeBlock) => /postgres/i.test(b.text);
+    // Markdown files run side by side, each with its own scratch folder and database, so they
+    // share nothing; a file's blocks run in order.
+    describe.concurrent(file, () => {
       let dir = "";
-      beforeAll(() => {
+      let databaseUrl = "";
+      beforeAll(async () => {
         dir = scratchProject(file.replace(/[/\\]/g, "-"));
+        if (serverUrl()) databaseUrl = await freshDatabase(`graphspec_docs_run_${dbName(file)}`);
       });
       for (const block of toRun) {
-        const needsPostgres = /postgres/i.test(block.text);
-        it.skipIf(needsPostgres && !serverUrl())(
+        const inOrder = needsPostgres(block) && !serverUrl() ? it.skip : it.sequential;
+        inOrder(
           `${file}:${block.line}`,
           async () => {
             const script = scriptName(file, block);

@@ -15,12 +15,14 @@ const dir = mkdtempSync(join(tmpdir(), "graphspec-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, "package.json"), "{}");
 mkdirSync(join(dir, "graphs"));
-// Each step waits, then records that it finished (outside the graph), then returns its write.
+// Each step records that it started, waits, records that it finished (outside the graph), then
+// returns its write.
 writeFileSync(
   join(dir, "step.mjs"),
   `import { appendFileSync } from "node:fs";
 export default async (state) => {
   const n = state.done.length + 1;
+  appendFileSync(${JSON.stringify(join(dir, "side-effects.log"))}, "start " + n + "\\n");
   await new Promise((r) => setTimeout(r, 250));
   appendFileSync(${JSON.stringify(join(dir, "side-effects.log"))}, "step " + n + "\\n");
   return { done: [n] };
@@ -71,12 +73,13 @@ describe.each(checkpointers)("a run killed mid-way ($name)", ({ checkpointer, da
       stdio: "ignore",
       env,
     });
-    // Wait until two steps have finished, then kill the process in the middle of the third.
-    for (let waited = 0; !log().includes("step 2"); waited += 20) {
-      if (waited > 20_000) throw new Error(`the run did not get to step 2; log: ${log()}`);
+    // Wait until the third step has started, then kill the process in the middle of it. The run
+    // checkpoints each step before the next starts (durability "sync"), so two steps are stored
+    // by then; a fixed wait after step 2's side effect was not always enough under load.
+    for (let waited = 0; !log().includes("start 3"); waited += 20) {
+      if (waited > 20_000) throw new Error(`the run did not get to step 3; log: ${log()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
-    await new Promise((r) => setTimeout(r, 80));
     child.kill("SIGKILL");
     await new Promise((r) => child.on("exit", r));
     expect(log()).not.toContain("step 5");
@@ -89,7 +92,10 @@ describe.each(checkpointers)("a run killed mid-way ($name)", ({ checkpointer, da
     expect(resumed.status).toBe(0);
     const result = JSON.parse(resumed.stdout);
     expect(result).toMatchObject({ status: "completed", output: { done: [1, 2, 3, 4, 5] } });
-    const lines = log().trim().split("\n");
+    const lines = log()
+      .trim()
+      .split("\n")
+      .filter((l) => l.startsWith("step "));
     // A step in progress when killed ran again (it had not finished); a finished one never did.
     expect(lines.filter((l) => l === "step 1")).toHaveLength(1);
     expect(lines.filter((l) => l === "step 2")).toHaveLength(1);
