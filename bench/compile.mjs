@@ -32,17 +32,15 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: opts } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "7" },
-    sizes: { type: "string", default: "250,500,1000,2000" },
-    shapes: { type: "string", default: "chain,fanout" },
-    only: { type: "string" },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  rounds: { type: "string", default: "7" },
+  sizes: { type: "string", default: "250,500,1000,2000" },
+  shapes: { type: "string", default: "chain,fanout" },
+  only: { type: "string" },
 });
 const ROUNDS = Number(opts.rounds);
 const SIZES = opts.sizes.split(",").map(Number);

@@ -44,7 +44,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The graph each use runs (test/package-install.test.ts installs and runs the same one). */
@@ -57,11 +57,9 @@ const DEV_SERVE_PEERS = [
   "@langchain/langgraph-checkpoint-sqlite",
 ];
 const INSTALL_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund"];
-const { values: opts } = parseArgs({
-  options: {
-    "no-before": { type: "boolean", default: false },
-    keep: { type: "boolean", default: false },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  "no-before": { type: "boolean", default: false },
+  keep: { type: "boolean", default: false },
 });
 
 const tmp = mkdtempSync(join(tmpdir(), "graphspec-footprint-"));

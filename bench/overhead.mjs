@@ -33,19 +33,17 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: opts } = parseArgs({
-  options: {
-    iterations: { type: "string", default: "400" },
-    rounds: { type: "string", default: "15" },
-    invokes: { type: "string", default: "40" },
-    only: { type: "string" },
-    "no-compile-time": { type: "boolean", default: false },
-    build: { type: "string" },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  iterations: { type: "string", default: "400" },
+  rounds: { type: "string", default: "15" },
+  invokes: { type: "string", default: "40" },
+  only: { type: "string" },
+  "no-compile-time": { type: "boolean", default: false },
+  build: { type: "string" },
 });
 const ITERATIONS = Number(opts.iterations);
 const ROUNDS = Number(opts.rounds);

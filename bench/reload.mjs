@@ -23,15 +23,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: opts } = parseArgs({
-  options: {
-    edits: { type: "string", default: "50" },
-    spawns: { type: "string", default: "7" },
-    "heap-edits": { type: "string", default: "200" },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  edits: { type: "string", default: "50" },
+  spawns: { type: "string", default: "7" },
+  "heap-edits": { type: "string", default: "200" },
 });
 const EDITS = Number(opts.edits);
 const SPAWNS = Number(opts.spawns);

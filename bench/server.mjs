@@ -31,22 +31,20 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { Client } from "@langchain/langgraph-sdk";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const GRAPHS = join(ROOT, "test/fixtures/server/graphs");
-const { values: opts } = parseArgs({
-  options: {
-    rounds: { type: "string", default: "5" },
-    seconds: { type: "string", default: "2" },
-    checkpointers: { type: "string", default: "sqlite,memory" },
-    calls: { type: "string", default: "wait,stream" },
-    clients: { type: "string", default: "1,8" },
-    prof: { type: "string" },
-    root: { type: "string" },
-    compare: { type: "string" },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  rounds: { type: "string", default: "5" },
+  seconds: { type: "string", default: "2" },
+  checkpointers: { type: "string", default: "sqlite,memory" },
+  calls: { type: "string", default: "wait,stream" },
+  clients: { type: "string", default: "1,8" },
+  prof: { type: "string" },
+  root: { type: "string" },
+  compare: { type: "string" },
 });
 // Another build of graphspec to measure (both sides), e.g. an older commit's checkout.
 const BUILD = opts.root ? resolve(opts.root) : ROOT;

@@ -25,19 +25,17 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { Document, parse as parseYaml, visit } from "yaml";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: opts } = parseArgs({
-  options: {
-    specs: { type: "string", default: "1000" },
-    passes: { type: "string", default: "5" },
-    spawns: { type: "string", default: "15" },
-    keep: { type: "boolean", default: false },
-    varied: { type: "boolean", default: false },
-    only: { type: "string" },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  specs: { type: "string", default: "1000" },
+  passes: { type: "string", default: "5" },
+  spawns: { type: "string", default: "15" },
+  keep: { type: "boolean", default: false },
+  varied: { type: "boolean", default: false },
+  only: { type: "string" },
 });
 if (opts.only !== undefined && opts.only !== "cold" && opts.only !== "corpus") {
   console.error('bench: --only takes "cold" or "corpus"');

@@ -33,16 +33,14 @@ import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { launchChromium, startDev } from "../scripts/dev-in-chromium.mjs";
+import { benchOptions } from "./options.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const { values: opts } = parseArgs({
-  options: {
-    loads: { type: "string", default: "15" },
-    graphs: { type: "string", default: "20" },
-    idle: { type: "string", default: "60" },
-  },
+const { values: opts } = benchOptions(import.meta.url, {
+  loads: { type: "string", default: "15" },
+  graphs: { type: "string", default: "20" },
+  idle: { type: "string", default: "60" },
 });
 const IDLE_S = Number(opts.idle);
 const LOADS = Number(opts.loads);

@@ -221,6 +221,39 @@ describe("runs' events kept for joinStream are bounded in bytes", () => {
   });
 });
 
+/** `graphspec serve graphs` in a 160 MB heap with `args`: its URL and its stderr so far. */
+async function serveInSmallHeap(args: string[]): Promise<{ url: string; stderr: () => string }> {
+  const child = spawn(
+    process.execPath,
+    ["--max-old-space-size=160", BIN, "serve", "graphs", "--no-auth", "--port", "0"].concat(
+      ["--host", "127.0.0.1"],
+      args,
+    ),
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  server = child;
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (d) => {
+    err += d;
+  });
+  const exited = new Promise<string>((r) =>
+    child.once("exit", (code, signal) => r(`serve exited ${code ?? signal}: ${err.slice(-2000)}`)),
+  );
+  const url = await Promise.race([
+    new Promise<string>((resolve) => {
+      child.stdout!.on("data", (d) => {
+        out += d;
+        if (out.includes("\n")) resolve(out.split("\n")[0]!);
+      });
+    }),
+    exited.then((why) => Promise.reject(new Error(why))),
+  ]);
+  return { url, stderr: () => err };
+}
+
+let server: ChildProcess | undefined;
+
 /**
  * `graphspec serve` with a 160 MB heap, as a small container would give it: runs' events kept
  * past the bound would fill it (the server dies out of memory); within the bound it stays up.
@@ -228,7 +261,6 @@ describe("runs' events kept for joinStream are bounded in bytes", () => {
  * inflates whatever is kept.
  */
 describe("graphspec serve, many runs with large events", () => {
-  let server: ChildProcess | undefined;
   afterAll(() => {
     server?.kill("SIGKILL");
   });
@@ -237,84 +269,38 @@ describe("graphspec serve, many runs with large events", () => {
     // 12 runs of 3 events of 100,000 objects: ~0.9 MB a run as JSON, all of it within 48 MiB;
     // ~18 MB a run in memory, over 200 MB in all (counted as JSON, serve died at the 5th run).
     // Counted as memory, the events of two runs fit.
-    server = spawn(
-      process.execPath,
-      ["--max-old-space-size=160", BIN, "serve", "graphs", "--no-auth", "--port", "0"].concat([
-        "--host",
-        "127.0.0.1",
-        "--checkpointer",
-        "sqlite",
-        "--max-event-bytes",
-        "48MiB",
-      ]),
-      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let out = "";
-    let err = "";
-    server.stderr!.on("data", (d) => {
-      err += d;
-    });
-    const exited = new Promise<string>((r) =>
-      server!.once("exit", (code, signal) =>
-        r(`serve exited ${code ?? signal}: ${err.slice(-2000)}`),
-      ),
-    );
-    const url = await Promise.race([
-      new Promise<string>((resolve) => {
-        server!.stdout!.on("data", (d) => {
-          out += d;
-          if (out.includes("\n")) resolve(out.split("\n")[0]!);
-        });
-      }),
-      exited.then((why) => Promise.reject(new Error(why))),
+    const started = await serveInSmallHeap([
+      "--checkpointer",
+      "sqlite",
+      "--max-event-bytes",
+      "48MiB",
     ]);
+    const { url } = started;
+    const err = () => started.stderr();
     const client = new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } });
     for (let i = 0; i < 12; i++) {
       const ran = await manyRun(client, `small${i}`).then(
         () => undefined,
         (e: Error) => e,
       );
-      if (ran) throw new Error(`run ${i}: ${ran.message}; the server said: ${err.slice(-1000)}`);
+      if (ran) throw new Error(`run ${i}: ${ran.message}; the server said: ${err().slice(-1000)}`);
     }
     expect((await fetch(`${url}/ok`)).status).toBe(200);
-    server.kill("SIGKILL");
+    server?.kill("SIGKILL");
   }, 240_000);
 
   it("stays up in a 160 MB heap through 50 runs of ~4 MB of events each (--max-event-bytes 8MiB)", async () => {
-    server = spawn(
-      process.execPath,
-      ["--max-old-space-size=160", BIN, "serve", "graphs", "--no-auth", "--port", "0"].concat([
-        "--host",
-        "127.0.0.1",
-        // Checkpoints on disk: what stays in memory is the server's own.
-        "--checkpointer",
-        "sqlite",
-        "--max-event-bytes",
-        "8MiB",
-        "--max-run-event-bytes",
-        "2MiB",
-      ]),
-      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let out = "";
-    let err = "";
-    server.stderr!.on("data", (d) => {
-      err += d;
-    });
-    const exited = new Promise<string>((r) =>
-      server!.once("exit", (code, signal) =>
-        r(`serve exited ${code ?? signal}: ${err.slice(-2000)}`),
-      ),
-    );
-    const url = await Promise.race([
-      new Promise<string>((resolve) => {
-        server!.stdout!.on("data", (d) => {
-          out += d;
-          if (out.includes("\n")) resolve(out.split("\n")[0]!);
-        });
-      }),
-      exited.then((why) => Promise.reject(new Error(why))),
+    const started = await serveInSmallHeap([
+      // Checkpoints on disk: what stays in memory is the server's own.
+      "--checkpointer",
+      "sqlite",
+      "--max-event-bytes",
+      "8MiB",
+      "--max-run-event-bytes",
+      "2MiB",
     ]);
+    const { url } = started;
+    const err = () => started.stderr();
     const client = new Client({ apiUrl: url, callerOptions: { maxRetries: 0 } });
     // 50 runs of ~4 MB of events: ~200 MB kept before, past the heap.
     for (let i = 0; i < 50; i++) {
@@ -322,7 +308,7 @@ describe("graphspec serve, many runs with large events", () => {
         () => undefined,
         (e: Error) => e,
       );
-      if (ran) throw new Error(`run ${i}: ${ran.message}; the server said: ${err.slice(-1000)}`);
+      if (ran) throw new Error(`run ${i}: ${ran.message}; the server said: ${err().slice(-1000)}`);
     }
     expect((await fetch(`${url}/ok`)).status).toBe(200);
   }, 180_000);
