@@ -4,38 +4,27 @@
  * URL on a closed port, a run started from the input form — the catalog's real model
  * (`openai:gpt-4o-mini`) answers from the fixture's script under its entry name, `default`.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import {
-  launchBrowser,
-  openPage,
-  PAGE_TESTS_SKIPPED,
-  type PageSession,
-} from "../support/browser.js";
-import { type DevServer, startDevServer } from "../support/dev-server.js";
+import { PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
+import { type DevPage, openDevPage } from "../support/dev-page.js";
+import type { DevServer } from "../support/dev-server.js";
 
+let dev: DevPage | undefined;
 let server: DevServer;
-let browser: Browser;
 let s: PageSession;
 let page: Page;
 
 beforeAll(async () => {
   if (PAGE_TESTS_SKIPPED) return;
-  browser = await launchBrowser();
-  server = await startDevServer({
+  dev = await openDevPage("fixture-scripts", {
     repoGraphs: true,
     args: ["--scripts", "@graphs/ticket-summary.test.yaml"],
     env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
   });
-  s = await openPage(browser, "fixture-scripts");
-  page = s.page;
-  page.setDefaultTimeout(15_000);
+  ({ server, session: s, page } = dev);
 }, 60_000);
-afterAll(async () => {
-  await s?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => dev?.close());
 
 describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page with a fixture's scripts", () => {
   it("runs ticket-summary offline: its real model answers from the fixture", async () => {

@@ -6,38 +6,26 @@
  * real provider fails with a readable error — its code and hint, wrapped within the page. axe-core
  * in light and dark.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  launchBrowser,
-  openPage,
-  PAGE_TESTS_SKIPPED,
-  type PageSession,
-  seriousAxeViolations,
-} from "../support/browser.js";
-import { type DevServer, startDevServer } from "../support/dev-server.js";
+import { PAGE_TESTS_SKIPPED, type PageSession, seriousAxeViolations } from "../support/browser.js";
+import { type DevPage, openDevPage } from "../support/dev-page.js";
+import type { DevServer } from "../support/dev-server.js";
 
+let dev: DevPage | undefined;
 let server: DevServer;
-let browser: Browser;
 let s: PageSession;
 let page: Page;
 
 beforeAll(async () => {
   if (PAGE_TESTS_SKIPPED) return;
-  browser = await launchBrowser();
-  server = await startDevServer({
+  dev = await openDevPage("stand-in", {
     repoGraphs: true,
     env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
   });
-  s = await openPage(browser, "stand-in");
-  page = s.page;
-  page.setDefaultTimeout(15_000);
+  ({ server, session: s, page } = dev);
 }, 60_000);
-afterAll(async () => {
-  await s?.close();
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => dev?.close());
 
 const control = () => page.getByLabel("Models answer from");
 const status = (st: string) => page.locator(`[role="status"][data-run-status="${st}"]`).waitFor();
