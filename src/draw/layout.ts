@@ -6,7 +6,7 @@
  */
 import dagre from "@dagrejs/dagre";
 import type { DrawableEdge, DrawableGraph, DrawableNode } from "./drawable.js";
-import { shortLabel } from "./short-label.js";
+import { distinctShortLabels } from "./short-label.js";
 
 export interface LaidNode {
   id: string;
@@ -150,9 +150,11 @@ export function layoutGraph(graph: DrawableGraph): Layout {
     { id: string; sources: string[]; target: string; edge: DrawableEdge }
   >();
   let count = 0;
+  // Cut as one set: two long conditions that begin alike stay told apart.
+  const labels = distinctShortLabels(graph.edges.flatMap((e) => (e.data ? [e.data] : [])));
   const addEdge = (from: string, to: string, e: DrawableEdge, labelled: boolean) => {
     const name = `e${count++}`;
-    const text = labelled && e.data ? shortLabel(e.data) : undefined;
+    const text = labelled && e.data ? labels.get(e.data) : undefined;
     g.setEdge(
       from,
       to,

@@ -16,19 +16,19 @@ import {
   START_ID,
 } from "./drawable.js";
 import { KIND_FILL, PALETTE } from "./palette.js";
-import { shortLabel } from "./short-label.js";
+import { distinctShortLabels, shortLabel } from "./short-label.js";
 
 /** Characters shown as themselves in a quoted label; everything else becomes an entity code. */
 const PLAIN = /^[A-Za-z0-9 _.,:/+*=!?()'-]$/;
 
 /**
  * `text` as the inside of a quoted Mermaid label: whitespace runs (newlines included) as one space,
- * cut to `max` characters with an ellipsis, and every character but plain ASCII as Mermaid's
- * entity code `#NNN;` (decimal code point), which Mermaid turns into the character itself (control
- * characters and lone surrogates into U+FFFD).
+ * cut to `max` characters with an ellipsis (not at all with `Infinity`), and every character but
+ * plain ASCII as Mermaid's entity code `#NNN;` (decimal code point), which Mermaid turns into the
+ * character itself (control characters and lone surrogates into U+FFFD).
  */
 export function mermaidText(text: string, max = 60): string {
-  const one = shortLabel(text.replace(/\s+/g, " ").trim(), max);
+  const one = shortLabel(oneLine(text), max);
   let out = "";
   for (const ch of one) {
     const code = ch.codePointAt(0)!;
@@ -41,6 +41,8 @@ export function mermaidText(text: string, max = 60): string {
   }
   return out;
 }
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
 /** Opening and closing of a node's shape, by kind (Mermaid's classic shapes, which GitHub draws). */
 function shapeOf(kind: string): [string, string] {
@@ -87,7 +89,11 @@ function detailLine(n: DrawableNode, kind: string): string {
 }
 
 export interface MermaidOptions {
-  /** Longest label, in characters, before it is cut with an ellipsis. Default 60. */
+  /**
+   * Longest edge label or kind line, in characters, before it is cut with an ellipsis (conditions
+   * that begin alike keep the part that tells them apart). Node and subgraph names are never cut.
+   * Default 60.
+   */
   maxLabel?: number;
 }
 
@@ -118,7 +124,9 @@ export function toMermaid(graph: DrawableGraph, options: MermaidOptions = {}): s
     const kind = kindOf(n);
     const [open, close] = shapeOf(kind);
     const detail = detailLine(n, kind);
-    const text = mermaidText(labelOf(n), max) + (detail ? `<br/>${mermaidText(detail, max)}` : "");
+    // A node's name is never cut: it is what a reader looks for, and two names may begin alike.
+    const text =
+      mermaidText(labelOf(n), Infinity) + (detail ? `<br/>${mermaidText(detail, max)}` : "");
     const id = idOf(n.id);
     addClass(`k_${kind in KIND_FILL ? kind : "set"}`, id);
     if (n.metadata?.interrupt?.length) addClass("breakpoint", id);
@@ -149,7 +157,7 @@ export function toMermaid(graph: DrawableGraph, options: MermaidOptions = {}): s
   const emit = (parent: string | undefined, indent: string) => {
     for (const n of byParent.get(parent) ?? []) lines.push(indent + nodeLine(n));
     for (const c of clusters.filter((c) => parentOf(c) === parent)) {
-      lines.push(`${indent}subgraph ${idOf(c, "sg_")}["${mermaidText(c, max)}"]`);
+      lines.push(`${indent}subgraph ${idOf(c, "sg_")}["${mermaidText(c, Infinity)}"]`);
       emit(c, `${indent}  `);
       lines.push(`${indent}end`);
     }
@@ -157,8 +165,13 @@ export function toMermaid(graph: DrawableGraph, options: MermaidOptions = {}): s
   emit(undefined, "  ");
 
   const known = new Set(graph.nodes.map((n) => n.id));
+  // Conditions cut as one set (on the text Mermaid shows), so two that begin alike stay apart.
+  const labels = distinctShortLabels(
+    graph.edges.flatMap((e) => (e.data ? [oneLine(e.data)] : [])),
+    max,
+  );
   const arrow = (e: DrawableEdge, label: boolean) => {
-    const shown = label && e.data ? mermaidText(e.data, max) : "";
+    const shown = label && e.data ? mermaidText(labels.get(oneLine(e.data))!, Infinity) : "";
     const text = shown ? `|"${shown}"|` : "";
     if (e.send) return `==>${text}`;
     return e.conditional ? `-.->${text}` : `-->${text}`;

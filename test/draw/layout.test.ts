@@ -174,6 +174,56 @@ describe("layoutGraph", () => {
   });
 });
 
+describe("labels of conditions that begin alike (the page's drawing and `draw --format svg|png`)", () => {
+  it("cuts them to different labels, each keeping the part that tells it apart", async () => {
+    const path = join(import.meta.dirname, "../fixtures/drawing/long-routes.yaml");
+    const graph = await graphDrawing({ path, spec: (await loadSpec(path)).data as GraphSpec }, 0);
+    const routes = layoutGraph(graph).edges.filter((e) => e.edge.when);
+    expect(routes).toHaveLength(2);
+    const labels = routes.map((e) => e.label!.text);
+    expect(new Set(labels).size).toBe(2);
+    for (const l of labels) expect(Array.from(l).length).toBeLessThanOrEqual(40);
+    expect(labels.find((l) => l.includes("enterprise_plan"))).toBeDefined();
+    expect(labels.find((l) => l.includes("small_business_plan"))).toBeDefined();
+    // Each still begins as its condition does.
+    for (const l of labels) expect(l.startsWith("state.categor")).toBe(true);
+  });
+
+  it("keeps every different condition of a graph told apart, whatever they share", () => {
+    const shared = "x".repeat(30);
+    const whens = [
+      `${shared}a${"y".repeat(60)}`,
+      `${shared}b${"y".repeat(60)}`,
+      `${shared}a${"y".repeat(59)}z`,
+      `${"z".repeat(200)}`,
+      `${"z".repeat(199)}q`,
+      "short",
+    ];
+    const graph: DrawableGraph = {
+      nodes: ["__start__", "a", ...whens.map((_, i) => `t${i}`)].map((id) => ({
+        id,
+        type: "runnable",
+        data: { id, name: id },
+      })),
+      edges: [
+        { source: "__start__", target: "a", conditional: false },
+        ...whens.map((when, i) => ({
+          source: "a",
+          target: `t${i}`,
+          conditional: true,
+          kind: "route" as const,
+          when,
+          data: when,
+        })),
+      ],
+    };
+    const labels = layoutGraph(graph).edges.flatMap((e) => (e.label ? [e.label.text] : []));
+    expect(labels).toHaveLength(whens.length);
+    expect(new Set(labels).size).toBe(whens.length);
+    for (const l of labels) expect(Array.from(l).length).toBeLessThanOrEqual(40);
+  });
+});
+
 describe("expandSubgraphs (a subgraph opened in place on the page)", () => {
   it("replaces only the opened subgraph node by its child, edges rerouted to its start and end", async () => {
     const base = await fixture(0);
