@@ -11,14 +11,28 @@ import { useAssistants } from "./graphs/use-assistants.js";
 import { hrefOf, type Route, useRoute } from "./route.js";
 import { RunView } from "./runs/run-view.js";
 import { ThreadsView } from "./threads/threads-view.js";
+import { focusView, MAIN_ID, useViewFocus } from "./view-focus.js";
 
 function App() {
   const route = useRoute();
   const { list, error, unauthorized, retry } = useAssistants();
   const graph = route.view === "graph" || route.view === "run" ? route.graph : undefined;
   const assistant = list?.find((a) => a.graph_id === graph);
+  useViewFocus(route);
   return (
     <>
+      {/* The first Tab: past the header and the graph list to the view. Not a hash link, which
+          would be read as a route. */}
+      <a
+        class="skip-link"
+        href={`#${MAIN_ID}`}
+        onClick={(e) => {
+          e.preventDefault();
+          focusView();
+        }}
+      >
+        Skip to main content
+      </a>
       <header class="top">
         <h1>
           <a href="#/">graphspec dev</a>
@@ -48,7 +62,7 @@ function App() {
             <p>Loading graphs…</p>
           )}
         </aside>
-        <main>
+        <main id={MAIN_ID}>
           {unauthorized !== undefined ? (
             <ApiKeyForm message={unauthorized} onKey={retry} />
           ) : (

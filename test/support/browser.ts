@@ -158,6 +158,13 @@ export interface AxeViolation {
  * and critical violations, each with the selectors of the elements at fault.
  */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  return (await axeViolations(page)).filter(
+    (v) => v.impact === "serious" || v.impact === "critical",
+  );
+}
+
+/** Every violation axe-core finds on the page as it is now, whatever its impact. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(axe.source);
   const result = await page.evaluate(async () => {
     // The global the evaluated source defined.
@@ -171,5 +178,5 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
       nodes: v.nodes.map((n) => n.target.join(" ")),
     }));
   });
-  return result.filter((v) => v.impact === "serious" || v.impact === "critical");
+  return result;
 }

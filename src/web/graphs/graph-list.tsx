@@ -3,13 +3,18 @@ import type { Assistant } from "@langchain/langgraph-sdk";
 import { hrefOf } from "../route.js";
 import { diagnosticCount, graphMetaOf } from "./graph-meta.js";
 
+/** By name, as a person looks for one (the server lists them by file). */
+const byName = (a: Assistant, b: Assistant) =>
+  a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: "base" }) ||
+  a.name.localeCompare(b.name);
+
 export function GraphList(props: { assistants: Assistant[]; selected: string | undefined }) {
   return (
     <nav aria-label="Graphs">
       <h2>Graphs</h2>
       {props.assistants.length ? null : <p class="hint">No graph in the folder yet.</p>}
       <ul class="graph-list">
-        {props.assistants.map((a) => {
+        {[...props.assistants].sort(byName).map((a) => {
           const meta = graphMetaOf(a);
           const badge = diagnosticCount(meta);
           const errors = meta?.diagnostics.some((d) => d.severity === "error") || meta?.refused;

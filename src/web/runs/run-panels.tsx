@@ -1,5 +1,6 @@
 /** What a run shows as it goes: its status, each node's streamed text, its tool calls, its usage. */
 import type { RunProgress, RunStatus, ToolCall } from "./run-progress.js";
+import { CodeBlock, shownValue, ToolResult } from "./tool-result.js";
 
 const STATUS_TEXT: Record<RunStatus, string> = {
   running: "Running…",
@@ -78,8 +79,6 @@ export function MessagesPanel(props: { progress: RunProgress }) {
   );
 }
 
-const shown = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v, null, 2));
-
 function ToolCallItem(props: { call: ToolCall }) {
   const c = props.call;
   return (
@@ -88,12 +87,12 @@ function ToolCallItem(props: { call: ToolCall }) {
       <dl>
         <dt>Arguments</dt>
         <dd>
-          <pre>{shown(c.args)}</pre>
+          <CodeBlock text={shownValue(c.args)} />
         </dd>
         <dt>{c.failed ? "Error" : "Result"}</dt>
         <dd>
           {"result" in c ? (
-            <pre class={c.failed ? "failed" : undefined}>{shown(c.result)}</pre>
+            <ToolResult result={c.result} failed={c.failed} />
           ) : (
             <span class="hint">running…</span>
           )}

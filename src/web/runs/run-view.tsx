@@ -15,6 +15,7 @@ import {
   SchemaForm,
   type SchemaFormState,
 } from "../forms/schema-form.js";
+import { focusElement } from "../view-focus.js";
 import { InterruptForms } from "./interrupt-forms.js";
 import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
 import {
@@ -35,6 +36,15 @@ import {
 } from "./stand-in.js";
 import { StandInChoice } from "./stand-in-choice.js";
 import { useRun } from "./use-run.js";
+
+/**
+ * After Resume or Continue the form or button that was focused goes away: focus the run's status
+ * instead (it says what the run does now), so the keyboard is not sent back to the page's top.
+ */
+function focusRunStatus() {
+  const status = document.querySelector<HTMLElement>('.run-view [role="status"]');
+  if (status) focusElement(status);
+}
 
 export function RunView(props: { assistant: Assistant; thread?: string }) {
   // Keyed by graph: another graph's run view starts afresh, not with this one's forms and run.
@@ -221,7 +231,10 @@ function RunBody(props: {
               type="button"
               class="primary"
               disabled={run.busy}
-              onClick={() => run.continueRun()}
+              onClick={() => {
+                run.continueRun();
+                focusRunStatus();
+              }}
             >
               Continue
             </button>
@@ -231,7 +244,10 @@ function RunBody(props: {
           interrupts={run.interrupts}
           busy={run.busy}
           problem={run.problem?.from === "resume" ? run.problem.problem : undefined}
-          onResume={run.resume}
+          onResume={(resume) => {
+            run.resume(resume);
+            focusRunStatus();
+          }}
         />
       </div>
       <div class="run-drawing">
