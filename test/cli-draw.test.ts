@@ -168,6 +168,23 @@ describe.concurrent("graphspec draw", () => {
     expect(out.stdout).not.toContain('data-cluster-id="sub"');
   });
 
+  it("tells conditions that begin alike apart, in SVG (as in PNG) and Mermaid, and names nodes whole", async () => {
+    const dir = fixtureProject();
+    const labels = (text: string, pattern: RegExp) =>
+      [...text.matchAll(pattern)].map((m) => m[1]!).filter((l) => l.startsWith("state.categor"));
+    const svg = (await run(["draw", "graphs/long-routes.yaml", "-f", "svg"], dir)).stdout;
+    const inSvg = labels(svg, /<text[^>]*font-family="ui-monospace[^>]*>([^<]*)<\/text>/g);
+    expect(inSvg).toHaveLength(2);
+    expect(new Set(inSvg).size).toBe(2);
+    const mermaid = (await run(["draw", "graphs/long-routes.yaml"], dir)).stdout;
+    const inMermaid = labels(mermaid, /\|"([^"]*)"\|/g);
+    expect(inMermaid).toHaveLength(2);
+    expect(new Set(inMermaid).size).toBe(2);
+    expect(mermaid).toContain(
+      '["classify_the_incoming_support_ticket_by_category_and_urgency_for_routing<br/>set"]',
+    );
+  });
+
   it("renders a PNG: its signature, twice the layout's size, and the nodes' names in dark pixels", async () => {
     const dir = fixtureProject();
     const r = await run(["draw", "graphs/everything.yaml", "-f", "png", "--out", "g.png"], dir);
