@@ -27,6 +27,7 @@ export function stateView(
     error: null,
     checkpoint: null,
     state: null,
+    ...(t.result !== undefined ? { result: toPlain(t.result) } : {}),
   }));
   return {
     values: toPlain(s.values),

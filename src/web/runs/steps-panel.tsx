@@ -1,0 +1,92 @@
+/**
+ * The run's steps, and its output: select a step (here, or its node in the drawing) to see the
+ * state its nodes got, what each wrote, what changed, and the state after it.
+ */
+import { Changes } from "../threads/checkpoint-timeline.js";
+import { StateValues } from "../threads/state-values.js";
+import type { RunStatus } from "./run-progress.js";
+import { type RunStep, stepName } from "./run-steps.js";
+
+export function StepsPanel(props: {
+  steps: RunStep[];
+  selected: string | undefined;
+  onSelect: (id: string | undefined) => void;
+  error: string | undefined;
+}) {
+  const chosen = props.steps.find((s) => s.id === props.selected);
+  return (
+    <section aria-label="Steps" class="panel steps">
+      <h3>Steps</h3>
+      {props.error ? <p role="alert">Could not read the steps: {props.error}</p> : null}
+      {props.steps.length ? (
+        <ol class="step-list">
+          {props.steps.map((s) => (
+            <li key={s.id}>
+              <button
+                type="button"
+                aria-pressed={s.id === props.selected}
+                onClick={() => props.onSelect(s.id === props.selected ? undefined : s.id)}
+              >
+                Step {s.step}: {stepName(s)}
+              </button>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="hint">
+          No steps yet. Each step's input, update and state show here as the run goes.
+        </p>
+      )}
+      {chosen ? <StepDetail step={chosen} /> : null}
+    </section>
+  );
+}
+
+function StepDetail(props: { step: RunStep }) {
+  const s = props.step;
+  const name = `Step ${s.step}: ${stepName(s)}`;
+  return (
+    <section aria-label={name} class="step-detail">
+      <h4>Input: the state {s.nodes.length > 1 ? "they" : "it"} got</h4>
+      <StateValues values={s.before} />
+      <h4>Update</h4>
+      {s.updates.map((u) => (
+        <div key={u.node} class="step-update" data-node={u.node}>
+          {s.updates.length > 1 ? <p class="node-name">{u.node}</p> : null}
+          {u.update === undefined || u.update === null ? (
+            <p class="hint">Wrote nothing.</p>
+          ) : (
+            <StateValues values={u.update} />
+          )}
+        </div>
+      ))}
+      <h4>Changes</h4>
+      <Changes before={s.before} after={s.after} known={true} />
+      <h4>State after</h4>
+      <StateValues values={s.after} />
+    </section>
+  );
+}
+
+/** The final state's values (the output schema's keys) once the run finished. */
+export function OutputPanel(props: {
+  status: RunStatus | undefined;
+  output: Record<string, unknown> | undefined;
+}) {
+  return (
+    <section aria-label="Output" class="panel output">
+      <h3>Output</h3>
+      {props.status === "success" && props.output ? (
+        <StateValues values={props.output} />
+      ) : (
+        <p class="hint">
+          {props.status === "interrupted"
+            ? "Paused: the state so far is the last step's."
+            : props.status === "error"
+              ? "The run failed: the state it reached is the last step's."
+              : "Shown when the run finishes."}
+        </p>
+      )}
+    </section>
+  );
+}
