@@ -50,6 +50,19 @@ edges:
   - { from: second, to: END }
 `;
 
+/** The wide graph as a subgraph: opened in place, its 64 nodes are drawn in the parent's drawing. */
+const MOUNTED = `version: 1
+name: mounted
+description: The wide graph as a subgraph.
+state:
+  n: { type: integer, reducer: sum, default: 0 }
+nodes:
+  lanes: { kind: subgraph, graph: wide.yaml }
+edges:
+  - { from: START, to: lanes }
+  - { from: lanes, to: END }
+`;
+
 const THREE = `version: 1
 name: three
 description: Three set nodes in a row.
@@ -79,6 +92,7 @@ beforeAll(async () => {
     files: {
       "graphs/wide.yaml": wideSpec(),
       "graphs/counter.yaml": STEPS,
+      "graphs/mounted.yaml": MOUNTED,
       "graphs/three.yaml": THREE,
     },
   });
@@ -148,6 +162,17 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view", () => {
     await page.getByRole("button", { name: "Fit width" }).click();
     expect(await smallestLabel()).toBeGreaterThanOrEqual(11);
     await axeLightAndDark("wide");
+    s.expectClean();
+  });
+
+  it("keeps an opened subgraph's labels readable", async () => {
+    await page.goto(`${dev.server.url}/#/graphs/mounted/run`);
+    await page.getByRole("button", { name: "Expand subgraph lanes" }).click();
+    await nodeBox("lanes:h8").waitFor();
+    expect(await smallestLabel()).toBeGreaterThanOrEqual(11);
+    await page.getByRole("button", { name: "Collapse subgraph lanes" }).click();
+    await expect.poll(() => nodeBox("lanes:h8").count(), WAIT).toBe(0);
+    await axeLightAndDark("subgraph");
     s.expectClean();
   });
 

@@ -174,7 +174,7 @@ function RunBody(props: {
   });
 
   const cost = costOf(run.progress.usageByMessage, props.models);
-  const { history, error: stepsError } = useRunSteps(run.thread, run.progress.status);
+  const { history, error: stepsError, more } = useRunSteps(run.thread, run.progress.status);
   const steps = useMemo(() => stepsOf(history), [history]);
   const [selectedStep, selectStep] = useState<string | undefined>(undefined);
   const chosen = steps.find((s) => s.id === selectedStep);
@@ -274,6 +274,7 @@ function RunBody(props: {
           selected={selectedStep}
           onSelect={selectStep}
           error={stepsError}
+          olderOn={more ? run.thread : undefined}
         />
         <OutputPanel status={run.progress.status} output={output} />
         <MessagesPanel progress={run.progress} />

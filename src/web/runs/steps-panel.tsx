@@ -2,6 +2,7 @@
  * The run's steps, and its output: select a step (here, or its node in the drawing) to see the
  * state its nodes got, what each wrote, what changed, and the state after it.
  */
+import { hrefOf } from "../route.js";
 import { Changes } from "../threads/checkpoint-timeline.js";
 import { StateValues } from "../threads/state-values.js";
 import type { RunStatus } from "./run-progress.js";
@@ -12,6 +13,8 @@ export function StepsPanel(props: {
   selected: string | undefined;
   onSelect: (id: string | undefined) => void;
   error: string | undefined;
+  /** The thread, when older steps than those listed were left out: its page has them. */
+  olderOn?: string | undefined;
 }) {
   const chosen = props.steps.find((s) => s.id === props.selected);
   return (
@@ -37,6 +40,13 @@ export function StepsPanel(props: {
           No steps yet. Each step's input, update and state show here as the run goes.
         </p>
       )}
+      {props.olderOn ? (
+        <p class="hint">
+          The newest steps only:{" "}
+          <a href={hrefOf({ view: "threads", thread: props.olderOn })}>the thread's page</a> has
+          them all.
+        </p>
+      ) : null}
       {chosen ? <StepDetail step={chosen} /> : null}
     </section>
   );

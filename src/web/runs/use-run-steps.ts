@@ -10,8 +10,11 @@ import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { serverProblem } from "./server-problem.js";
 
-/** The newest checkpoints read: the steps of a long thread beyond these are on its thread page. */
-export const STEPS_READ = 100;
+/**
+ * The newest checkpoints read, as the thread's page reads a page of them: each read carries every
+ * checkpoint's whole state, so a long thread's older steps are left to that page.
+ */
+export const STEPS_READ = 50;
 
 export function useRunSteps(thread: string | undefined, status: string | undefined) {
   const [history, setHistory] = useState<ThreadState[]>([]);
@@ -41,5 +44,7 @@ export function useRunSteps(thread: string | undefined, status: string | undefin
       off();
     };
   }, [thread, status]);
-  return { history, error };
+  /** Whether older checkpoints may be left out. */
+  const more = history.length >= STEPS_READ;
+  return { history, error, more };
 }
