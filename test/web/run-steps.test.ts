@@ -60,12 +60,12 @@ describe("stepsOf", () => {
     const parallel = steps[1]!;
     expect(parallel.before).toEqual({ n: 0, note: "x" });
     expect(parallel.updates).toEqual([
-      { node: "a", update: { n: 1 } },
-      { node: "b", update: { n: 2, note: "x" } },
+      { task: "c0-t0", node: "a", update: { n: 1 } },
+      { task: "c0-t1", node: "b", update: { n: 2, note: "x" } },
     ]);
     expect(parallel.after).toEqual({ n: 3, note: "x" });
     // c's task had no result in the answer: its update is unknown, not made up.
-    expect(steps[2]!.updates).toEqual([{ node: "c", update: undefined }]);
+    expect(steps[2]!.updates).toEqual([{ task: "c1-t0", node: "c", update: undefined }]);
   });
 
   it("leaves out a step whose parent is not in the page read, and a task that paused", () => {
@@ -79,6 +79,17 @@ describe("stepsOf", () => {
       ]),
     ];
     expect(stepsOf(paused).map((s) => stepName(s))).toEqual(["y"]);
+  });
+
+  it("names a map's runs of one node once, with their count", () => {
+    const mapped = [
+      state("m1", "m0", 1, "loop", { drafts: ["a!", "b!"] }, []),
+      state("m0", undefined, 0, "loop", { drafts: [] }, [
+        { name: "draft", result: { drafts: ["a!"] } },
+        { name: "draft", result: { drafts: ["b!"] } },
+      ]),
+    ];
+    expect(stepsOf(mapped).map(stepName)).toEqual(["draft ×2"]);
   });
 
   it("finds the latest step a node ran in", () => {

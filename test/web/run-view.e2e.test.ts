@@ -63,6 +63,24 @@ edges:
   - { from: lanes, to: END }
 `;
 
+/** A map: one run of `draft` per topic, each seeing the state with its own `topic`. */
+const MAPPER = `version: 1
+name: mapper
+description: Drafts each topic, in parallel.
+state:
+  topics: { type: array, items: { type: string }, default: ["alpha", "beta"] }
+  topic: { type: string, default: "" }
+  drafts: { type: array, items: { type: string }, reducer: append, default: [] }
+nodes:
+  plan: { kind: set, values: { topic: "" } }
+  draft: { kind: set, values: { drafts: "\${{ [state.topic + '!'] }}" } }
+edges:
+  - { from: START, to: plan }
+  - from: plan
+    map: { over: state.topics, to: draft, with: { topic: "\${{ item }}" } }
+  - { from: draft, to: END }
+`;
+
 const THREE = `version: 1
 name: three
 description: Three set nodes in a row.
@@ -93,6 +111,7 @@ beforeAll(async () => {
       "graphs/wide.yaml": wideSpec(),
       "graphs/counter.yaml": STEPS,
       "graphs/mounted.yaml": MOUNTED,
+      "graphs/mapper.yaml": MAPPER,
       "graphs/three.yaml": THREE,
     },
   });
@@ -215,6 +234,21 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view", () => {
     expect(out).toMatch(/n\s*3/);
     expect(out).not.toContain("note");
     await axeLightAndDark("steps");
+    s.expectClean();
+  });
+
+  it("shows each run of a map with the input it got, and what it wrote", async () => {
+    await page.goto(`${dev.server.url}/#/graphs/mapper/run`);
+    await page.getByRole("button", { name: "Start run" }).click();
+    await expect.poll(runStatus, WAIT).toBe("success");
+    const steps = page.getByRole("region", { name: "Steps" });
+    await steps.getByRole("button", { name: "Step 2: draft ×2" }).click();
+    const detail = steps.getByRole("region", { name: "Step 2: draft ×2" });
+    const [input, update] = (await detail.innerText()).split("Update");
+    // Each run's own topic, which the state before the step (topic "") does not have.
+    expect(input).toMatch(/topic\s*"alpha"[\s\S]*topic\s*"beta"/);
+    expect(update).toMatch(/"alpha!"[\s\S]*"beta!"/);
+    await axeLightAndDark("map");
     s.expectClean();
   });
 

@@ -6,6 +6,8 @@
 import type { ThreadState } from "@langchain/langgraph-sdk";
 
 export interface StepUpdate {
+  /** The task's id: the stream's `tasks` events name it too. */
+  task: string;
   node: string;
   /** What the node wrote (`{ channel: value }`); undefined when the server does not say. */
   update: unknown;
@@ -43,16 +45,22 @@ export function stepsOf(history: ThreadState[]): RunStep[] {
       step: typeof s.metadata.step === "number" ? s.metadata.step : steps.length,
       nodes: ran.map((t) => t.name),
       before: valuesOf(parent),
-      updates: ran.map((t) => ({ node: t.name, update: t.result })),
+      updates: ran.map((t) => ({ task: t.id, node: t.name, update: t.result ?? undefined })),
       after: valuesOf(s),
     });
   }
   return steps.reverse();
 }
 
-/** A step's nodes as the page names them: the run's input for `__start__`. */
-export const stepName = (step: RunStep): string =>
-  step.nodes.map((n) => (n === "__start__" ? "input" : n)).join(", ") || "a step";
+/** A step's nodes as the page names them: the run's input for `__start__`, `draft ×3` for a map's runs. */
+export function stepName(step: RunStep): string {
+  const counts = new Map<string, number>();
+  for (const n of step.nodes) counts.set(n, (counts.get(n) ?? 0) + 1);
+  const names = [...counts].map(
+    ([n, k]) => `${n === "__start__" ? "input" : n}${k > 1 ? ` ×${k}` : ""}`,
+  );
+  return names.join(", ") || "a step";
+}
 
 /** The latest step a node ran in (a node clicked in the drawing selects it). */
 export function lastStepOf(steps: RunStep[], node: string): RunStep | undefined {

@@ -275,6 +275,7 @@ function RunBody(props: {
           onSelect={selectStep}
           error={stepsError}
           olderOn={more ? run.thread : undefined}
+          inputs={run.progress.taskInputs}
         />
         <OutputPanel status={run.progress.status} output={output} />
         <MessagesPanel progress={run.progress} />

@@ -15,6 +15,8 @@ export function StepsPanel(props: {
   error: string | undefined;
   /** The thread, when older steps than those listed were left out: its page has them. */
   olderOn?: string | undefined;
+  /** Tasks' inputs seen in the run's stream, by task id (RunProgress.taskInputs). */
+  inputs: Record<string, unknown>;
 }) {
   const chosen = props.steps.find((s) => s.id === props.selected);
   return (
@@ -47,21 +49,32 @@ export function StepsPanel(props: {
           them all.
         </p>
       ) : null}
-      {chosen ? <StepDetail step={chosen} /> : null}
+      {chosen ? <StepDetail step={chosen} inputs={props.inputs} /> : null}
     </section>
   );
 }
 
-function StepDetail(props: { step: RunStep }) {
+function StepDetail(props: { step: RunStep; inputs: Record<string, unknown> }) {
   const s = props.step;
   const name = `Step ${s.step}: ${stepName(s)}`;
+  const seen = s.updates.some((u) => u.task in props.inputs);
   return (
     <section aria-label={name} class="step-detail">
-      <h4>Input: the state {s.nodes.length > 1 ? "they" : "it"} got</h4>
-      <StateValues values={s.before} />
+      <h4>Input</h4>
+      {/* Each task's own input when the page saw the run (a map run's differs); else the state before. */}
+      {seen ? (
+        s.updates.map((u) => (
+          <div key={u.task} class="step-update" data-node={u.node}>
+            {s.updates.length > 1 ? <p class="node-name">{u.node}</p> : null}
+            <StateValues values={u.task in props.inputs ? props.inputs[u.task] : s.before} />
+          </div>
+        ))
+      ) : (
+        <StateValues values={s.before} />
+      )}
       <h4>Update</h4>
       {s.updates.map((u) => (
-        <div key={u.node} class="step-update" data-node={u.node}>
+        <div key={u.task} class="step-update" data-node={u.node}>
           {s.updates.length > 1 ? <p class="node-name">{u.node}</p> : null}
           {u.update === undefined || u.update === null ? (
             <p class="hint">Wrote nothing.</p>
