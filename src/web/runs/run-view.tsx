@@ -86,6 +86,7 @@ function useGraphDetails(assistantId: string, revision: string) {
           output: (schemas.output_schema ?? undefined) as JsonSchema | undefined,
           drawing: drawing as unknown as DrawableGraph,
         });
+        setError(undefined);
       })
       .catch((e) => !stopped && setError(serverProblem(e).message));
     return () => {
