@@ -167,6 +167,8 @@ export interface ThreadState extends HistoryEntry {
     name: string;
     /** `response_schema`: the JSON Schema the answer must match (an `interrupt` node's `schema`). */
     interrupts: { id: string; value: unknown; response_schema?: unknown }[];
+    /** What the task wrote (`{ channel: value }`), once it has finished: its node's update. */
+    result?: unknown;
   }[];
 }
 

@@ -32,6 +32,8 @@ const tasksOf = (s: StateSnapshot): ThreadState["tasks"] =>
       value: i.value,
       ...(i.response_schema ? { response_schema: i.response_schema } : {}),
     })),
+    // The node's update, as LangGraph's own server gives it: the run view shows it per step.
+    ...(t.result !== undefined ? { result: t.result } : {}),
   }));
 
 /** What thread operations need of the executor's other parts. */

@@ -27,6 +27,8 @@ export function stateView(
     error: null,
     checkpoint: null,
     state: null,
+    // What the task wrote, or null (not finished, or wrote nothing), as LangGraph's server says.
+    result: t.result === undefined ? null : toPlain(t.result),
   }));
   return {
     values: toPlain(s.values),

@@ -85,6 +85,8 @@ describe.each(clients)("%s against graphspec's server", (_name, connect) => {
     const history = await client.threads.getHistory(thread.thread_id, { limit: 20 });
     expect(history[0]!.values).toMatchObject({ n: 3 });
     expect(history.length).toBeGreaterThanOrEqual(4);
+    // A finished task carries what its node wrote (`result`), as LangGraph's server gives it.
+    expect(history[1]!.tasks).toMatchObject([{ name: "three", result: { n: 1, path: ["three"] } }]);
     await client.threads.updateState(thread.thread_id, { values: { n: 10 }, asNode: "three" });
     expect((await client.threads.getState(thread.thread_id)).values).toMatchObject({ n: 13 });
     await client.threads.delete(thread.thread_id);

@@ -23,6 +23,16 @@ const toolMeta = {
 };
 
 describe("applyEvent", () => {
+  it("keeps each of the graph's own tasks' input by task id (a map run's is its own), not a subgraph's", () => {
+    const p = fold([
+      ["tasks", { id: "d1", name: "draft", input: { topic: "a" }, triggers: ["__pregel_push"] }],
+      ["tasks", { id: "d2", name: "draft", input: { topic: "b" }, triggers: ["__pregel_push"] }],
+      ["tasks", { id: "d1", name: "draft", result: { drafts: ["a!"] }, interrupts: [] }],
+      ["tasks|research:x1", { id: "i1", name: "search", input: { q: 1 }, triggers: [] }],
+    ]);
+    expect(p.taskInputs).toEqual({ d1: { topic: "a" }, d2: { topic: "b" } });
+  });
+
   it("lights the graph's nodes as their tasks start and finish; a subgraph's as `parent:child`", () => {
     const p = fold([
       ["metadata", { run_id: "r1", attempt: 1 }],

@@ -2,17 +2,20 @@
  * A graph drawn as SVG from its drawable JSON (`GET /assistants/{id}/graph`), laid out by
  * src/draw/layout.ts, with each node's run status shown (the run view lights nodes up as they start
  * and finish). Subgraph nodes open in place: their button fetches the xray drawing once and draws
- * the child's nodes in a cluster. The drawing fits the panel; "Actual size" shows it 1:1, scrolled.
+ * the child's nodes in a cluster. It fits the panel's width without shrinking its labels below a
+ * readable size, and zooms and pans (drawing-zoom.tsx). A node clicked is reported (the run view
+ * shows its step); the nodes `selected` are marked.
  *
  * Contract the tests and other views rely on: a `<figure aria-label="Drawing of NAME">`; each node a
  * `<g class="node" data-node-id=ID data-kind=KIND data-status=STATUS>` with its name as text.
  */
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { DrawableGraph } from "../../draw/drawable.js";
 import { expandSubgraphs } from "../../draw/expand.js";
 import { type LaidEdge, type LaidJoin, layoutGraph } from "../../draw/layout.js";
 import { describeEdge, pathOf } from "../../draw/shapes.js";
 import { client } from "../api.js";
+import { type DrawingView, svgSizing, useDragToPan, ZoomControls } from "./drawing-zoom.js";
 import { DrawingLegend } from "./legend.js";
 import { NodeShape, type NodeStatus, ToggleButton } from "./node-shape.js";
 
@@ -24,10 +27,17 @@ export function GraphDrawing(props: {
   status?: Record<string, NodeStatus>;
   /** The assistant to fetch the xray drawing from; default the graph's name. */
   assistantId?: string;
+  /** Nodes to mark as selected (the run view's step). */
+  selected?: ReadonlySet<string>;
+  /** A node was clicked (with the mouse: the run view's list of steps is the keyboard's way). */
+  onNodeClick?: (id: string) => void;
 }) {
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [xray, setXray] = useState<DrawableGraph | undefined>(undefined);
-  const [actualSize, setActualSize] = useState(false);
+  const [view, setView] = useState<DrawingView>({ mode: "width" });
+  const svg = useRef<SVGSVGElement>(null);
+  const area = useRef<HTMLDivElement>(null);
+  const pan = useDragToPan(area);
   const [xrayError, setXrayError] = useState<string | undefined>(undefined);
   const source = props.assistantId ?? props.name;
 
@@ -66,30 +76,41 @@ export function GraphDrawing(props: {
   return (
     <figure aria-label={`Drawing of ${props.name}`} class="drawing">
       <div class="drawing-tools">
-        <button type="button" aria-pressed={actualSize} onClick={() => setActualSize((a) => !a)}>
-          {actualSize ? "Fit to panel" : "Actual size"}
-        </button>
+        <ZoomControls
+          view={view}
+          onView={setView}
+          svg={svg}
+          width={layout.width}
+          height={layout.height}
+        />
         {xrayError ? <span role="alert">Could not open the subgraph: {xrayError}</span> : null}
       </div>
-      <div class={actualSize ? "drawing-scroll actual" : "drawing-scroll"}>
+      {/* Focusable so the arrow keys pan it; drag pans it too (drawing-zoom.tsx). */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a scrolled area of a figure, not a form's fieldset. */}
+      <div
+        ref={area}
+        class={`drawing-scroll view-${view.mode}`}
+        role="group"
+        aria-label={`${props.name}, drawn: scroll, drag or use the arrow keys to move around`}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled area takes focus so the keyboard can scroll it.
+        tabIndex={0}
+        onPointerDown={pan.onPointerDown}
+      >
         {/* biome-ignore lint/a11y/useSemanticElements: an SVG drawing with buttons in it is a group, not a form's fieldset. */}
+        {/* biome-ignore lint/a11y/useKeyWithClickEvents: a node's click is a mouse shortcut; the run view's list of steps is the keyboard's way to the same thing. */}
         <svg
+          ref={svg}
           role="group"
           aria-label={`${props.name}: ${props.graph.nodes.length} nodes, ${edgeCount} edges`}
           viewBox={`0 0 ${layout.width} ${layout.height}`}
-          width={actualSize ? layout.width : "100%"}
-          height={actualSize ? layout.height : undefined}
-          {...(actualSize
-            ? {}
-            : {
-                // Fit the panel, but never below 80% of actual size for the sake of height: a
-                // long graph scrolls rather than shrinking into unreadable text.
-                style: {
-                  maxWidth: `${Math.max(layout.width * 1.3, 240)}px`,
-                  maxHeight: `max(75vh, ${Math.round(layout.height * 0.8)}px)`,
-                },
-              })}
+          {...svgSizing(view, layout.width, layout.height)}
           preserveAspectRatio="xMidYMin meet"
+          onClick={(e) => {
+            if (!props.onNodeClick || pan.wasDrag()) return;
+            const node = (e.target as Element).closest?.("[data-node-id]");
+            const id = node?.getAttribute("data-node-id");
+            if (id && !(e.target as Element).closest?.(".toggle")) props.onNodeClick(id);
+          }}
         >
           <defs>
             <marker
@@ -139,6 +160,7 @@ export function GraphDrawing(props: {
               key={n.id}
               node={n}
               status={props.status?.[n.id] ?? "idle"}
+              selected={props.selected?.has(n.id) ?? false}
               {...(n.kind === "subgraph" ? { onToggle: () => toggle(n.id) } : {})}
             />
           ))}

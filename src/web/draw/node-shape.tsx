@@ -20,6 +20,8 @@ const STATUS_GLYPH: Record<NodeStatus, string> = {
 export function NodeShape(props: {
   node: LaidNode;
   status: NodeStatus;
+  /** Marked as selected (the run view's step). */
+  selected?: boolean;
   /** For a subgraph node, or an expanded one's cluster: open or close it in place. */
   onToggle?: () => void;
 }) {
@@ -30,7 +32,12 @@ export function NodeShape(props: {
   const terminal = n.kind === "start" || n.kind === "end";
   // A subgraph's button takes the right of the node (layout.ts gave it the room).
   const middle = (props.onToggle ? n.width - 24 : n.width) / 2;
-  const classes = ["node", `kind-${n.kind}`, m?.unreachable ? "unreachable" : ""].filter(Boolean);
+  const classes = [
+    "node",
+    `kind-${n.kind}`,
+    m?.unreachable ? "unreachable" : "",
+    props.selected ? "selected" : "",
+  ].filter(Boolean);
   const marks = [
     ...(m?.interrupt ?? []).map((w) => ({
       icon: <BreakpointIcon />,

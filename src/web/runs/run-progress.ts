@@ -74,6 +74,11 @@ export interface RunProgress {
   error: string | undefined;
   /** What the server said besides the failure's message: its code (docs/errors.md) and hint. */
   errorDetail: ErrorDetail | undefined;
+  /**
+   * Each of the graph's own tasks' input, by task id, from its `tasks` start event: a `map` run's
+   * is the state with its `with` channels set, which the thread's history does not keep.
+   */
+  taskInputs: Record<string, unknown>;
 }
 
 /** A failed run's code, fix hint and node, as the stream's `error` event gives them. */
@@ -94,6 +99,7 @@ export const emptyProgress = (): RunProgress => ({
   runId: undefined,
   error: undefined,
   errorDetail: undefined,
+  taskInputs: {},
 });
 
 /** A new run (or a resume) on the same page: what the last one showed stays, its status is reset. */
@@ -145,7 +151,9 @@ function onTask(p: RunProgress, data: unknown, namespace: string[] = []): RunPro
   else if (data.error) status = "error";
   else if (Array.isArray(data.interrupts) && data.interrupts.length) status = "interrupted";
   else status = "done";
-  return { ...p, nodes: { ...p.nodes, [name]: status } };
+  const next = { ...p, nodes: { ...p.nodes, [name]: status } };
+  if (status !== "running" || namespace.length || typeof data.id !== "string") return next;
+  return { ...next, taskInputs: { ...p.taskInputs, [data.id]: data.input } };
 }
 
 function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgress {

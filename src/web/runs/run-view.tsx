@@ -1,10 +1,12 @@
 /**
  * A run of one graph (`#/graphs/<g>/run[?thread=<id>]`): input and context forms from the
  * assistant's schemas, "Start run", then the run as it goes — the graph with its nodes lighting
- * up, the status, streamed text, tool calls, usage — and the forms that answer its interrupts.
+ * up, the status, streamed text, tool calls, usage — and the forms that answer its interrupts;
+ * its steps (each one's input, update and changes: steps-panel.tsx) and its output. A save
+ * that builds redraws the graph here too; a refused one shows its diagnostics.
  */
 import type { Assistant } from "@langchain/langgraph-sdk";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { DrawableGraph } from "../../draw/drawable.js";
 import { client } from "../api.js";
 import { GraphDrawing } from "../draw/graph-drawing.js";
@@ -15,6 +17,8 @@ import {
   SchemaForm,
   type SchemaFormState,
 } from "../forms/schema-form.js";
+import { DiagnosticsList } from "../graphs/diagnostics-list.js";
+import { type GraphMeta, graphMetaOf } from "../graphs/graph-meta.js";
 import { focusElement } from "../view-focus.js";
 import { InterruptForms } from "./interrupt-forms.js";
 import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
@@ -25,6 +29,7 @@ import {
   ToolCallsPanel,
   UsagePanel,
 } from "./run-panels.js";
+import { lastStepOf, outputOf, stepsOf } from "./run-steps.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
 import {
   initialStandIn,
@@ -35,7 +40,9 @@ import {
   withoutStandInOf,
 } from "./stand-in.js";
 import { StandInChoice } from "./stand-in-choice.js";
+import { OutputPanel, StepsPanel } from "./steps-panel.js";
 import { useRun } from "./use-run.js";
+import { useRunSteps } from "./use-run-steps.js";
 
 /**
  * After Resume or Continue the form or button that was focused goes away: focus the run's status
@@ -54,6 +61,8 @@ export function RunView(props: { assistant: Assistant; thread?: string }) {
       graph={props.assistant.graph_id}
       assistantId={props.assistant.assistant_id}
       name={props.assistant.name}
+      revision={`${props.assistant.version}@${props.assistant.updated_at}`}
+      meta={graphMetaOf(props.assistant)}
       thread={props.thread}
       models={modelsOfMetadata(props.assistant.metadata)}
       standIns={standInsOfMetadata(props.assistant.metadata)}
@@ -65,10 +74,12 @@ export function RunView(props: { assistant: Assistant; thread?: string }) {
 interface Loaded {
   input: JsonSchema;
   context: JsonSchema;
+  output: JsonSchema | undefined;
   drawing: DrawableGraph;
 }
 
-function useGraphDetails(assistantId: string) {
+/** Read again when a save builds (`revision` moves); the last good one stays meanwhile. */
+function useGraphDetails(assistantId: string, revision: string) {
   const [loaded, setLoaded] = useState<Loaded | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
@@ -82,14 +93,16 @@ function useGraphDetails(assistantId: string) {
         setLoaded({
           input: (schemas.input_schema ?? { type: "object", properties: {} }) as JsonSchema,
           context: (schemas.context_schema ?? { type: "object", properties: {} }) as JsonSchema,
+          output: (schemas.output_schema ?? undefined) as JsonSchema | undefined,
           drawing: drawing as unknown as DrawableGraph,
         });
+        setError(undefined);
       })
       .catch((e) => !stopped && setError(serverProblem(e).message));
     return () => {
       stopped = true;
     };
-  }, [assistantId]);
+  }, [assistantId, revision]);
   return { loaded, error };
 }
 
@@ -97,15 +110,19 @@ function RunPage(props: {
   graph: string;
   assistantId: string;
   name: string;
+  revision: string;
+  meta: GraphMeta | undefined;
   thread: string | undefined;
   models: Record<string, PricedModel>;
   standIns: StandInOffer[];
   withoutStandIn: WithoutStandIn;
 }) {
-  const { loaded, error } = useGraphDetails(props.assistantId);
+  const { loaded, error } = useGraphDetails(props.assistantId, props.revision);
   return (
     <section aria-labelledby="run-title" class="run-view">
       <h2 id="run-title">Run {props.name}</h2>
+      {/* A refused save: runs go on with the version that serves, as the list says. */}
+      {props.meta?.refused ? <DiagnosticsList meta={props.meta} /> : null}
       {error ? (
         <p role="alert">
           Could not load {props.name}: {error}
@@ -168,6 +185,14 @@ function RunBody(props: {
   });
 
   const cost = costOf(run.progress.usageByMessage, props.models);
+  const { history, error: stepsError, more } = useRunSteps(run.thread, run.progress.status);
+  const steps = useMemo(() => stepsOf(history), [history]);
+  const [selectedStep, selectStep] = useState<string | undefined>(undefined);
+  const chosen = steps.find((s) => s.id === selectedStep);
+  const latest = history[0];
+  const output = latest
+    ? outputOf(latest.values as Record<string, unknown>, loaded.output)
+    : undefined;
 
   const submit = () => {
     setChecked(true);
@@ -251,9 +276,25 @@ function RunBody(props: {
         />
       </div>
       <div class="run-drawing">
-        <GraphDrawing name={props.name} graph={loaded.drawing} status={run.progress.nodes} />
+        <GraphDrawing
+          name={props.name}
+          graph={loaded.drawing}
+          status={run.progress.nodes}
+          assistantId={props.assistantId}
+          selected={new Set(chosen?.nodes ?? [])}
+          onNodeClick={(node) => selectStep(lastStepOf(steps, node)?.id)}
+        />
       </div>
       <div class="run-panels">
+        <StepsPanel
+          steps={steps}
+          selected={selectedStep}
+          onSelect={selectStep}
+          error={stepsError}
+          olderOn={more ? run.thread : undefined}
+          inputs={run.progress.taskInputs}
+        />
+        <OutputPanel status={run.progress.status} output={output} />
         <MessagesPanel progress={run.progress} />
         <ToolCallsPanel progress={run.progress} />
         <UsagePanel

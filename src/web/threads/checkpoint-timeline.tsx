@@ -89,7 +89,7 @@ export function CheckpointTimeline(props: {
   );
 }
 
-function Changes(props: { before: unknown; after: unknown; known: boolean }) {
+export function Changes(props: { before: unknown; after: unknown; known: boolean }) {
   if (!props.known) return <p class="hint">Its parent is further back: load older checkpoints.</p>;
   const changes = valuesDiff(
     props.before as Record<string, unknown> | undefined,
