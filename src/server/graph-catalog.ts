@@ -15,6 +15,7 @@ import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import type { ServedStatus } from "./assistant-metadata.js";
+import { runConfigSchema } from "./run-config-schema.js";
 
 export interface GraphEntry {
   /** A UUID derived from the graph's name, as the LangGraph server derives its assistants' ids. */
@@ -193,6 +194,6 @@ export function graphSchemas(g: GraphEntry): Record<string, unknown> {
     output_schema: schemas.output,
     state_schema: schemas.state,
     context_schema: schemas.context,
-    config_schema: null,
+    config_schema: runConfigSchema(g.spec),
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Assistant } from "@langchain/langgraph-sdk";
 import { useEffect, useState } from "preact/hooks";
-import type { DrawableGraph } from "../../draw/drawable.js";
+import { type DrawableGraph, END_ID, START_ID } from "../../draw/drawable.js";
 import { client } from "../api.js";
 import { GraphDrawing } from "../draw/graph-drawing.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
@@ -15,8 +15,17 @@ import {
   SchemaForm,
   type SchemaFormState,
 } from "../forms/schema-form.js";
+import { ChatBox } from "./chat-box.js";
 import { InterruptForms } from "./interrupt-forms.js";
 import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
+import {
+  choicesOfConfigSchema,
+  noRunOptions,
+  type RunChoices,
+  type RunOptions,
+  recursionLimitProblem,
+} from "./run-options.js";
+import { RunOptionsForm } from "./run-options-form.js";
 import {
   MessagesPanel,
   RunFailureNote,
@@ -56,6 +65,8 @@ interface Loaded {
   input: JsonSchema;
   context: JsonSchema;
   drawing: DrawableGraph;
+  /** The configuration schema's choices: allowed models, tools. */
+  choices: RunChoices;
 }
 
 function useGraphDetails(assistantId: string) {
@@ -73,6 +84,7 @@ function useGraphDetails(assistantId: string) {
           input: (schemas.input_schema ?? { type: "object", properties: {} }) as JsonSchema,
           context: (schemas.context_schema ?? { type: "object", properties: {} }) as JsonSchema,
           drawing: drawing as unknown as DrawableGraph,
+          choices: choicesOfConfigSchema(schemas.config_schema),
         });
       })
       .catch((e) => !stopped && setError(serverProblem(e).message));
@@ -141,7 +153,15 @@ function RunBody(props: {
     setStandIn(id);
     keepStandIn(props.graph, id);
   };
-  const run = useRun(props.graph, props.assistantId, props.thread, standIn);
+  const [options, setOptions] = useState<RunOptions>(noRunOptions);
+  const run = useRun(props.graph, props.assistantId, props.thread, standIn, {
+    options,
+    choices: loaded.choices,
+  });
+  const nodes = loaded.drawing.nodes
+    .map((n) => n.id)
+    .filter((id) => id !== START_ID && id !== END_ID && !id.includes(":"));
+  const chat = isMessageList(loaded.input.properties?.messages);
   const [input, setInput] = useState<SchemaFormState>(() => initialFormState(loaded.input));
   const [context, setContext] = useState<SchemaFormState>(() => initialFormState(loaded.context));
   const [checked, setChecked] = useState(false);
@@ -163,6 +183,7 @@ function RunBody(props: {
     setChecked(true);
     if (run.busy) return;
     if (Object.keys(inputValue.errors).length || Object.keys(contextValue.errors).length) return;
+    if (recursionLimitProblem(options.recursionLimit)) return;
     run.start(
       inputValue.value as Record<string, unknown>,
       contextValue.value as Record<string, unknown>,
@@ -208,12 +229,29 @@ function RunBody(props: {
             onSubmit={submit}
           />
           {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
+          <RunOptionsForm
+            choices={loaded.choices}
+            nodes={nodes}
+            modelIds={Object.fromEntries(
+              Object.entries(props.models).map(([name, m]) => [name, m.model]),
+            )}
+            value={options}
+            onChange={setOptions}
+            disabled={run.busy}
+          />
         </div>
         <RunStatusLine
           progress={run.progress}
           thread={run.thread}
           pausedBefore={run.pausedBefore}
         />
+        {run.busy && run.progress.runId && run.thread ? (
+          <p>
+            <button type="button" class="danger" onClick={() => run.cancel()}>
+              Cancel run
+            </button>
+          </p>
+        ) : null}
         <RunFailureNote progress={run.progress} />
         {run.pausedBefore.length > 0 && !run.interrupts.length ? (
           <p>
@@ -233,6 +271,23 @@ function RunBody(props: {
           problem={run.problem?.from === "resume" ? run.problem.problem : undefined}
           onResume={run.resume}
         />
+        {chat && !run.interrupts.length && !run.pausedBefore.length ? (
+          <ChatBox
+            thread={run.thread}
+            disabled={run.busy}
+            onSend={(text) => {
+              if (Object.keys(contextValue.errors).length) {
+                setChecked(true);
+                return;
+              }
+              run.send(
+                text,
+                (inputValue.value ?? {}) as Record<string, unknown>,
+                contextValue.value as Record<string, unknown>,
+              );
+            }}
+          />
+        ) : null}
       </div>
       <div class="run-drawing">
         <GraphDrawing name={props.name} graph={loaded.drawing} status={run.progress.nodes} />
@@ -248,3 +303,7 @@ function RunBody(props: {
     </div>
   );
 }
+
+/** A graph with a `messages` list in its input chats (LangGraph Studio's chat mode). */
+const isMessageList = (schema: JsonSchema | undefined): boolean =>
+  schema !== undefined && schema.type === "array";
