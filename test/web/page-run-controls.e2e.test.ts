@@ -33,7 +33,7 @@ const CHAT_TESTS = `tests:
   - name: two turns
     input: { messages: [{ role: user, content: Hi }] }
     scripts:
-      default: ["Hello, how can I help?", "T-1001 is open."]
+      default: ["Hello, how can I help?", "T-1001 is open.", "You are welcome."]
 `;
 
 const SLOW = `version: 1
@@ -238,6 +238,16 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: Studio's run controls
       ["ai", "T-1001 is open."],
     ]);
     Object.assign(axeFound, await axeInBothSchemes("chat"));
+
+    // Back on the thread from its page: the conversation goes on there.
+    await page.goto("about:blank");
+    await page.goto(`${server.url}/#/threads/${thread}`);
+    await page.getByRole("link", { name: "Open in the run view" }).click();
+    await messages().getByText("T-1001 is open.").waitFor();
+    await chat.getByLabel("Message").fill("Thanks!");
+    await chat.getByRole("button", { name: "Send" }).click();
+    await messages().getByText("You are welcome.").waitFor();
+    expect(threadOfUrl()).toBe(thread);
   });
 
   it("publishes the choices a run may make as the assistant's configuration schema", async () => {
