@@ -261,6 +261,10 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: Studio's run controls
       },
     });
     expect((await client.assistants.getSchemas("slow")).config_schema).toBeNull();
+    // The allowlist reaches subgraphs: their tools are choices too.
+    expect((await client.assistants.getSchemas("supervisor")).config_schema).toMatchObject({
+      properties: { toolIds: { items: { enum: ["search_notes", "save_draft"] } } },
+    });
   });
 
   it("filters the thread list by graph and status, and keeps it current", async () => {

@@ -6,7 +6,7 @@
  * choices the assistant's `config_schema` publishes (src/server/run-config-schema.ts).
  */
 import type { Config } from "@langchain/langgraph-sdk";
-import { STAND_IN_FIELD } from "./stand-in.js";
+import { STAND_IN_FIELD } from "./stand-in-field.js";
 
 export interface RunOptions {
   /** "" : the spec's own models. */
