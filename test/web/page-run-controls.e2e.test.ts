@@ -86,9 +86,14 @@ const options = () => page.getByRole("group", { name: "Run options" });
 const messages = () => page.getByRole("region", { name: "Messages" });
 const threadOfUrl = () => new URL(page.url().replace("#", "")).searchParams.get("thread") ?? "";
 
-/** A fresh run form: a page load, not a hash change (which keeps the same graph's form as it was). */
+/**
+ * A fresh run form: a page load (a hash change keeps the same graph's form as it was), with
+ * nothing kept for the tab (the run options and stand-ins chosen by an earlier test).
+ */
 async function openRun(graph: string) {
   await page.goto("about:blank");
+  await page.goto(`${server.url}/#/`);
+  await page.evaluate("sessionStorage.clear()");
   await page.goto(`${server.url}/#/graphs/${graph}/run`);
   await page.getByRole("button", { name: "Start run" }).waitFor();
 }
@@ -130,6 +135,15 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: Studio's run controls
     await status("interrupted");
     await page.getByRole("status").getByText("Paused before summarise").waitFor();
     Object.assign(axeFound, await axeInBothSchemes("run-options"));
+    // A reload keeps the tab's choices: the Continue runs with the same breakpoints.
+    await page.reload();
+    await status("interrupted");
+    expect(
+      await options()
+        .getByRole("group", { name: "Pause before" })
+        .getByLabel("summarise")
+        .isChecked(),
+    ).toBe(true);
     await page.getByRole("button", { name: "Continue" }).click();
     await status("success");
     await messages().getByText("Ada cannot log in.").waitFor();

@@ -20,12 +20,12 @@ import { InterruptForms } from "./interrupt-forms.js";
 import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
 import {
   choicesOfConfigSchema,
-  noRunOptions,
   type RunChoices,
   type RunOptions,
   recursionLimitProblem,
 } from "./run-options.js";
 import { RunOptionsForm } from "./run-options-form.js";
+import { keepRunOptions, keptRunOptions } from "./run-options-memory.js";
 import {
   MessagesPanel,
   RunFailureNote,
@@ -153,14 +153,20 @@ function RunBody(props: {
     setStandIn(id);
     keepStandIn(props.graph, id);
   };
-  const [options, setOptions] = useState<RunOptions>(noRunOptions);
+  const nodes = loaded.drawing.nodes
+    .map((n) => n.id)
+    .filter((id) => id !== START_ID && id !== END_ID && !id.includes(":"));
+  const [options, setOptions] = useState<RunOptions>(() =>
+    keptRunOptions(props.graph, loaded.choices, nodes),
+  );
+  const chooseOptions = (next: RunOptions) => {
+    setOptions(next);
+    keepRunOptions(props.graph, next);
+  };
   const run = useRun(props.graph, props.assistantId, props.thread, standIn, {
     options,
     choices: loaded.choices,
   });
-  const nodes = loaded.drawing.nodes
-    .map((n) => n.id)
-    .filter((id) => id !== START_ID && id !== END_ID && !id.includes(":"));
   const chat = isMessageList(loaded.input.properties?.messages);
   const [input, setInput] = useState<SchemaFormState>(() => initialFormState(loaded.input));
   const [context, setContext] = useState<SchemaFormState>(() => initialFormState(loaded.context));
@@ -236,7 +242,7 @@ function RunBody(props: {
               Object.entries(props.models).map(([name, m]) => [name, m.model]),
             )}
             value={options}
-            onChange={setOptions}
+            onChange={chooseOptions}
             disabled={run.busy}
           />
         </div>
