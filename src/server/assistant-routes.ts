@@ -7,6 +7,7 @@ import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
 import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { modelsMetadata } from "./model-prices.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
+import { subgraphTools } from "./run-config-schema.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 
 const EPOCH = new Date(0).toISOString();
@@ -68,9 +69,10 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
   api.get("/assistants/:id/graph", async (c) =>
     c.json(await graphDrawing(await find(c.req.param("id")), xrayDepth(c.req.query("xray")))),
   );
-  api.get("/assistants/:id/schemas", async (c) =>
-    c.json(graphSchemas(await find(c.req.param("id")))),
-  );
+  api.get("/assistants/:id/schemas", async (c) => {
+    const g = await find(c.req.param("id"));
+    return c.json(graphSchemas(g, await subgraphTools(g.spec, g.path)));
+  });
   api.get("/assistants/:id/subgraphs", async (c) => {
     await find(c.req.param("id"));
     return c.json({});

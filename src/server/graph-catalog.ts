@@ -15,6 +15,7 @@ import { loadSpec } from "../spec/load.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import type { ServedStatus } from "./assistant-metadata.js";
+import { runConfigSchema } from "./run-config-schema.js";
 
 export interface GraphEntry {
   /** A UUID derived from the graph's name, as the LangGraph server derives its assistants' ids. */
@@ -185,7 +186,11 @@ export function folderCatalog(dir: string, options: FolderCatalogOptions = {}): 
 }
 
 /** The JSON Schemas of a graph's input, output, state and context, as the spec declares them. */
-export function graphSchemas(g: GraphEntry): Record<string, unknown> {
+export function graphSchemas(
+  g: GraphEntry,
+  /** The tools of its subgraphs, for `config_schema` (run-config-schema.ts's subgraphTools). */
+  subgraphToolNames: readonly string[] = [],
+): Record<string, unknown> {
   const schemas = graphJsonSchemas(g.spec);
   return {
     graph_id: g.name,
@@ -193,6 +198,6 @@ export function graphSchemas(g: GraphEntry): Record<string, unknown> {
     output_schema: schemas.output,
     state_schema: schemas.state,
     context_schema: schemas.context,
-    config_schema: null,
+    config_schema: runConfigSchema(g.spec, subgraphToolNames),
   };
 }

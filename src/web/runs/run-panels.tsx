@@ -7,6 +7,7 @@ const STATUS_TEXT: Record<RunStatus, string> = {
   interrupted: "Paused: waiting for an answer",
   success: "Finished",
   error: "Failed",
+  cancelled: "Cancelled",
 };
 
 /** The run's status, announced politely; `data-run-status` for tests and styles. */

@@ -15,7 +15,8 @@ export type NodeStatus = "idle" | "running" | "done" | "interrupted" | "error";
  */
 export const RUN_STREAM_MODES = ["tasks", "messages-tuple", "events"] as const;
 
-export type RunStatus = "running" | "interrupted" | "success" | "error";
+/** `cancelled`: stopped on request (`runs.cancel`): the stream's `error` with code `cancelled`. */
+export type RunStatus = "running" | "interrupted" | "success" | "error" | "cancelled";
 
 export interface StreamedMessage {
   id: string;
@@ -301,6 +302,7 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
             }).filter(([, v]) => v !== undefined),
           )
         : {};
+      if (detail.code === "cancelled") return { ...p, status: "cancelled" };
       return { ...p, status: "error", error: message, errorDetail: detail };
     }
     default:
@@ -310,6 +312,11 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
 
 /** How the run ended, once its stream closed: the thread's pending interrupts say if it paused. */
 export function finishedProgress(p: RunProgress, interrupted: boolean): RunProgress {
+  if (p.status === "cancelled") {
+    // The nodes it stopped in neither finished nor failed: no mark.
+    const nodes = Object.fromEntries(Object.entries(p.nodes).filter(([, s]) => s !== "running"));
+    return { ...p, nodes };
+  }
   if (p.status === "error") {
     const nodes = Object.fromEntries(
       Object.entries(p.nodes).map(([k, s]) => [k, s === "running" ? ("error" as const) : s]),

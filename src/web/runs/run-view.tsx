@@ -7,7 +7,7 @@
  */
 import type { Assistant } from "@langchain/langgraph-sdk";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import type { DrawableGraph } from "../../draw/drawable.js";
+import { type DrawableGraph, END_ID, START_ID } from "../../draw/drawable.js";
 import { client } from "../api.js";
 import { GraphDrawing } from "../draw/graph-drawing.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
@@ -20,8 +20,17 @@ import {
 import { DiagnosticsList } from "../graphs/diagnostics-list.js";
 import { type GraphMeta, graphMetaOf } from "../graphs/graph-meta.js";
 import { focusElement } from "../view-focus.js";
+import { ChatBox } from "./chat-box.js";
 import { InterruptForms } from "./interrupt-forms.js";
 import { costOf, formatUsd, modelsOfMetadata, type PricedModel } from "./run-cost.js";
+import {
+  choicesOfConfigSchema,
+  type RunChoices,
+  type RunOptions,
+  recursionLimitProblem,
+} from "./run-options.js";
+import { RunOptionsForm } from "./run-options-form.js";
+import { keepRunOptions, keptRunOptions } from "./run-options-memory.js";
 import {
   MessagesPanel,
   RunFailureNote,
@@ -76,6 +85,8 @@ interface Loaded {
   context: JsonSchema;
   output: JsonSchema | undefined;
   drawing: DrawableGraph;
+  /** The configuration schema's choices: allowed models, tools. */
+  choices: RunChoices;
 }
 
 /** Read again when a save builds (`revision` moves); the last good one stays meanwhile. */
@@ -95,6 +106,7 @@ function useGraphDetails(assistantId: string, revision: string) {
           context: (schemas.context_schema ?? { type: "object", properties: {} }) as JsonSchema,
           output: (schemas.output_schema ?? undefined) as JsonSchema | undefined,
           drawing: drawing as unknown as DrawableGraph,
+          choices: choicesOfConfigSchema(schemas.config_schema),
         });
         setError(undefined);
       })
@@ -168,7 +180,21 @@ function RunBody(props: {
     setStandIn(id);
     keepStandIn(props.graph, id);
   };
-  const run = useRun(props.graph, props.assistantId, props.thread, standIn);
+  const nodes = loaded.drawing.nodes
+    .map((n) => n.id)
+    .filter((id) => id !== START_ID && id !== END_ID && !id.includes(":"));
+  const [options, setOptions] = useState<RunOptions>(() =>
+    keptRunOptions(props.graph, loaded.choices, nodes),
+  );
+  const chooseOptions = (next: RunOptions) => {
+    setOptions(next);
+    keepRunOptions(props.graph, next);
+  };
+  const run = useRun(props.graph, props.assistantId, props.thread, standIn, {
+    options,
+    choices: loaded.choices,
+  });
+  const chat = isMessageList(loaded.input.properties?.messages);
   const [input, setInput] = useState<SchemaFormState>(() => initialFormState(loaded.input));
   const [context, setContext] = useState<SchemaFormState>(() => initialFormState(loaded.context));
   const [checked, setChecked] = useState(false);
@@ -198,6 +224,7 @@ function RunBody(props: {
     setChecked(true);
     if (run.busy) return;
     if (Object.keys(inputValue.errors).length || Object.keys(contextValue.errors).length) return;
+    if (recursionLimitProblem(options.recursionLimit)) return;
     run.start(
       inputValue.value as Record<string, unknown>,
       contextValue.value as Record<string, unknown>,
@@ -243,12 +270,29 @@ function RunBody(props: {
             onSubmit={submit}
           />
           {startProblem && problemForm !== "input" ? <ProblemNote problem={startProblem} /> : null}
+          <RunOptionsForm
+            choices={loaded.choices}
+            nodes={nodes}
+            modelIds={Object.fromEntries(
+              Object.entries(props.models).map(([name, m]) => [name, m.model]),
+            )}
+            value={options}
+            onChange={chooseOptions}
+            disabled={run.busy}
+          />
         </div>
         <RunStatusLine
           progress={run.progress}
           thread={run.thread}
           pausedBefore={run.pausedBefore}
         />
+        {run.busy && run.progress.runId && run.thread ? (
+          <p>
+            <button type="button" class="danger" onClick={() => run.cancel()}>
+              Cancel run
+            </button>
+          </p>
+        ) : null}
         <RunFailureNote progress={run.progress} />
         {run.pausedBefore.length > 0 && !run.interrupts.length ? (
           <p>
@@ -274,6 +318,23 @@ function RunBody(props: {
             focusRunStatus();
           }}
         />
+        {chat && !run.interrupts.length && !run.pausedBefore.length ? (
+          <ChatBox
+            thread={run.thread}
+            disabled={run.busy}
+            onSend={(text) => {
+              if (Object.keys(contextValue.errors).length) {
+                setChecked(true);
+                return;
+              }
+              run.send(
+                text,
+                (inputValue.value ?? {}) as Record<string, unknown>,
+                contextValue.value as Record<string, unknown>,
+              );
+            }}
+          />
+        ) : null}
       </div>
       <div class="run-drawing">
         <GraphDrawing
@@ -305,3 +366,7 @@ function RunBody(props: {
     </div>
   );
 }
+
+/** A graph with a `messages` list in its input chats (LangGraph Studio's chat mode). */
+const isMessageList = (schema: JsonSchema | undefined): boolean =>
+  schema !== undefined && schema.type === "array";

@@ -4,6 +4,7 @@
  * — a fixture test's scripts, a recording — or the real provider. The choice goes with each run
  * as `config.configurable.graphspec_stand_in`; the page remembers it per graph for the tab.
  */
+import { STAND_IN_FIELD } from "./stand-in-field.js";
 
 export interface StandInOffer {
   id: string;
@@ -12,8 +13,7 @@ export interface StandInOffer {
   test?: string;
 }
 
-/** The run-create field that carries the choice (src/server/run-choices.ts). */
-export const STAND_IN_FIELD = "graphspec_stand_in";
+export { STAND_IN_FIELD };
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
 import { hrefOf } from "../route.js";
+import { noRunOptions, type RunChoices, type RunOptions, runPayload } from "./run-options.js";
 import {
   applyEvent,
   emptyProgress,
@@ -20,7 +21,6 @@ import {
   startedProgress,
 } from "./run-progress.js";
 import { type ServerProblem, serverProblem } from "./server-problem.js";
-import { standInConfig } from "./stand-in.js";
 
 export interface PendingInterrupt {
   id: string;
@@ -73,16 +73,30 @@ const withNodes = (p: RunProgress, nodes: string[], status: NodeStatus): RunProg
 
 type StreamChunk = { event: string; data: unknown };
 
+let saidCount = 0;
+/** The person's chat message among the streamed answers (the stream carries only the graph's). */
+const withSaid = (p: RunProgress, text: string): RunProgress => ({
+  ...p,
+  messages: [...p.messages, { id: `said-${++saidCount}`, node: "you", text }],
+});
+
 export function useRun(
   graph: string,
   assistantId: string,
   initialThread: string | undefined,
   /** What answers for the models in the runs it starts ("": the real provider; stand-in.ts). */
   standIn = "",
+  /** The form's run options (run-options.ts), for every run it starts, resumes or follows up. */
+  options: { options: RunOptions; choices: RunChoices } = {
+    options: noRunOptions(),
+    choices: { models: [], tools: [] },
+  },
 ) {
   // Read when a run starts or resumes: a resume goes on with the choice the form shows then.
   const chosen = useRef(standIn);
   chosen.current = standIn;
+  const runOptions = useRef(options);
+  runOptions.current = options;
   const [state, setState] = useState<RunState>({
     progress: emptyProgress(),
     thread: initialThread,
@@ -179,7 +193,7 @@ export function useRun(
         from,
         client.runs.stream(thread, assistantId, {
           ...payload,
-          ...standInConfig(chosen.current),
+          ...runPayload(runOptions.current.options, runOptions.current.choices, chosen.current),
           streamMode: [...RUN_STREAM_MODES],
           streamSubgraphs: true,
         }),
@@ -188,7 +202,12 @@ export function useRun(
   );
 
   const start = useCallback(
-    async (input: Record<string, unknown>, context: Record<string, unknown>) => {
+    async (
+      input: Record<string, unknown>,
+      context: Record<string, unknown>,
+      /** Chat mode: the person's message, shown with the answers. */
+      said?: string,
+    ) => {
       set((s) => ({ ...s, busy: true, problem: undefined }));
       let thread: string;
       try {
@@ -197,11 +216,48 @@ export function useRun(
         set((s) => ({ ...s, busy: false, problem: { from: "start", problem: serverProblem(e) } }));
         return;
       }
-      set((s) => ({ ...s, progress: emptyProgress(), interrupts: [], pausedBefore: [] }));
+      set((s) => ({
+        ...s,
+        progress: said === undefined ? emptyProgress() : withSaid(emptyProgress(), said),
+        interrupts: [],
+        pausedBefore: [],
+      }));
       await follow(thread, "start", { input, context });
     },
     [follow],
   );
+
+  /**
+   * Chat mode: the person's message as a follow-up run on the thread (its input the message, added
+   * to `messages` by the channel's reducer) — or, with no thread yet, a new one with `input`.
+   */
+  const send = useCallback(
+    async (text: string, input: Record<string, unknown>, context: Record<string, unknown>) => {
+      const message = { role: "user", content: text };
+      if (!state.thread) {
+        const earlier = Array.isArray(input.messages) ? input.messages : [];
+        await start({ ...input, messages: [...earlier, message] }, context, text);
+        return;
+      }
+      set((s) => ({ ...s, progress: withSaid(s.progress, text) }));
+      await follow(state.thread, "start", { input: { messages: [message] }, context });
+    },
+    [follow, start, state.thread],
+  );
+
+  /** Asks the server to stop the run going on (`runs.cancel`); its stream then ends `cancelled`. */
+  const cancel = useCallback(async () => {
+    const runId = state.progress.runId;
+    if (!state.thread || !runId) return;
+    try {
+      await client.runs.cancel(state.thread, runId);
+    } catch (e) {
+      set((s) => ({
+        ...s,
+        progress: { ...s.progress, error: `cannot cancel: ${serverProblem(e).message}` },
+      }));
+    }
+  }, [state.thread, state.progress.runId]);
 
   const resume = useCallback(
     async (resumeValue: unknown) => {
@@ -230,7 +286,10 @@ export function useRun(
         if (stopped) return;
         const going = runs.find((r) => r.status === "pending" || r.status === "running");
         if (going) {
-          set((s) => ({ ...s, progress: { ...emptyProgress(), status: "running" } }));
+          set((s) => ({
+            ...s,
+            progress: { ...emptyProgress(), status: "running", runId: going.run_id },
+          }));
           // A run created without the page's stream modes replays only `values`: its `next`
           // nodes at least show as running.
           const now = await client.threads.getState(initialThread);
@@ -272,5 +331,5 @@ export function useRun(
     };
   }, [initialThread]);
 
-  return { ...state, start, resume, continueRun };
+  return { ...state, start, resume, continueRun, send, cancel };
 }

@@ -1,6 +1,7 @@
 /**
- * The server's threads, newest update first, a page at a time ("More" asks for the next one);
- * read again, as many as shown, when the server says a thread changed (page-events.ts).
+ * The server's threads, newest update first, a page at a time ("More" asks for the next one),
+ * filtered by graph and status (thread-filters.tsx); read again, as many as shown, under the same
+ * filter, when the server says a thread changed (page-events.ts).
  */
 import type { Thread } from "@langchain/langgraph-sdk";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -9,6 +10,7 @@ import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { hrefOf } from "../route.js";
 import { failureText } from "./api-failure.js";
+import { searchOf, type ThreadFilter, ThreadFilters } from "./thread-filters.js";
 
 export const PAGE = 20;
 
@@ -17,8 +19,15 @@ export function ThreadList() {
   const [more, setMore] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const [filter, setFilter] = useState<ThreadFilter>({ graph: "", status: "" });
+  // Read by the event handler set up once: a change re-reads under the filter shown now.
+  const filterNow = useRef(filter);
+  filterNow.current = filter;
 
+  // Each read's number: an answer that comes after a newer read began (another filter) is dropped.
+  const reads = useRef(0);
   const load = async (offset: number, limit = PAGE) => {
+    const read = ++reads.current;
     setBusy(true);
     try {
       const page = await client.threads.search({
@@ -26,7 +35,9 @@ export function ThreadList() {
         offset,
         sortBy: "updated_at",
         sortOrder: "desc",
+        ...searchOf(filterNow.current),
       });
+      if (read !== reads.current) return;
       setThreads((shown) => (offset ? [...(shown ?? []), ...page] : page));
       setMore(page.length === limit);
       setError(undefined);
@@ -40,22 +51,32 @@ export function ThreadList() {
   const shown = useRef(PAGE);
   shown.current = Math.max(PAGE, threads?.length ?? 0);
   useEffect(() => {
-    load(0);
-    const again = latestOnly(() => load(0, shown.current));
+    const readAgain = latestOnly(() => load(0, shown.current));
     return onPageEvent((e) => {
-      if (e.type === "thread" || e.type === "resync") again();
+      if (e.type === "thread" || e.type === "resync") readAgain();
     });
   }, []);
+  // The first read, and a new one (from the first page) for each filter chosen.
+  useEffect(() => {
+    setThreads(undefined);
+    load(0);
+  }, [filter.graph, filter.status]);
 
+  const filtered = filter.graph !== "" || filter.status !== "";
   return (
     <>
+      <ThreadFilters value={filter} onChange={setFilter} />
       {error ? <p role="alert">Cannot list the threads: {error}</p> : null}
       {threads === undefined ? (
         error ? null : (
           <p>Loading threads…</p>
         )
       ) : threads.length === 0 ? (
-        <p class="empty-state">No threads yet: run a graph to start one.</p>
+        <p class="empty-state">
+          {filtered
+            ? "No thread matches these filters."
+            : "No threads yet: run a graph to start one."}
+        </p>
       ) : (
         <table class="threads" aria-label="Threads">
           <thead>

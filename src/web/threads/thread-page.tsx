@@ -157,6 +157,12 @@ export function ThreadPage(props: { id: string }) {
               </div>
             </dl>
             <p class="actions">
+              {/* Where a run on it is followed, cancelled, continued, or chatted on. */}
+              {graph ? (
+                <a class="button" href={hrefOf({ view: "run", graph, thread: id })}>
+                  Open in the run view
+                </a>
+              ) : null}
               <button type="button" class="danger" onClick={() => setDeleting(true)}>
                 Delete thread
               </button>
