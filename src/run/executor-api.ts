@@ -9,7 +9,7 @@ import type { CheckpointerChoice, CheckpointerOptions } from "./checkpointer.js"
 import type { RunEvent } from "./events.js";
 import type { GraphStreamRequest } from "./graph-chunks.js";
 import type { RunLimits } from "./limits.js";
-import type { RunResult } from "./result.js";
+import type { RunError, RunResult } from "./result.js";
 import type { SizeLimits } from "./size-limits.js";
 import type { StoreChoice } from "./store.js";
 
@@ -167,7 +167,11 @@ export interface ThreadState extends HistoryEntry {
     name: string;
     /** `response_schema`: the JSON Schema the answer must match (an `interrupt` node's `schema`). */
     interrupts: { id: string; value: unknown; response_schema?: unknown }[];
+    /** The task ran and failed: its error's message (LangGraph keeps it with the checkpoint). */
+    error?: string;
   }[];
+  /** The step after this checkpoint failed: the run's error, as the run returned it (step-failure.ts). */
+  error?: RunError;
 }
 
 export interface ThreadInfo {

@@ -1,6 +1,7 @@
 /** Threads and their states as the LangGraph API shows them, read through the executor. */
 import type { ThreadState } from "../run/executor-api.js";
 import { toPlain } from "../run/serialize.js";
+import { runFailure } from "./run-failure.js";
 import type { ServerParts } from "./server-parts.js";
 
 const checkpoint = (threadId: string, checkpointId: string | undefined) => ({
@@ -24,7 +25,8 @@ export function stateView(
     id: t.id,
     name: t.name,
     interrupts: t.interrupts,
-    error: null,
+    // As LangGraph's server gives it: the failed task's error message.
+    error: t.error ?? null,
     checkpoint: null,
     state: null,
   }));
@@ -61,10 +63,12 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
   const [last] = await p.store.runsOfThread(storedId, { limit: 1 });
   const pending = state ? state.tasks.filter((t) => t.interrupts.length) : [];
   // As LangGraph's server orders it: a failed last run is `error` even though the node that threw
-  // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`.
+  // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`. The
+  // checkpoint keeps the failure too (step-failure.ts): a thread whose run records are gone (a
+  // server started again on the same checkpoints) still says it failed, and why.
   const status = live
     ? "busy"
-    : last?.record.status === "error"
+    : last?.record.status === "error" || state?.error
       ? "error"
       : pending.length || state?.next.length
         ? "interrupted"
@@ -84,5 +88,8 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
     values: toPlain(state?.values ?? {}),
     interrupts: Object.fromEntries(pending.map((t) => [t.id, t.interrupts])),
     config: {},
+    // The SDK's `Thread.error` (LangGraph Platform's, "if status == error"): the failure as the
+    // run's stream said it — code, message, node, hint — read back from the checkpoint.
+    ...(status === "error" && state?.error ? { error: runFailure(state.error) } : {}),
   };
 }
