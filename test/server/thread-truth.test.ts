@@ -101,7 +101,7 @@ describe("a fork of a graph with a required context field", () => {
       checkpointId: afterGreet.checkpoint.checkpoint_id!,
     });
     const forked = await client.threads.getState(thread_id);
-    expect(forked.checkpoint.checkpoint_id).toBe(written.checkpoint.checkpoint_id);
+    expect(forked.checkpoint.checkpoint_id).toBe(written.configurable?.checkpoint_id);
     expect(forked.values).toEqual({ who: "u-42", count: 11 });
     // A run on from the fork, given no context: the thread's own is used.
     await client.runs.wait(thread_id, "greets", { input: null });

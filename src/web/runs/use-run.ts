@@ -9,12 +9,12 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
 import { hrefOf } from "../route.js";
+import { reopenedProgress } from "./reopen-thread.js";
 import {
   applyEvent,
   emptyProgress,
   finishedProgress,
   type NodeStatus,
-  progressFromState,
   RUN_STREAM_MODES,
   type RunProgress,
   startedProgress,
@@ -248,11 +248,15 @@ export function useRun(
           pausedBefore,
         } = await pauseOf(initialThread, runs[0]?.status === "error");
         if (stopped) return;
-        const progress = progressFromState(
-          threadState.values,
+        // What its runs showed and where it stands, failure included (reopen-thread.ts).
+        const progress = await reopenedProgress(
+          initialThread,
+          threadState,
           interrupts.length ? interrupts.map((i) => i.node) : pausedBefore,
-          threadState.next ?? [],
+          runs,
+          leaving.signal,
         );
+        if (stopped) return;
         set((s) => ({ ...s, interrupts, pausedBefore, progress }));
       } catch (e) {
         if (!stopped)
