@@ -1,6 +1,7 @@
 /** Threads and their states as the LangGraph API shows them, read through the executor. */
 import type { ThreadState } from "../run/executor-api.js";
 import { toPlain } from "../run/serialize.js";
+import { type ClientView, clientFailure, clientText } from "./client-text.js";
 import { runFailure } from "./run-failure.js";
 import type { ServerParts } from "./server-parts.js";
 
@@ -13,20 +14,31 @@ const checkpoint = (threadId: string, checkpointId: string | undefined) => ({
 
 type Tasks = ThreadState["tasks"];
 
-/** One checkpoint of a thread as the API's ThreadState. */
+/** What a client of `p` may read of a thread's errors (client-text.ts): its own ids, relative paths. */
+export const threadClientView = (
+  p: ServerParts,
+  storedId: string,
+  clientId: string,
+): ClientView => ({
+  root: p.graphs.root,
+  threads: new Map([[storedId, clientId]]),
+});
+
+/** One checkpoint of a thread as the API's ThreadState; a failed task's error as `view` lets a client read it. */
 export function stateView(
   clientId: string,
   s: Omit<ThreadState, "tasks" | "parentCheckpointId"> & {
     tasks?: Tasks;
     parentCheckpointId?: string;
   },
+  view?: ClientView,
 ) {
   const tasks = (s.tasks ?? []).map((t) => ({
     id: t.id,
     name: t.name,
     interrupts: t.interrupts,
     // As LangGraph's server gives it: the failed task's error message.
-    error: t.error ?? null,
+    error: t.error === undefined ? null : view ? clientText(t.error, view) : t.error,
     checkpoint: null,
     state: null,
   }));
@@ -90,6 +102,8 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
     config: {},
     // The SDK's `Thread.error` (LangGraph Platform's, "if status == error"): the failure as the
     // run's stream said it — code, message, node, hint — read back from the checkpoint.
-    ...(status === "error" && state?.error ? { error: runFailure(state.error) } : {}),
+    ...(status === "error" && state?.error
+      ? { error: clientFailure(runFailure(state.error), threadClientView(p, storedId, clientId)) }
+      : {}),
   };
 }

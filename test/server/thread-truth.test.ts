@@ -60,6 +60,29 @@ beforeAll(async () => {
     join(dir, "nodes", "wrong.mjs"),
     'export default async function wrong() { return { n: "many" }; }\n',
   );
+  // A node whose error names its own file: the server's absolute path, which no client reads.
+  writeFileSync(
+    join(dir, "nodes", "names-itself.mjs"),
+    'import { fileURLToPath } from "node:url";\n' +
+      "export default async function namesItself() {\n" +
+      "  throw new Error(`cannot read ${fileURLToPath(import.meta.url)}`);\n" +
+      "}\n",
+  );
+  writeFileSync(
+    join(graphs, "names-itself.yaml"),
+    [
+      "version: 1",
+      "name: names-itself",
+      "state:",
+      "  n: { type: integer, default: 0 }",
+      "nodes:",
+      "  read: { kind: function, module: ../nodes/names-itself.mjs, writes: [n] }",
+      "edges:",
+      "  - { from: START, to: read }",
+      "  - { from: read, to: END }",
+      "",
+    ].join("\n"),
+  );
   writeFileSync(
     join(graphs, "miswrites.yaml"),
     [
@@ -143,6 +166,23 @@ describe("a failed thread", () => {
     // The state's history says the same of that checkpoint.
     const [latest] = await client.threads.getHistory(thread_id, { limit: 1 });
     expect(latest!.tasks[0]!.error).toBe(state.tasks[0]!.error);
+  });
+
+  it("names its files relative to the project, never by the server's paths", async () => {
+    const { thread_id } = await client.threads.create();
+    await expect(client.runs.wait(thread_id, "names-itself", { input: {} })).rejects.toThrow();
+    const thread = await client.threads.get(thread_id);
+    const state = await client.threads.getState(thread_id);
+    const [latest] = await client.threads.getHistory(thread_id, { limit: 1 });
+    const said = [
+      (thread.error as { message: string }).message,
+      state.tasks[0]!.error,
+      latest!.tasks[0]!.error,
+    ];
+    for (const text of said) {
+      expect(text).toContain("cannot read nodes/names-itself.mjs");
+      expect(text).not.toContain(dir);
+    }
   });
 
   it("stays error, with its failure, on a server started again on the same checkpoints", async () => {
