@@ -77,7 +77,11 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: a thread's truth", ()
     const forked = await client.threads.getState(id);
     expect(forked.values).toMatchObject({ attempts: 200, notes: ["edited"] });
 
-    // Through the reducer, as LangGraph's updateState writes: 200 + 5.
+    // Through the reducer, as LangGraph's updateState writes: 200 + 5 — from the fork, once the
+    // timeline shows it as the current checkpoint.
+    await expect
+      .poll(() => page.locator("ol[aria-label='Checkpoints'] > li").first().innerText())
+      .toMatch(/update\s+\(current\)/);
     await page
       .locator("ol[aria-label='Checkpoints'] > li")
       .first()
