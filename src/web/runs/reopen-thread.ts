@@ -23,10 +23,13 @@ import { nodesFromHistory, withThreadTruth } from "./thread-progress.js";
 
 /** Checkpoints read to find the nodes that ran: a thread of more steps shows the latest ones. */
 const HISTORY_READ = 100;
+/** Runs listed for a thread opened again; as many listed means there may be more: none replayed. */
+export const RUNS_LISTED = 10;
 
 /** The runs' events replayed, oldest run first; undefined when some are no longer kept. */
 async function replayed(thread: string, runs: Run[], signal: AbortSignal) {
-  if (!runs.length) return undefined;
+  // Older runs than those listed would be missing from what is shown: the state says it all.
+  if (!runs.length || runs.length >= RUNS_LISTED) return undefined;
   let p = emptyProgress();
   // A run created without the page's modes (or driven by another replica) replays no `tasks`:
   // then its events say less than the state does.
@@ -75,8 +78,10 @@ export async function reopenedProgress(
         status: fromState.status,
         error: undefined,
         errorDetail: undefined,
+        // The graph's own nodes are the checkpoints' to say (below): a replayed run may have
+        // been on a branch the thread has left. A subgraph's (`parent:child`) only events say.
         nodes: Object.fromEntries(
-          Object.entries(replay.nodes).filter(([, s]) => s !== "interrupted"),
+          Object.entries(replay.nodes).filter(([k, s]) => k.includes(":") && s !== "interrupted"),
         ),
       }
     : fromState;

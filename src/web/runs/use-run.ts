@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
 import { hrefOf } from "../route.js";
-import { reopenedProgress } from "./reopen-thread.js";
+import { RUNS_LISTED, reopenedProgress } from "./reopen-thread.js";
 import {
   applyEvent,
   emptyProgress,
@@ -226,7 +226,7 @@ export function useRun(
     const leaving = new AbortController();
     (async () => {
       try {
-        const runs = await client.runs.list(initialThread, { limit: 10 });
+        const runs = await client.runs.list(initialThread, { limit: RUNS_LISTED });
         if (stopped) return;
         const going = runs.find((r) => r.status === "pending" || r.status === "running");
         if (going) {
