@@ -9,7 +9,7 @@ import type { CheckpointerChoice, CheckpointerOptions } from "./checkpointer.js"
 import type { RunEvent } from "./events.js";
 import type { GraphStreamRequest } from "./graph-chunks.js";
 import type { RunLimits } from "./limits.js";
-import type { RunResult } from "./result.js";
+import type { RunError, RunResult } from "./result.js";
 import type { SizeLimits } from "./size-limits.js";
 import type { StoreChoice } from "./store.js";
 
@@ -169,7 +169,11 @@ export interface ThreadState extends HistoryEntry {
     interrupts: { id: string; value: unknown; response_schema?: unknown }[];
     /** What the task wrote (`{ channel: value }`), once it has finished: its node's update. */
     result?: unknown;
+    /** The task ran and failed: its error's message (LangGraph keeps it with the checkpoint). */
+    error?: string;
   }[];
+  /** The step after this checkpoint failed: the run's error, as the run returned it (step-failure.ts). */
+  error?: RunError;
 }
 
 export interface ThreadInfo {

@@ -11,9 +11,11 @@ import type { Execute } from "./execute-run.js";
 import type { Executor, ThreadState } from "./executor-api.js";
 import type { GraphLoader } from "./graph-loader.js";
 import type { Persistence } from "./persistence.js";
+import { rememberedContext, rememberedKeys } from "./remembered-keys.js";
 import type { RunResult } from "./result.js";
 import { runSecrets } from "./run-secrets.js";
 import { givenRefusal, type SizeLimits } from "./size-limits.js";
+import { failureOf } from "./step-failure.js";
 import type { ThreadGraphs } from "./thread-graph.js";
 import { graphForThread, onThread, refused } from "./thread-guard.js";
 import { threadSnapshot } from "./thread-snapshot.js";
@@ -34,7 +36,14 @@ const tasksOf = (s: StateSnapshot): ThreadState["tasks"] =>
     })),
     // The node's update, as LangGraph's own server gives it: the run view shows it per step.
     ...(t.result !== undefined ? { result: t.result } : {}),
+    ...(t.error !== undefined ? { error: errorMessage(t.error) } : {}),
   }));
+
+/** A failed task's error as LangGraph keeps it (an Error, or its `{ message, name }`), in one line of text. */
+const errorMessage = (e: unknown): string => {
+  const message = (e as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? message : String(e);
+};
 
 /** What thread operations need of the executor's other parts. */
 export interface ThreadParts {
@@ -113,9 +122,13 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
           : {}),
       };
       const config = { configurable: { thread_id: threadId } };
+      const { saver: cp } = await saver();
       for await (const s of compiled.getStateHistory(config, paging)) {
         const meta = (s.metadata ?? {}) as { step?: number; source?: string };
+        // Why the step after it failed, kept with the checkpoint (step-failure.ts).
+        const error = await failureOf(cp, s);
         entries.push({
+          ...(error ? { error } : {}),
           checkpointId: String(s.config.configurable?.checkpoint_id),
           step: meta.step ?? 0,
           source: meta.source ?? "loop",
@@ -142,10 +155,14 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
         // Looked up within the thread only: `checkpoint-at.ts` says why before LangGraph reads it.
         if (await missingCheckpoint((await saver()).saver, threadId, asked)) return undefined;
       }
-      const s =
+      const { saver: cp } = await saver();
+      const read =
         asked === undefined
-          ? (await threadSnapshot(compiled, (await saver()).saver, threadId)).snapshot
-          : await compiled.getState({ configurable: atCheckpoint(threadId, asked) });
+          ? await threadSnapshot(compiled, cp, threadId)
+          : { snapshot: await compiled.getState({ configurable: atCheckpoint(threadId, asked) }) };
+      const s = read.snapshot;
+      // Why the step after it failed: writes that cannot be applied, or a failed task's kept error.
+      const error = ("failure" in read ? read.failure : undefined) ?? (await failureOf(cp, s));
       const checkpointId = s.config?.configurable?.checkpoint_id as string | undefined;
       if (!checkpointId || (asked !== undefined && checkpointId !== asked)) return undefined;
       const meta = (s.metadata ?? {}) as { step?: number; source?: string };
@@ -158,6 +175,7 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
         next: [...s.next],
         values: s.values as Record<string, unknown>,
         tasks: tasksOf(s),
+        ...(error ? { error } : {}),
       };
     },
     /** Writes values to a thread as node `asNode` would have, with the thread claimed. */
@@ -188,16 +206,22 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
           const missing = await missingCheckpoint((await saver()).saver, threadId, from);
           if (missing) return refused(threadId, missing);
         }
+        // The context the thread's runs had at that checkpoint (remembered-keys.ts says why),
+        // kept with the new checkpoint as the model and tool allowlist are.
+        const remembered = await rememberedKeys((await saver()).saver, threadId, from);
+        const context = rememberedContext(remembered);
         // What is written is masked as a run's writes are (secret-guard.ts, through `configurable`).
-        const secrets = runSecrets(specified, envSecrets, undefined);
+        const secrets = runSecrets(specified, envSecrets, context);
         const config = {
           configurable: {
             thread_id: threadId,
             // A fork: the new checkpoint's parent is `from`, the thread's latest moves to it.
             ...(from !== undefined ? atCheckpoint(threadId, from) : {}),
             [GRAPH_KEY]: found.path,
+            ...remembered,
             ...secrets.configurable,
           },
+          ...(context ? { context } : {}),
         };
         try {
           const next = await compiled.updateState(config, values, opts.asNode);

@@ -9,6 +9,7 @@ import { modelsMetadata } from "./model-prices.js";
 import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
 import { subgraphTools } from "./run-config-schema.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
+import { reducersMetadata } from "./state-reducers.js";
 
 const EPOCH = new Date(0).toISOString();
 
@@ -27,6 +28,7 @@ export const assistantOf = (
     created_by: "system",
     graphspec: {
       models: modelsMetadata(g.spec),
+      reducers: reducersMetadata(g.spec),
       ...(g.status ? graphspecMetadata(g.path, g.status) : {}),
       // graphspec dev: what a run may choose to answer for the models (stand-in-choice.ts).
       ...(standIns ? { stand_ins: standIns.offers, without_stand_in: standIns.withoutOne } : {}),

@@ -15,7 +15,7 @@ import {
   ThreadSearch,
 } from "./request-body.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
-import { emptyState, stateView, threadView } from "./thread-views.js";
+import { emptyState, stateView, threadClientView, threadView } from "./thread-views.js";
 
 /** Threads read from the store at a time when a search filters on what only a view shows. */
 const SEARCH_CHUNK = 100;
@@ -170,7 +170,9 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const filters = await allow(c, "threads", "read", { thread_id: client });
     await existing(stored, client, filters);
     const s = await p.exec.state(stored);
-    return c.json(s ? stateView(client, s) : emptyState(client));
+    return c.json(
+      s ? stateView(client, s, threadClientView(p, stored, client)) : emptyState(client),
+    );
   });
 
   api.get("/threads/:thread_id/state/:checkpoint_id", async (c) => {
@@ -180,7 +182,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const asked = c.req.param("checkpoint_id");
     const entry = await p.exec.state(stored, undefined, { checkpointId: asked });
     if (!entry) throw notFound("checkpoint", asked);
-    return c.json(stateView(client, entry));
+    return c.json(stateView(client, entry, threadClientView(p, stored, client)));
   });
 
   api.post("/threads/:thread_id/state", async (c) => {
@@ -229,9 +231,10 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         ...(q.metadata ? { filter: q.metadata } : {}),
       })) ?? [];
     const latest = await p.exec.state(stored);
+    const view = threadClientView(p, stored, client);
     return c.json(
       history.map((h) =>
-        stateView(client, latest && h.checkpointId === latest.checkpointId ? latest : h),
+        stateView(client, latest && h.checkpointId === latest.checkpointId ? latest : h, view),
       ),
     );
   });

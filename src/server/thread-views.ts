@@ -1,6 +1,8 @@
 /** Threads and their states as the LangGraph API shows them, read through the executor. */
 import type { ThreadState } from "../run/executor-api.js";
 import { toPlain } from "../run/serialize.js";
+import { type ClientView, clientFailure, clientText } from "./client-text.js";
+import { runFailure } from "./run-failure.js";
 import type { ServerParts } from "./server-parts.js";
 
 const checkpoint = (threadId: string, checkpointId: string | undefined) => ({
@@ -12,19 +14,31 @@ const checkpoint = (threadId: string, checkpointId: string | undefined) => ({
 
 type Tasks = ThreadState["tasks"];
 
-/** One checkpoint of a thread as the API's ThreadState. */
+/** What a client of `p` may read of a thread's errors (client-text.ts): its own ids, relative paths. */
+export const threadClientView = (
+  p: ServerParts,
+  storedId: string,
+  clientId: string,
+): ClientView => ({
+  root: p.graphs.root,
+  threads: new Map([[storedId, clientId]]),
+});
+
+/** One checkpoint of a thread as the API's ThreadState; a failed task's error as `view` lets a client read it. */
 export function stateView(
   clientId: string,
   s: Omit<ThreadState, "tasks" | "parentCheckpointId"> & {
     tasks?: Tasks;
     parentCheckpointId?: string;
   },
+  view?: ClientView,
 ) {
   const tasks = (s.tasks ?? []).map((t) => ({
     id: t.id,
     name: t.name,
     interrupts: t.interrupts,
-    error: null,
+    // As LangGraph's server gives it: the failed task's error message.
+    error: t.error === undefined ? null : view ? clientText(t.error, view) : t.error,
     checkpoint: null,
     state: null,
     // What the task wrote, or null (not finished, or wrote nothing), as LangGraph's server says.
@@ -63,10 +77,12 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
   const [last] = await p.store.runsOfThread(storedId, { limit: 1 });
   const pending = state ? state.tasks.filter((t) => t.interrupts.length) : [];
   // As LangGraph's server orders it: a failed last run is `error` even though the node that threw
-  // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`.
+  // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`. The
+  // checkpoint keeps the failure too (step-failure.ts): a thread whose run records are gone (a
+  // server started again on the same checkpoints) still says it failed, and why.
   const status = live
     ? "busy"
-    : last?.record.status === "error"
+    : last?.record.status === "error" || state?.error
       ? "error"
       : pending.length || state?.next.length
         ? "interrupted"
@@ -86,5 +102,10 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
     values: toPlain(state?.values ?? {}),
     interrupts: Object.fromEntries(pending.map((t) => [t.id, t.interrupts])),
     config: {},
+    // The SDK's `Thread.error` (LangGraph Platform's, "if status == error"): the failure as the
+    // run's stream said it — code, message, node, hint — read back from the checkpoint.
+    ...(status === "error" && state?.error
+      ? { error: clientFailure(runFailure(state.error), threadClientView(p, storedId, clientId)) }
+      : {}),
   };
 }

@@ -58,6 +58,7 @@ describe("the assistant in graphspec dev", () => {
     expect(first).toMatchObject({ version: 1, description: "Says hello." });
     expect(meta(first)).toEqual({
       models: {},
+      reducers: {},
       file: "graphs/greeting.yaml",
       diagnostics: [],
       refused: false,
@@ -90,6 +91,7 @@ describe("the assistant in graphspec dev", () => {
     const fixed = await named("greeting");
     expect(meta(fixed)).toEqual({
       models: {},
+      reducers: {},
       file: "graphs/greeting.yaml",
       diagnostics: [],
       refused: false,

@@ -54,6 +54,7 @@ describe("model prices over the API", () => {
           default: { model: "scripted:priced", price: { input: 0.15, output: 0.6 } },
           other: { model: "openai:gpt-4o-mini" },
         },
+        reducers: { messages: "messages" },
       },
     });
     expect(JSON.stringify(await client.assistants.search())).not.toContain("sk-not-for-clients");

@@ -9,13 +9,13 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
 import { hrefOf } from "../route.js";
+import { RUNS_LISTED, reopenedProgress } from "./reopen-thread.js";
 import { noRunOptions, type RunChoices, type RunOptions, runPayload } from "./run-options.js";
 import {
   applyEvent,
   emptyProgress,
   finishedProgress,
   type NodeStatus,
-  progressFromState,
   RUN_STREAM_MODES,
   type RunProgress,
   startedProgress,
@@ -282,7 +282,7 @@ export function useRun(
     const leaving = new AbortController();
     (async () => {
       try {
-        const runs = await client.runs.list(initialThread, { limit: 10 });
+        const runs = await client.runs.list(initialThread, { limit: RUNS_LISTED });
         if (stopped) return;
         const going = runs.find((r) => r.status === "pending" || r.status === "running");
         if (going) {
@@ -307,11 +307,15 @@ export function useRun(
           pausedBefore,
         } = await pauseOf(initialThread, runs[0]?.status === "error");
         if (stopped) return;
-        const progress = progressFromState(
-          threadState.values,
+        // What its runs showed and where it stands, failure included (reopen-thread.ts).
+        const progress = await reopenedProgress(
+          initialThread,
+          threadState,
           interrupts.length ? interrupts.map((i) => i.node) : pausedBefore,
-          threadState.next ?? [],
+          runs,
+          leaving.signal,
         );
+        if (stopped) return;
         set((s) => ({ ...s, interrupts, pausedBefore, progress }));
       } catch (e) {
         if (!stopped)

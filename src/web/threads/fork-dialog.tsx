@@ -1,18 +1,43 @@
 /**
  * "Fork from here": the checkpoint's values as JSON to edit; the keys changed are written on top of
  * that checkpoint (`threads.updateState` with `checkpointId`), a new branch of the thread. Only
- * changed keys are sent: each goes through its channel's reducer, so an unchanged `append` list
- * sent again would grow.
+ * changed keys are sent. Each is written as shown by default — a channel with a reducer would
+ * otherwise combine the edit with its value (a `sum` edited from 1 to 200 would be 201) — or,
+ * chosen, through its reducer as LangGraph's `updateState` does; the dialog says what each of the
+ * graph's reducers does (fork-writes.ts). The update runs with the thread's own context.
  */
 import type { ThreadState } from "@langchain/langgraph-sdk";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { client } from "../api.js";
 import { failureText } from "./api-failure.js";
+import { forkWrites, type Reducers, throughReducer } from "./fork-writes.js";
 import { Modal } from "./modal.js";
 import { changedKeys } from "./values-diff.js";
 
+/** The graph's reducers, from its assistant (`metadata.graphspec.reducers`); none when unknown. */
+function useReducers(graph: string | undefined): Reducers {
+  const [reducers, setReducers] = useState<Reducers>({});
+  useEffect(() => {
+    if (!graph) return;
+    let live = true;
+    client.assistants
+      .get(graph)
+      .then((a) => {
+        const found = (a.metadata?.graphspec as { reducers?: unknown } | undefined)?.reducers;
+        if (live && found && typeof found === "object") setReducers(found as Reducers);
+      })
+      .catch(() => {});
+    return () => {
+      live = false;
+    };
+  }, [graph]);
+  return reducers;
+}
+
 export function ForkDialog(props: {
   threadId: string;
+  /** The thread's graph (its assistant says which channels have reducers). */
+  graph: string | undefined;
   checkpoint: ThreadState;
   onClose: () => void;
   onForked: (checkpointId: string | undefined) => void;
@@ -20,6 +45,9 @@ export function ForkDialog(props: {
   const original = (props.checkpoint.values ?? {}) as Record<string, unknown>;
   const [text, setText] = useState(() => JSON.stringify(original, null, 2));
   const [asNode, setAsNode] = useState("");
+  const [asShown, setAsShown] = useState(true);
+  const reducers = useReducers(props.graph);
+  const reduced = Object.entries(reducers).filter(([k]) => k in original);
   const [error, setError] = useState<string | undefined>(undefined);
   const [working, setWorking] = useState(false);
   const from = props.checkpoint.checkpoint.checkpoint_id ?? undefined;
@@ -37,11 +65,12 @@ export function ForkDialog(props: {
       setError("The values must be a JSON object, one key per channel.");
       return;
     }
-    const values = changedKeys(original, edited as Record<string, unknown>);
-    if (!Object.keys(values).length) {
+    const record = edited as Record<string, unknown>;
+    if (!Object.keys(changedKeys(original, record)).length) {
       setError("Nothing changed: edit a value to fork with it.");
       return;
     }
+    const values = forkWrites(original, record, reducers, asShown);
     setWorking(true);
     try {
       const written = await client.threads.updateState(props.threadId, {
@@ -72,8 +101,41 @@ export function ForkDialog(props: {
           aria-describedby="fork-values-hint"
         />
         <p id="fork-values-hint" class="hint">
-          Only the keys you change are written, each through its channel's reducer.
+          Only the keys you change are written.
         </p>
+        <fieldset class="fork-how">
+          <legend>How an edited value is written</legend>
+          <label>
+            <input
+              type="radio"
+              name="fork-how"
+              checked={asShown}
+              onChange={() => setAsShown(true)}
+            />{" "}
+            As shown: the channel holds the value you typed
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="fork-how"
+              checked={!asShown}
+              onChange={() => setAsShown(false)}
+            />{" "}
+            Through the channel's reducer, as <code>updateState</code> does
+          </label>
+          {reduced.length ? (
+            <ul class="hint" aria-label="Reducers">
+              {reduced.map(([key, reducer]) => (
+                <li key={key}>
+                  <code>{key}</code> ({reducer}): through the reducer, the edit{" "}
+                  {throughReducer(reducer)}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="hint">No channel here has a reducer: both write the value as shown.</p>
+          )}
+        </fieldset>
         <label for="fork-as-node">As node (optional)</label>
         <input
           id="fork-as-node"

@@ -14,6 +14,7 @@ import { CheckpointTimeline } from "./checkpoint-timeline.js";
 import { DeleteDialog } from "./delete-dialog.js";
 import { ForkDialog } from "./fork-dialog.js";
 import { StateValues, ValueTree } from "./state-values.js";
+import { ThreadFailure } from "./thread-failure.js";
 import { ThreadStatus, When } from "./thread-list.js";
 
 /** Checkpoints read at a time; "Older checkpoints" reads the next ones. */
@@ -171,6 +172,7 @@ export function ThreadPage(props: { id: string }) {
               </button>
             </p>
           </div>
+          <ThreadFailure thread={data.thread} />
           {pending.length ? (
             <section aria-labelledby="interrupts-title" class="interrupts">
               <h3 id="interrupts-title">Waiting for an answer</h3>
@@ -215,6 +217,7 @@ export function ThreadPage(props: { id: string }) {
       {forking ? (
         <ForkDialog
           threadId={id}
+          graph={graph}
           checkpoint={forking}
           onClose={() => setForking(undefined)}
           onForked={async (checkpointId) => {
