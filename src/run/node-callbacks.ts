@@ -20,6 +20,10 @@ export class NodeCallbacks extends BaseCallbackHandler {
   override ignoreAgent = true;
   override ignoreRetriever = true;
   override ignoreCustomEvent = true;
+  // Models stream their answers as under `streamEvents` (whose handler asks the same): the
+  // provider gets the same requests — a recording made either way replays — and the messages are
+  // the same, streamed chunks gathered.
+  lc_prefer_streaming = true;
   private readonly map = eventMapper(() => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 }));
   /** The starts that were nodes of this graph, by run id: their ends are reported too. */
   private readonly nodes = new Map<string, ChainEvent>();

@@ -47,16 +47,12 @@ const kept = (events: RunEvent[]) =>
   events.flatMap((e) =>
     KEPT.has(e.type) ? byType([e], e.type) : FINAL.has(e.type) ? [{ type: e.type }] : [],
   );
-/**
- * The events of a type, without what differs from run to run (message and interrupt ids) or by
- * how a model was called: with no stream handler the model is not streamed (as in `invoke`), and
- * its message lacks the empty `*_token_details` a streamed one gathers.
- */
+/** The events of a type, without the ids that differ from run to run (messages', interrupts'). */
 const byType = (events: RunEvent[], type: string): unknown[] =>
   JSON.parse(
     JSON.stringify(
       events.filter((e) => e.type === type),
-      (k, v) => (k === "id" || k.endsWith("_token_details") ? undefined : v),
+      (k, v) => (k === "id" ? undefined : v),
     ),
   );
 
