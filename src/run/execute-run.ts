@@ -20,9 +20,10 @@ import { chosenStandIn } from "./chosen-stand-in.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type { ExecutorOptions, RunChoiceOptions } from "./executor-api.js";
-import { type GraphStreamRequest, plainChunk, plainEvent } from "./graph-chunks.js";
+import { type GraphStreamRequest, plainChunk, plainEvent, throughStream } from "./graph-chunks.js";
 import type { GraphLoader, Loaded } from "./graph-loader.js";
 import { guardRun, type RunLimits } from "./limits.js";
+import { NodeCallbacks } from "./node-callbacks.js";
 import type { Persistence } from "./persistence.js";
 import type { PendingInterrupt, RunError, RunResult } from "./result.js";
 import { runSecrets } from "./run-secrets.js";
@@ -187,7 +188,33 @@ export function executeRun(parts: ExecutionParts): Execute {
       if (!inspectOnly && !error) {
         checkContext(context);
         if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
-        else {
+        else if (throughStream(graphStream)) {
+          // The modes' chunks and the nodes' starts and ends only: LangGraph's `stream()`, the
+          // nodes heard from its callbacks (node-callbacks.ts) — no `streamEvents` tracer.
+          const modes = graphStream?.modes ?? [];
+          const subgraphs = Boolean(graphStream?.subgraphs && modes.length);
+          const emit = scrubbedEvents(onEvent, secrets.scrub);
+          const chunks = await compiled.stream(input as never, {
+            ...config,
+            // As on the other path: `runtime.writer` output is a LangChain custom event.
+            ...({ writer: customWriter } as object),
+            callbacks: [usage, new NodeCallbacks(emit)],
+            streamMode: [...modes],
+            subgraphs,
+          });
+          for await (const raw of chunks as AsyncIterable<unknown[]>) {
+            if (!modes.length) continue;
+            // [namespace, mode, chunk] with subgraphs, [mode, chunk] without.
+            const [ns, mode, chunk] = subgraphs ? raw : [[], ...raw];
+            emit({
+              type: "graph_chunk",
+              mode: String(mode),
+              namespace: Array.isArray(ns) ? ns.map(String) : [],
+              data: plainChunk(String(mode), chunk),
+            });
+          }
+          emit.flush();
+        } else {
           // `runtime.writer` output becomes a custom event the mapper reports with its node
           // (LangGraph's writer option is not in streamEvents' type, but it is read).
           const withWriter = { writer: customWriter } as object;

@@ -29,7 +29,30 @@ export interface GraphStreamRequest {
   subgraphs?: boolean;
   /** Every raw `streamEvents` (v2) event, as `graph_event` events. */
   events?: boolean;
+  /**
+   * Of the run's own events, only `node_start` / `node_end` (and the end) are wanted: no `token`,
+   * `tool_*`, `custom` or `usage` events (the server's case: it reads the chunks). Then, unless
+   * `events` is on or a mode needs LangChain's callbacks (`messages`, `custom`), the graph runs
+   * through LangGraph's `stream()` instead of `streamEvents()`, without its tracer — what a
+   * hand-written program streaming those modes pays.
+   */
+  nodeEventsOnly?: boolean;
 }
+
+/** Modes `graph.stream()` gives as `streamEvents()` does, with no callbacks of ours. */
+const PLAIN_MODES: ReadonlySet<GraphStreamMode> = new Set([
+  "values",
+  "updates",
+  "debug",
+  "tasks",
+  "checkpoints",
+]);
+
+/** Whether a run asked for `request` goes through `graph.stream()` (see `nodeEventsOnly`). */
+export const throughStream = (request: GraphStreamRequest | undefined): boolean =>
+  !!request?.nodeEventsOnly &&
+  !request.events &&
+  (request.modes ?? []).every((m) => PLAIN_MODES.has(m));
 
 /** The configurable keys a caller may see: where the thread stands, nothing of graphspec's. */
 const SHOWN_CONFIGURABLE = new Set(["thread_id", "checkpoint_ns", "checkpoint_id"]);

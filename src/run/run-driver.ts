@@ -33,7 +33,7 @@ export interface DriverParts {
   saver: Persistence["saver"];
   graphs: Pick<GraphLoader, "load" | "pathOf">;
   /** What a thread keeps from its runs: context, model, tool allowlist (threads.ts). */
-  index: Pick<ThreadIndex, "contextOf" | "modelOf" | "allowedToolsOf">;
+  index: Pick<ThreadIndex, "keptOf">;
   /** Which graph a thread belongs to (thread-graph.ts). */
   owners: ThreadGraphs;
   execute: Execute;
@@ -49,12 +49,6 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
     execute,
     resumeInput,
   } = parts;
-  /** The context stored with a thread (secrets left out), and the given context over it. */
-  const contextFor = async (threadId: string, given: Record<string, unknown> | undefined) => {
-    const stored = await index.contextOf(threadId);
-    return stored ? { ...stored, ...given } : given;
-  };
-
   const isResult = (v: unknown): v is RunResult =>
     typeof v === "object" && v !== null && "status" in v && !(v instanceof Command);
 
@@ -74,21 +68,22 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
       interruptAfter,
       standIn,
     } = opts;
-    // A thread keeps the model its runs chose, as it keeps their context; a new choice replaces it.
-    const model = opts.model ?? (opts.threadId ? await index.modelOf(opts.threadId) : undefined);
+    // A thread keeps the model its runs chose, their context (secrets left out: the given
+    // context goes over it) and tool allowlist; a new choice replaces them. Read once.
+    const kept = opts.threadId ? await index.keptOf(opts.threadId) : {};
+    const model = opts.model ?? kept.model;
     const choices = Object.fromEntries(
       Object.entries({ model, recursionLimit, interruptBefore, interruptAfter, standIn }).filter(
         ([, v]) => v !== undefined,
       ),
     ) as RunChoiceOptions;
-    const allowedTools =
-      opts.allowedTools ?? (opts.threadId ? await index.allowedToolsOf(opts.threadId) : undefined);
+    const allowedTools = opts.allowedTools ?? kept.allowedTools;
     return {
       graph,
       choices,
       input,
       threadId,
-      context: opts.threadId ? await contextFor(opts.threadId, opts.context) : opts.context,
+      context: kept.context ? { ...kept.context, ...opts.context } : opts.context,
       ...(allowedTools !== undefined ? { allowedTools } : {}),
       ...(maxTokens !== undefined ? { maxTokens } : {}),
       ...(deadline !== undefined ? { deadline } : {}),

@@ -8,6 +8,13 @@ import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, MODEL_KEY } from "./checkpoint-keys.js"
 import type { ThreadInfo } from "./executor-api.js";
 import type { ThreadListing } from "./thread-listing.js";
 
+/** What a thread keeps from its runs (`keptOf`). */
+export interface ThreadKeeps {
+  context?: Record<string, unknown>;
+  model?: string;
+  allowedTools?: string[];
+}
+
 /** What a checkpointer knows of its threads (below). */
 export type ThreadIndex = ReturnType<typeof threadIndex>;
 
@@ -22,33 +29,37 @@ export function threadIndex(
   /** The thread as its store lists it, when it exists. */
   const find = async (threadId: string) => (await (await store()).listing.list(threadId))[0];
 
+  /**
+   * What a thread keeps from its runs, from its latest checkpoint's metadata (read once): the
+   * context (secret keys are never stored), the model they chose (`RunOptions.model`), the tool
+   * allowlist they were given.
+   */
+  async function keptOf(threadId: string): Promise<ThreadKeeps> {
+    const { saver } = await store();
+    const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
+    const meta = (tuple?.metadata ?? {}) as Record<string, unknown>;
+    const context = meta[CONTEXT_KEY];
+    const model = meta[MODEL_KEY];
+    const tools = meta[ALLOWED_TOOLS_KEY];
+    return {
+      ...(context && typeof context === "object"
+        ? { context: context as Record<string, unknown> }
+        : {}),
+      ...(typeof model === "string" ? { model } : {}),
+      ...(Array.isArray(tools) ? { allowedTools: tools.map(String) } : {}),
+    };
+  }
+
   return {
     threads,
     /** The graph path stored with a thread's latest checkpoint, as stored: not checked. */
     async storedGraph(threadId: string): Promise<string | undefined> {
       return (await find(threadId))?.graph;
     },
+    keptOf,
     /** The context stored with a thread (secret keys are never stored). */
     async contextOf(threadId: string): Promise<Record<string, unknown> | undefined> {
-      const { saver } = await store();
-      const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-      const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[CONTEXT_KEY];
-      return stored && typeof stored === "object" ? (stored as Record<string, unknown>) : undefined;
-    },
-    /** The model a thread's runs chose (`RunOptions.model`), when one did. */
-    async modelOf(threadId: string): Promise<string | undefined> {
-      const { saver } = await store();
-      const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-      const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[MODEL_KEY];
-      return typeof stored === "string" ? stored : undefined;
-    },
-
-    /** The tool allowlist the thread's runs were given, when one was. */
-    async allowedToolsOf(threadId: string): Promise<string[] | undefined> {
-      const { saver } = await store();
-      const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-      const stored = (tuple?.metadata as Record<string, unknown> | undefined)?.[ALLOWED_TOOLS_KEY];
-      return Array.isArray(stored) ? stored.map(String) : undefined;
+      return (await keptOf(threadId)).context;
     },
     /** Deletes a thread's checkpoints; whether it existed. */
     async deleteThread(threadId: string): Promise<boolean> {

@@ -11,6 +11,12 @@ export class UsageCollector extends BaseCallbackHandler {
   // Awaited: LangChain may otherwise queue handlers to run in the background, and the budget
   // check belongs in the model call's own path. (No test result has been seen to depend on it.)
   override awaitHandlers = true;
+  // Only model calls' ends are read: LangChain then skips this handler for every chain (each
+  // node, each runnable inside it), tool and custom event, instead of awaiting a no-op for each.
+  override ignoreChain = true;
+  override ignoreAgent = true;
+  override ignoreRetriever = true;
+  override ignoreCustomEvent = true;
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
   /** `onModelCall` hears the run's usage after every model call. */

@@ -284,7 +284,8 @@ export class RunRegistry {
       s.exec.stream(s.graphPath, {
         ...s.options,
         threadId: s.storedThreadId,
-        graphStream: graphStreamFor(s.modes, s.subgraphs),
+        // The clients read the modes' chunks; the nodes' ends nudge the page (`onStep`).
+        graphStream: { ...graphStreamFor(s.modes, s.subgraphs), nodeEventsOnly: true },
         signal: abort.signal,
       }),
     );
