@@ -4,8 +4,9 @@
  * deleting them.
  */
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { ALLOWED_TOOLS_KEY, CONTEXT_KEY, MODEL_KEY } from "./checkpoint-keys.js";
+import { ALLOWED_TOOLS_KEY, MODEL_KEY } from "./checkpoint-keys.js";
 import type { ThreadInfo } from "./executor-api.js";
+import { rememberedContext, rememberedKeys } from "./remembered-keys.js";
 import type { ThreadListing } from "./thread-listing.js";
 
 /** What a thread keeps from its runs (`keptOf`). */
@@ -35,16 +36,12 @@ export function threadIndex(
    * allowlist they were given.
    */
   async function keptOf(threadId: string): Promise<ThreadKeeps> {
-    const { saver } = await store();
-    const tuple = await saver.getTuple({ configurable: { thread_id: threadId } });
-    const meta = (tuple?.metadata ?? {}) as Record<string, unknown>;
-    const context = meta[CONTEXT_KEY];
-    const model = meta[MODEL_KEY];
-    const tools = meta[ALLOWED_TOOLS_KEY];
+    const keys = await rememberedKeys((await store()).saver, threadId);
+    const context = rememberedContext(keys);
+    const model = keys[MODEL_KEY];
+    const tools = keys[ALLOWED_TOOLS_KEY];
     return {
-      ...(context && typeof context === "object"
-        ? { context: context as Record<string, unknown> }
-        : {}),
+      ...(context ? { context } : {}),
       ...(typeof model === "string" ? { model } : {}),
       ...(Array.isArray(tools) ? { allowedTools: tools.map(String) } : {}),
     };
