@@ -10,6 +10,7 @@
  *
  * The three load lazily: a spec without modules never pays for them.
  */
+import { createRequire } from "node:module";
 import { extname } from "node:path";
 
 export interface ModuleSyntax {
@@ -49,11 +50,28 @@ function esbuildError(e: unknown): string {
   return `${at}${first.text}`;
 }
 
+type Esbuild = typeof import("esbuild");
+let esbuildModule: Esbuild | undefined;
+/** esbuild's JavaScript API is CommonJS: `require` loads it where it is first needed, synchronously. */
+const esbuild = (): Esbuild =>
+  (esbuildModule ??= createRequire(import.meta.url)("esbuild") as Esbuild);
+
+/**
+ * Starts esbuild's service (a child process) now, for TypeScript modules about to be read: its
+ * start-up then overlaps with the checks that run before they are, rather than being waited for.
+ * The first `transform` starts it, synchronously; this one transforms nothing.
+ */
+export function startTypeScriptReader(): void {
+  esbuild()
+    .transform("", { loader: "ts" })
+    .catch(() => {});
+}
+
 async function toJavaScript(
   text: string,
   loader: "ts" | "js",
 ): Promise<string | { syntaxError: string }> {
-  const { transform } = await import("esbuild");
+  const { transform } = esbuild();
   try {
     return (await transform(text, { loader, target: "esnext" })).code;
   } catch (e) {
@@ -82,12 +100,16 @@ export async function readModuleSyntax(
 ): Promise<SyntaxResult> {
   const ext = extname(abs).toLowerCase();
   let code = text;
+  // The lexer's WebAssembly compiles while esbuild (a child process) turns TypeScript into
+  // JavaScript: the two waits overlap rather than add up.
+  const lexer = loadEsLexer();
+  lexer.catch(() => {}); // awaited below, or not needed after a syntax error: never unhandled
   if (TYPESCRIPT.has(ext)) {
     const js = await toJavaScript(text, "ts");
     if (typeof js !== "string") return js;
     code = js;
   }
-  const { parse } = await loadEsLexer();
+  const { parse } = await lexer;
   let lexed: ReturnType<EsLexer["parse"]>;
   try {
     lexed = parse(code);
