@@ -15,7 +15,6 @@ import {
   readLock,
   resolveGraphRef,
   type Shared,
-  startTypeScriptReader,
   staticInspector,
 } from "../modules/index.js";
 import type { CheckContext } from "./check-context.js";
@@ -56,17 +55,6 @@ async function inspectorOf(ctx: CheckContext): Promise<ModuleInspector | undefin
     timeout: options.timeout ?? DEFAULT_LOAD_TIMEOUT_MS,
     env: options.env ?? {},
   });
-}
-
-/**
- * When validate's default inspector (modules parsed, not loaded) will read TypeScript modules of
- * this document, starts the TypeScript reader (esbuild's child process) now: it starts on another
- * core while the rules before the module rules run. Without TypeScript modules it loads nothing.
- */
-export function startReadingModules(ctx: CheckContext): void {
-  const { inspector, loadModules } = ctx.options;
-  if (inspector || loadModules !== undefined) return;
-  if (moduleRefs(ctx.spec).some((ref) => /\.[cm]?ts$/i.test(ref.module))) startTypeScriptReader();
 }
 
 /** The document's module references: their files, and their exports as far as the run's inspector can tell. */

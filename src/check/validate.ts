@@ -9,7 +9,6 @@ import type { SpecDocument } from "../spec/document.js";
 import { catalogHost } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { CheckContext, type CheckOptions, type ValidateOptions } from "./check-context.js";
-import { startReadingModules } from "./module-refs.js";
 import { notASpecFindings } from "./not-a-spec-findings.js";
 import { dependsOnBroken } from "./rule-sections.js";
 import { RULES } from "./rules/index.js";
@@ -73,7 +72,6 @@ export async function checkDocument(
     const ctx = new CheckContext(doc, schema.length === 0, { ...options, checkChild });
     // A file that is not a mapping at all has nothing for the semantic rules to read.
     const isMapping = typeof doc.data === "object" && doc.data !== null && !Array.isArray(doc.data);
-    if (isMapping) startReadingModules(ctx);
     for (const rule of isMapping ? RULES : []) {
       if (options.severity?.[rule.name] === "off") continue;
       // One mistake, one finding: `node:` for `nodes:` is the schema's to report, not every

@@ -29,5 +29,4 @@ export { type ModuleVersions, moduleVersions } from "./module-versions.js";
 export * from "./refs.js";
 export * from "./resolve.js";
 export { type Shared, sharedIn } from "./shared.js";
-export { startTypeScriptReader } from "./static/module-syntax.js";
 export { staticInspector } from "./static/static-exports.js";

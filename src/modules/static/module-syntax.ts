@@ -10,7 +10,6 @@
  *
  * The three load lazily: a spec without modules never pays for them.
  */
-import { createRequire } from "node:module";
 import { extname } from "node:path";
 
 export interface ModuleSyntax {
@@ -50,28 +49,11 @@ function esbuildError(e: unknown): string {
   return `${at}${first.text}`;
 }
 
-type Esbuild = typeof import("esbuild");
-let esbuildModule: Esbuild | undefined;
-/** esbuild's JavaScript API is CommonJS: `require` loads it where it is first needed, synchronously. */
-const esbuild = (): Esbuild =>
-  (esbuildModule ??= createRequire(import.meta.url)("esbuild") as Esbuild);
-
-/**
- * Starts esbuild's service (a child process) now, for TypeScript modules about to be read: its
- * start-up then overlaps with the checks that run before they are, rather than being waited for.
- * The first `transform` starts it, synchronously; this one transforms nothing.
- */
-export function startTypeScriptReader(): void {
-  esbuild()
-    .transform("", { loader: "ts" })
-    .catch(() => {});
-}
-
 async function toJavaScript(
   text: string,
   loader: "ts" | "js",
 ): Promise<string | { syntaxError: string }> {
-  const { transform } = esbuild();
+  const { transform } = await import("esbuild");
   try {
     return (await transform(text, { loader, target: "esnext" })).code;
   } catch (e) {
