@@ -26,11 +26,15 @@
  * and per-node times (linear growth: flat per node). It never fails on them.
  *
  * Options: --rounds N (default 7), --sizes 250,500,1000,2000, --shapes chain,fanout,
- * --only spec|hand (one side, to profile it with `node --cpu-prof`).
+ * --only spec|hand (one side, to profile it with `node --cpu-prof`), --compare DIR (also time
+ * the graphspec build in DIR — a checkout of another commit, built, its node_modules a link to
+ * this one's, so both use the same LangGraph — as a third side in the same rounds: before and
+ * after in one run).
  */
+import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { benchOptions } from "./options.mjs";
@@ -41,12 +45,22 @@ const { values: opts } = benchOptions(import.meta.url, {
   sizes: { type: "string", default: "250,500,1000,2000" },
   shapes: { type: "string", default: "chain,fanout" },
   only: { type: "string" },
+  compare: { type: "string" },
 });
+// The warm-up runs each fan-out (both sides). LangGraph adds an abort listener per running task
+// to its step's signal and removes it when the task ends: more than ten branches in one step are
+// no leak, yet Node warned MaxListenersExceededWarning — the hand-written graph alone does too.
+// The CLI lifts the limit for its own process (allowWideFanOut in src/cli/main.ts); so does this one.
+setMaxListeners(0);
 const ROUNDS = Number(opts.rounds);
 const SIZES = opts.sizes.split(",").map(Number);
 const SHAPES = opts.shapes.split(",");
 
 const { compile, parseSpec } = await import(pathToFileURL(join(ROOT, "dist", "index.js")).href);
+/** The other build's compile (--compare), fed the same parsed documents as this one's. */
+const other = opts.compare
+  ? (await import(pathToFileURL(join(resolve(opts.compare), "dist", "index.js")).href)).compile
+  : undefined;
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-compile-bench-"));
 writeFileSync(join(dir, "package.json"), "{}\n");
@@ -164,12 +178,12 @@ const cpuSince = (from) => {
 let salt = 0;
 const fresh = (shape, size) => shape.spec(size, ++salt * 10_000);
 
-async function timeSpec(spec) {
+async function timeSpec(spec, compileWith = compile) {
   const t0 = performance.now();
   const doc = parse(spec);
   const t1 = performance.now();
   const c1 = process.cpuUsage();
-  const graph = await compile(doc);
+  const graph = await compileWith(doc);
   return { parse: t1 - t0, compile: performance.now() - t1, cpu: cpuSince(c1), graph };
 }
 
@@ -185,6 +199,7 @@ for (const shape of SHAPES) {
   const s = SHAPE[shape];
   const size = 200;
   for (let i = 0; i < 3; i++) await timeSpec(fresh(s, size));
+  for (let i = 0; other && i < 3; i++) await timeSpec(fresh(s, size), other);
   for (let i = 0; i < 3; i++) timeHand(s.hand, size);
   const spec = await timeSpec(fresh(s, size));
   const hand = timeHand(s.hand, size);
@@ -203,8 +218,9 @@ console.log(
 console.log(
   "wall: median (min–max) and per node; cpu: median CPU time of the process (less moved by other work)\n",
 );
+if (other) console.log(`compare: the build in ${resolve(opts.compare)}\n`);
 console.log(
-  "shape   nodes | spec compile (ms)       per node   cpu | hand floor (ms)         per node   cpu | ratio | parse (ms)",
+  `shape   nodes | spec compile (ms)       per node   cpu | hand floor (ms)         per node   cpu | ratio | parse (ms)${other ? " | compare build (ms)      per node   cpu | spec÷compare" : ""}`,
 );
 for (const shape of SHAPES) {
   const s = SHAPE[shape];
@@ -214,15 +230,23 @@ for (const shape of SHAPES) {
     const specCpu = [];
     const handCpu = [];
     const parseTimes = [];
+    const otherTimes = [];
+    const otherCpu = [];
+    const all = other ? ["spec", "hand", "other"] : ["spec", "hand"];
     for (let r = 0; r < ROUNDS; r++) {
-      const sides = r % 2 ? ["hand", "spec"] : ["spec", "hand"];
+      // Which side goes first rotates from round to round.
+      const sides = all.map((_, i) => all[(i + r) % all.length]);
       for (const side of sides) {
-        if (opts.only && opts.only !== side) continue;
+        if (opts.only && opts.only !== side && side !== "other") continue;
         if (side === "spec") {
           const t = await timeSpec(fresh(s, size));
           specTimes.push(t.compile);
           specCpu.push(t.cpu);
           parseTimes.push(t.parse);
+        } else if (side === "other") {
+          const t = await timeSpec(fresh(s, size), other);
+          otherTimes.push(t.compile);
+          otherCpu.push(t.cpu);
         } else {
           const t = timeHand(s.hand, size);
           handTimes.push(t.compile);
@@ -239,8 +263,11 @@ for (const shape of SHAPES) {
       specTimes.length && handTimes.length
         ? `${(median(specTimes) / median(handTimes)).toFixed(1)}x`
         : "—";
+    const compared = other
+      ? ` | ${cell(otherTimes, otherCpu)} | ${specTimes.length ? `${(median(specTimes) / median(otherTimes)).toFixed(2)}x` : "—"}`
+      : "";
     console.log(
-      `${shape.padEnd(7)} ${String(size).padStart(5)} | ${cell(specTimes, specCpu)} | ${cell(handTimes, handCpu)} | ${ratio.padStart(5)} | ${parseTimes.length ? ms(median(parseTimes)) : "—"}`,
+      `${shape.padEnd(7)} ${String(size).padStart(5)} | ${cell(specTimes, specCpu)} | ${cell(handTimes, handCpu)} | ${ratio.padStart(5)} | ${(parseTimes.length ? ms(median(parseTimes)) : "—").padStart(10)}${compared}`,
     );
   }
 }

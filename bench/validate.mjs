@@ -17,13 +17,16 @@
  *    `graphspec --version`: wall and CPU time of each process.
  *
  * Options: --specs N (default 1000), --passes N (default 5), --spawns N (default 15),
- * --varied (the generated corpus), --only cold|corpus (one part), --keep (leave the corpus).
+ * --varied (the generated corpus), --only cold|corpus (one part), --keep (leave the corpus),
+ * --compare DIR (the cold start also spawns the CLI of the build in DIR — a checkout of another
+ * commit, built, its node_modules a link to this one's — in the same rounds: before and after in
+ * one run). Run the bench with another Node (`/path/to/node bench/validate.mjs`) to time that Node.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Document, parse as parseYaml, visit } from "yaml";
 import { benchOptions } from "./options.mjs";
@@ -36,6 +39,7 @@ const { values: opts } = benchOptions(import.meta.url, {
   keep: { type: "boolean", default: false },
   varied: { type: "boolean", default: false },
   only: { type: "string" },
+  compare: { type: "string" },
 });
 if (opts.only !== undefined && opts.only !== "cold" && opts.only !== "corpus") {
   console.error('bench: --only takes "cold" or "corpus"');
@@ -412,6 +416,14 @@ try {
         label: "graphspec validate one.yaml (3 TS modules)",
         args: [join(ROOT, "bin", "graphspec.js"), "validate", one],
       },
+      ...(opts.compare
+        ? [
+            {
+              label: "compare build: validate one.yaml",
+              args: [join(resolve(opts.compare), "bin", "graphspec.js"), "validate", one],
+            },
+          ]
+        : []),
     ];
     const results = spawnInterleaved(commands, dir, spawns);
     const [nodeAlone, , validateOne] = results;

@@ -335,6 +335,26 @@ process.on("exit", () => {
     expect([...new Set(files.filter((f) => needless.test(f)))]).toEqual([]);
   });
 
+  it("validating one YAML spec by its path loads no glob library, JSON parser or regex engine; each loads when needed", () => {
+    // The three are a directory's or glob's expansion, a `.json` spec's syntax check and a
+    // `pattern`'s engine: a one-file validate of a YAML spec with no pattern starts without them.
+    const needless = /(^|\/)node_modules\/(tinyglobby|fdir|picomatch|jsonc-parser|re2js)\//;
+    const loaded = (log: Resolution[]) =>
+      [...new Set(log.map((r) => fromRoot(r.url)).filter((f) => needless.test(f)))].map(
+        (f) => needless.exec(f)?.[2],
+      );
+    const one = validateRecording("test/fixtures/valid/minimal.yaml");
+    expect(one.status).toBe(0);
+    expect(one.log.some((r) => fromRoot(r.url) === "dist/check/validate.js")).toBe(true);
+    expect(loaded(one.log)).toEqual([]);
+    // A folder holding a JSON spec and a spec with a `pattern`: all three load (not vacuous).
+    const folder = validateRecording("test/fixtures/valid");
+    expect(folder.status).toBe(0);
+    expect(new Set(loaded(folder.log))).toEqual(
+      new Set(["tinyglobby", "fdir", "picomatch", "jsonc-parser", "re2js"]),
+    );
+  });
+
   it("the package entry loads no LangChain until compile() is called or an executor is used", () => {
     const script = `const g = await import("./dist/index.js");
 const doc = await g.loadSpec("test/fixtures/valid/minimal.yaml");

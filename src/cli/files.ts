@@ -1,13 +1,17 @@
 import { realpath as realpathCallback } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { glob, isDynamicPattern } from "tinyglobby";
 import { BESIDE_SPECS_GLOBS } from "../spec/beside-specs.js";
 import { isInside } from "../spec/inside-root.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { distinctEscapes, distinctFiles } from "./distinct-files.js";
 
 const SPEC_FILES = "**/*.{yaml,yml,json}";
+
+type Globbing = typeof import("tinyglobby");
+let globbingModule: Promise<Globbing> | undefined;
+/** tinyglobby loads when a directory or a glob is expanded: a spec named by its path never needs it. */
+const globbing = (): Promise<Globbing> => (globbingModule ??= import("tinyglobby"));
 /**
  * What expanding a directory or glob never yields: dependencies, dot-directories (.git, .github,
  * editor state), `*.test.*` fixtures for `graphspec test` and `*.recording.json` recordings, and
@@ -78,8 +82,8 @@ export async function expandSpecPaths(
         continue;
       }
       found = info.isDirectory() ? await globUnder(arg, SPEC_FILES, cwd, realRoot, escapes) : [arg];
-    } else if (isDynamicPattern(arg)) {
-      const { base, pattern } = splitGlob(arg);
+    } else if ((await globbing()).isDynamicPattern(arg)) {
+      const { base, pattern } = splitGlob(arg, await globbing());
       const realRoot = await realProjectRoot(resolve(cwd, base), cwd);
       if (await leavesRoot(resolve(cwd, base), realRoot)) {
         escapes.push({ path: base, kind: "directory" });
@@ -141,7 +145,7 @@ async function globUnder(
         (e: NodeJS.ErrnoException) => callback(e, ""),
       );
     });
-  const found = await glob(pattern, {
+  const found = await (await globbing()).glob(pattern, {
     cwd: dir,
     ignore: NOT_SPECS,
     onlyFiles: true,
@@ -157,7 +161,7 @@ async function globUnder(
 }
 
 /** Splits a glob into its literal leading directories and the rest: `a/b/**\/*.yaml` → `a/b`, `**\/*.yaml`. */
-function splitGlob(arg: string): { base: string; pattern: string } {
+function splitGlob(arg: string, { isDynamicPattern }: Globbing): { base: string; pattern: string } {
   const parts = arg.split("/");
   let i = 0;
   while (i < parts.length - 1 && !isDynamicPattern(parts[i]!)) i++;

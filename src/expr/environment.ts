@@ -131,6 +131,10 @@ export class ExprEnvironment {
   private readonly specTypes: TypedEnv;
   /** Scope environments by the structure of their variables, so equal scopes share one. */
   private readonly scopeEnvs = new Map<string, TypedEnv>();
+  /** The same, by the variables object: a scope without locals shares one (`scope()`). */
+  private readonly envsByVariables = new WeakMap<object, TypedEnv>();
+  /** `state` and `context` alone: the variables of every scope without locals. */
+  private plainVariables: Readonly<Record<string, ExprType>> | undefined;
 
   /** `state` and `context` as in a spec: maps from key to field declaration. Odd shapes are tolerated. */
   constructor(declarations: { state?: unknown; context?: unknown }) {
@@ -158,6 +162,12 @@ export class ExprEnvironment {
 
   /** A scope with `state`, `context` and the given node-local variables. */
   scope(where: string, locals: Record<string, ExprType> = {}): Scope {
+    // Most scopes have no locals (every `set` value, every route): one shared variables object
+    // finds its environment by identity, not by a key built for each expression checked.
+    if (Object.keys(locals).length === 0) {
+      this.plainVariables ??= { state: this.state, context: this.context };
+      return { where, variables: this.plainVariables };
+    }
     return { where, variables: { state: this.state, context: this.context, ...locals } };
   }
 
@@ -170,6 +180,8 @@ export class ExprEnvironment {
   }
 
   private envFor(scope: Scope): TypedEnv {
+    const known = this.envsByVariables.get(scope.variables);
+    if (known) return known;
     const key = Object.entries(scope.variables)
       .map(([name, type]) => `${name}:${typeId(type)}`)
       .join(";");
@@ -182,6 +194,7 @@ export class ExprEnvironment {
       if (this.scopeEnvs.size >= MAX_SCOPE_ENVS) this.scopeEnvs.clear();
       this.scopeEnvs.set(key, env);
     }
+    this.envsByVariables.set(scope.variables, env);
     return env;
   }
 

@@ -1,5 +1,17 @@
-import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { createRequire } from "node:module";
+import type * as JsoncParser from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import type { Span } from "./source-map.js";
+
+let jsonc: typeof JsoncParser | undefined;
+/**
+ * jsonc-parser loads with the first `.json` spec: a YAML spec never needs it. Its main entry is
+ * CommonJS (the one `import` loaded too), so `require` loads it where it is first needed.
+ */
+const jsoncParser = (): typeof JsoncParser =>
+  (jsonc ??= createRequire(import.meta.url)("jsonc-parser") as typeof JsoncParser);
+const printParseErrorCode = (code: ParseError["error"]): string =>
+  jsoncParser().printParseErrorCode(code);
 
 export interface JsonSyntaxError {
   span: Span;
@@ -14,7 +26,7 @@ export interface JsonSyntaxError {
  */
 export function firstJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const errors: ParseError[] = [];
-  parse(text, errors, {
+  jsoncParser().parse(text, errors, {
     allowTrailingComma: false,
     disallowComments: true,
     allowEmptyContent: false,

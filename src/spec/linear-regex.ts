@@ -8,7 +8,17 @@
  * Patterns are written as in ECMAScript; RE2's syntax is nearly the same. `\uXXXX` (and
  * `\u{X…}`), which RE2 spells `\x{XXXX}`, is translated.
  */
-import { RE2JS, RE2JSSyntaxException } from "re2js";
+import { createRequire } from "node:module";
+import type * as Re2js from "re2js";
+import type { RE2JS } from "re2js";
+
+let re2js: typeof Re2js | undefined;
+/**
+ * re2js (a quarter of a megabyte) loads with the first pattern compiled: most specs have none.
+ * Its CommonJS build, so `require` loads it where it is first needed (pattern checks are synchronous).
+ */
+const engine = (): typeof Re2js =>
+  (re2js ??= createRequire(import.meta.url)("re2js") as typeof Re2js);
 
 /** Why a pattern cannot run on the engine, with the offset of the offending part. */
 export interface RegexProblem {
@@ -38,7 +48,7 @@ function compileOrProblem(pattern: string): RE2JS | RegexProblem {
   let entry = compiled.get(pattern);
   if (entry) return entry;
   try {
-    entry = RE2JS.compile(translate(pattern));
+    entry = engine().RE2JS.compile(translate(pattern));
   } catch (e) {
     entry = problemOf(pattern, e);
   }
@@ -48,7 +58,7 @@ function compileOrProblem(pattern: string): RE2JS | RegexProblem {
 }
 
 function problemOf(pattern: string, e: unknown): RegexProblem {
-  if (!(e instanceof RE2JSSyntaxException)) {
+  if (!(e instanceof engine().RE2JSSyntaxException)) {
     const message = String((e as Error)?.message ?? e);
     return { message, hint: SYNTAX_HINT, start: 0, end: pattern.length };
   }
@@ -85,7 +95,7 @@ function problemOf(pattern: string, e: unknown): RegexProblem {
 /** Why `pattern` cannot run, or undefined when it can. */
 export function regexProblem(pattern: string): RegexProblem | undefined {
   const r = compileOrProblem(pattern);
-  return r instanceof RE2JS ? undefined : r;
+  return r instanceof engine().RE2JS ? undefined : r;
 }
 
 /** A pattern that cannot run on the engine; its message says why. */
@@ -101,7 +111,7 @@ export class RegexError extends Error {
 /** The compiled pattern. Throws RegexError for one the engine cannot take. */
 export function linearRegex(pattern: string): { test(input: string): boolean } {
   const r = compileOrProblem(pattern);
-  if (r instanceof RE2JS) return r;
+  if (r instanceof engine().RE2JS) return r;
   throw new RegexError(r);
 }
 

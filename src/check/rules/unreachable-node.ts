@@ -1,5 +1,6 @@
 import { closest } from "../../diagnostics/suggest.js";
 import {
+  END,
   type GraphModel,
   predecessors,
   reach,
@@ -43,10 +44,12 @@ export const unreachableNode: Rule = {
     const reachable = reachableOf(ctx);
     // Nodes a misspelled reference probably meant, and targets of edges from a misspelled
     // node, may be reachable once the name is fixed: unknown-node speaks for them.
-    // Once per distinct name: END is referenced by most routes, and each look-up measures the
-    // name against every node (a 1,000-node chain of routes spent seconds here).
+    // Once per distinct name: each look-up measures the name against every node. START and END
+    // are no misspelling: `send` is one edit from END, not a node END meant.
     const unknown = new Set(
-      graph.references.map((r) => r.name).filter((n) => !graph.nodeSet.has(n)),
+      graph.references
+        .map((r) => r.name)
+        .filter((n) => !graph.nodeSet.has(n) && n !== START && n !== END),
     );
     const meant = [...unknown]
       .map((name) => closest(name, graph.nodes))

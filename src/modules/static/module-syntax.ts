@@ -82,12 +82,16 @@ export async function readModuleSyntax(
 ): Promise<SyntaxResult> {
   const ext = extname(abs).toLowerCase();
   let code = text;
+  // The lexer's WebAssembly compiles while esbuild (a child process) turns TypeScript into
+  // JavaScript: the two waits overlap rather than add up.
+  const lexer = loadEsLexer();
+  lexer.catch(() => {}); // awaited below, or not needed after a syntax error: never unhandled
   if (TYPESCRIPT.has(ext)) {
     const js = await toJavaScript(text, "ts");
     if (typeof js !== "string") return js;
     code = js;
   }
-  const { parse } = await loadEsLexer();
+  const { parse } = await lexer;
   let lexed: ReturnType<EsLexer["parse"]>;
   try {
     lexed = parse(code);
