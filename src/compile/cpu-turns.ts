@@ -127,5 +127,14 @@ export function inTurn<T>(chunk: () => T, untilSettled = false): T | Promise<Awa
   }) as Promise<Awaited<T>>;
 }
 
+/**
+ * Runs `fn` in no tenant's turns: for the server's own work (the queue of background runs), which
+ * otherwise would take the turns of whichever tenant's request first woke it — and wait behind
+ * every chunk that tenant has waiting, however little the tenant whose run it is about to start.
+ */
+export function outsideTurns<T>(fn: () => T): T {
+  return scope.exit(fn);
+}
+
 /** Whether the current run takes turns (then it need not yield on its own). */
 export const takesTurns = (): boolean => scope.getStore() !== undefined;
