@@ -8,6 +8,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { toPlain } from "../run/serialize.js";
+import type { LiveRun } from "./run-registry.js";
 import type { ServerParts } from "./server-parts.js";
 import type { StoredRun } from "./server-store.js";
 import type { SseEvent } from "./stream-modes.js";
@@ -18,16 +19,22 @@ export const REMOTE_POLL_MS = 100;
 const ongoing = (r: StoredRun | undefined) =>
   r !== undefined && (r.record.status === "pending" || r.record.status === "running");
 
-/** The run's record once it has ended (or when `signal` aborts: the last one read). */
+/**
+ * The run's record once it has ended (or when `signal` aborts: the last one read) — or the run
+ * itself once this replica drives it: a queued run this replica takes is awaited here, not
+ * polled for (a poll's wait was most of a short background run's time from create to join).
+ */
 export async function remoteEnd(
   p: ServerParts,
   runId: string,
   signal?: AbortSignal,
-): Promise<StoredRun | undefined> {
+): Promise<{ live: LiveRun } | { stored: StoredRun | undefined }> {
   for (;;) {
+    const live = p.runs.get(runId);
+    if (live) return { live };
     const run = await p.runs.store.getRun(runId);
-    if (!ongoing(run) || signal?.aborted) return run;
-    await sleep(REMOTE_POLL_MS, undefined, { signal }).catch(() => {});
+    if (!ongoing(run) || signal?.aborted) return { stored: run };
+    await p.runs.startedHere(runId, REMOTE_POLL_MS, signal);
   }
 }
 

@@ -7,8 +7,10 @@
  * (tenant-caps.ts). A run with a context and no records key to seal it is queued too, pinned to
  * this replica, its context held here: it waits its turn like any other. The worker also stops
  * the runs another replica was asked to cancel. It wakes at once when this replica queues a run,
- * and polls for the others' (a queue with no NOTIFY works on SQLite too).
+ * and polls for the others' (a queue with no NOTIFY works on SQLite too). Its statements take no
+ * tenant's turns (cpu-turns.ts): it is the server's work, whoever's request woke it.
  */
+import { outsideTurns } from "../compile/cpu-turns.js";
 import { REPLICA_LOST } from "./replica-heartbeat.js";
 import type { LiveRun } from "./run-registry.js";
 import { unseal } from "./sealed-context.js";
@@ -138,7 +140,9 @@ export function runQueue(p: ServerParts): RunQueue {
       again = true;
       return;
     }
-    looking = take()
+    // The queue's own statements in no tenant's turns: a kick comes from a tenant's request or
+    // run, and in its turns taking another tenant's run waited behind all of its waiting chunks.
+    looking = outsideTurns(take)
       .catch((e) => console.error("graphspec server: the run queue:", e))
       .finally(() => {
         looking = undefined;

@@ -127,6 +127,8 @@ export class RunRegistry {
   private readonly starting = new Map<string, number>();
   /** Fair turns on this process's thread between the tenants' runs (cpu-turns.ts). */
   readonly turns = new CpuTurns();
+  /** Those waiting for a queued run to start here (`startedHere`), by run id. */
+  private readonly startWaiters = new Map<string, Set<() => void>>();
 
   /** Told when a run's node ends (a new checkpoint): graphspec dev's page follows the thread. */
   onStep: ((storedThreadId: string) => void) | undefined;
@@ -163,6 +165,29 @@ export class RunRegistry {
   /** A run driven here (with its events). */
   get(runId: string): LiveRun | undefined {
     return this.runs.get(runId);
+  }
+
+  /**
+   * Resolves once run `runId` is driven here (a queued run this replica took), or after `ms`, or
+   * when `signal` aborts, whichever is first.
+   */
+  startedHere(runId: string, ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.runs.has(runId) || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiters = this.startWaiters.get(runId) ?? new Set();
+      this.startWaiters.set(runId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        waiters.delete(done);
+        if (!waiters.size && this.startWaiters.get(runId) === waiters)
+          this.startWaiters.delete(runId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener("abort", done, { once: true });
+      waiters.add(done);
+    });
   }
 
   /** Every run not finished (for a graceful shutdown). */
@@ -291,6 +316,7 @@ export class RunRegistry {
     );
     this.runs.set(run.record.run_id, run);
     this.unfinishedOn.set(s.storedThreadId, run);
+    for (const wake of this.startWaiters.get(run.record.run_id) ?? []) wake();
     run.done = turned(async () => {
       let ran = false;
       try {

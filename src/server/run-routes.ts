@@ -271,25 +271,28 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   async function finalValues(run: RunView, signal?: AbortSignal): Promise<unknown> {
     let error: RunFailure | undefined;
     let failed = false;
-    if (run.live) {
-      await run.live.done;
-      const e = run.live.result?.error ?? run.live.thrown;
-      failed = !run.live.result || (e !== undefined && e.code !== "cancelled");
+    // Not driven here (yet): queued, or driven by another replica. A queued run this replica
+    // takes is followed here from its start, not polled for in the records.
+    const ended = run.live ? { live: run.live } : await remoteEnd(p, run.record.run_id, signal);
+    const live = "live" in ended ? ended.live : undefined;
+    if (live) {
+      await live.done;
+      const e = live.result?.error ?? live.thrown;
+      failed = !live.result || (e !== undefined && e.code !== "cancelled");
       if (e)
         error = clientFailure(runFailure(e), {
           root: p.graphs.root,
-          threads: new Map([[run.storedThreadId, run.live.record.thread_id]]),
+          threads: new Map([[run.storedThreadId, live.record.thread_id]]),
         });
-    } else {
+    } else if ("stored" in ended) {
       // Driven by another replica: its record in the store tells when it has ended.
-      const end = await remoteEnd(p, run.record.run_id, signal);
-      failed = end?.record.status === "error";
-      error = end?.error;
+      failed = ended.stored?.record.status === "error";
+      error = ended.stored?.error;
     }
     if (failed) return { __error__: error ?? { error: "error", message: "the run failed" } };
     // A run driven here ran its graph on the thread: read with it, the thread's stored graph is
     // not looked up and checked again (a query and a real path per probe, on every run).
-    const s = await p.exec.state(run.storedThreadId, run.live?.graphPath);
+    const s = await p.exec.state(run.storedThreadId, live?.graphPath);
     const values = toPlain(s?.values ?? {}) as Record<string, unknown>;
     const interrupts = s?.tasks.flatMap((t) => t.interrupts) ?? [];
     return interrupts.length ? { ...values, __interrupt__: interrupts } : values;

@@ -43,7 +43,7 @@ export interface ServeOptions {
    * go. Default 16 MiB (event-retention.ts).
    */
   maxRunEventBytes?: number;
-  /** Bytes of all runs' events kept; past it, finished runs' go first. Default 256 MiB. */
+  /** Bytes of all runs' events kept; past it, finished runs' go first. Default 64 MiB. */
   maxEventBytes?: number;
   /**
    * Background runs one tenant may have queued; past it `runs.create` is a 429 with

@@ -45,7 +45,7 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-body-bytes <size>     refuse larger request bodies (default 4MiB)
       --max-run-event-bytes <size>
                                   bytes of one run's events kept for joinStream (default 16MiB)
-      --max-event-bytes <size>    bytes of all runs' events kept (default 256MiB)
+      --max-event-bytes <size>    bytes of all runs' events kept (default 64MiB)
       --max-input-bytes <size>    refuse a larger run input or context (default 1MiB)
       --max-resume-bytes <size>   refuse a larger resume value (default 1MiB)
       --max-state-bytes <size>    fail a step whose state would be larger (default 4MiB)
