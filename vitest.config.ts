@@ -17,6 +17,8 @@ const ISOLATED = [
   "test/platform-graph.test.ts",
   "test/run/postgres.test.ts",
   "test/web/page-usage.e2e.test.ts",
+  // Replaces process.env with a copy of the one it started with.
+  "test/security/secrets.test.ts",
   // Nodes that wait on gates held in globalThis (test/fixtures/*/nodes/gate.mjs): a gate a failed
   // test left waiting must not be the next file's.
   "test/server/checkpoints.test.ts",
