@@ -6,8 +6,8 @@ import { defineConfig } from "vitest/config";
  * (vi.mock), `process.env` set for a server the file starts, gates kept on `globalThis` by the
  * graphs' nodes that the file opens — each run in a process of their own (vitest's default). Every
  * other file shares its worker's modules with the files before it (`isolate: false`): LangGraph,
- * LangChain and graphspec are imported once per worker, not once per file, which was a third of
- * the suite's CPU time. A new file that mocks a module or sets process-wide state goes here.
+ * LangChain and graphspec are imported once per worker, not once per file (up to a CPU second a
+ * file; docs/testing.md). A new file that mocks a module or sets process-wide state goes here.
  */
 const ISOLATED = [
   // vi.mock("node:fs/promises"): has no effect on modules an earlier file already imported.
