@@ -74,7 +74,3 @@ export function initialStandIn(
 export function keepStandIn(graph: string, id: string): void {
   globalThis.sessionStorage?.setItem(storageKey(graph), id);
 }
-
-/** The run's `config` for a choice ("": none, the real provider). */
-export const standInConfig = (id: string) =>
-  id ? { config: { configurable: { [STAND_IN_FIELD]: id } } } : {};
