@@ -40,3 +40,29 @@ export async function openDevPage(name: string, options: DevServerOptions): Prom
     },
   };
 }
+
+/**
+ * Opens `graph`'s run view at `url`, fills its Input and Context forms (a field found by its
+ * label containing the key) and presses Start run.
+ */
+export async function startRunOnPage(
+  page: Page,
+  url: string,
+  graph: string,
+  fields: { input?: Record<string, string>; context?: Record<string, string> },
+): Promise<void> {
+  await page.goto(`${url}/#/graphs/${graph}/run`);
+  for (const [form, values] of [
+    ["Input", fields.input],
+    ["Context", fields.context],
+  ] as const)
+    for (const [label, value] of Object.entries(values ?? {}))
+      await page.getByRole("form", { name: form }).getByLabel(new RegExp(label)).fill(value);
+  await page.getByRole("button", { name: "Start run" }).click();
+}
+
+/** A run of the repository's supervisor example that its fixture's first test scripts to the end. */
+export const SUPERVISOR_RUN = {
+  input: { request: "What changed in pricing?" },
+  context: { session_id: "s-1" },
+};

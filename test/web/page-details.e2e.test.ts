@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
-import { type DevPage, openDevPage } from "../support/dev-page.js";
+import { type DevPage, openDevPage, SUPERVISOR_RUN, startRunOnPage } from "../support/dev-page.js";
 
 const LONG_ROUTES = readFileSync(
   join(import.meta.dirname, "../fixtures/drawing/long-routes.yaml"),
@@ -141,16 +141,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: the details (issue 27
   });
 
   it("shows a tool's Command as what it writes, not as its JSON", async () => {
-    await page.goto(`${url}/#/graphs/supervisor/run`);
-    await page
-      .getByRole("form", { name: "Input" })
-      .getByLabel(/request/)
-      .fill("What changed in pricing?");
-    await page
-      .getByRole("form", { name: "Context" })
-      .getByLabel(/session_id/)
-      .fill("s-1");
-    await page.getByRole("button", { name: "Start run" }).click();
+    await startRunOnPage(page, url, "supervisor", SUPERVISOR_RUN);
     await runStatus("success");
     const tools = page.getByRole("region", { name: "Tool calls" });
     const draft = tools.getByRole("listitem").filter({ hasText: "save_draft" });
@@ -197,16 +188,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: the details (issue 27
       await check(view);
     }
     // A finished run with its tool calls (the Command shown), and a thread's page.
-    await page.goto(`${url}/#/graphs/supervisor/run`);
-    await page
-      .getByRole("form", { name: "Input" })
-      .getByLabel(/request/)
-      .fill("What changed in pricing?");
-    await page
-      .getByRole("form", { name: "Context" })
-      .getByLabel(/session_id/)
-      .fill("s-1");
-    await page.getByRole("button", { name: "Start run" }).click();
+    await startRunOnPage(page, url, "supervisor", SUPERVISOR_RUN);
     await runStatus("success");
     await check("run, finished");
     await page.goto(`${url}/#/threads`);

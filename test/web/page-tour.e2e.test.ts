@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_TESTS_SKIPPED } from "../support/browser.js";
-import { type DevPage, openDevPage } from "../support/dev-page.js";
+import { type DevPage, openDevPage, SUPERVISOR_RUN, startRunOnPage } from "../support/dev-page.js";
 
 const PICTURES = join(import.meta.dirname, "..", "..", "docs", "images", "dev");
 /** What differs from run to run: thread ids and times. */
@@ -60,32 +60,17 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the pictures of docs/dev.md", () => {
   });
 
   it("run-interrupt.png: a run paused at its approval, the drawing lit, the form asking", async () => {
-    await page.goto(`${url}/#/graphs/support-triage/run`);
-    await page
-      .getByRole("form", { name: "Input" })
-      .getByLabel(/ticket/)
-      .fill("T-1001: cannot log in");
-    await page
-      .getByRole("form", { name: "Context" })
-      .getByLabel(/user_id/)
-      .fill("u-42");
-    await page.getByRole("button", { name: "Start run" }).click();
+    await startRunOnPage(page, url, "support-triage", {
+      input: { ticket: "T-1001: cannot log in" },
+      context: { user_id: "u-42" },
+    });
     await runStatus("interrupted");
     await page.getByRole("form", { name: "Answer interrupt" }).waitFor();
     await picture("run-interrupt");
   });
 
   it("run-tools.png: a finished run's messages, tool calls (a Command among them) and usage", async () => {
-    await page.goto(`${url}/#/graphs/supervisor/run`);
-    await page
-      .getByRole("form", { name: "Input" })
-      .getByLabel(/request/)
-      .fill("What changed in pricing?");
-    await page
-      .getByRole("form", { name: "Context" })
-      .getByLabel(/session_id/)
-      .fill("s-1");
-    await page.getByRole("button", { name: "Start run" }).click();
+    await startRunOnPage(page, url, "supervisor", SUPERVISOR_RUN);
     await runStatus("success");
     const tools = page.getByRole("region", { name: "Tool calls" });
     await tools.getByText("A Command that writes draft, messages").waitFor();
