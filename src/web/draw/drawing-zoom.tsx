@@ -14,7 +14,7 @@ export type DrawingView = { mode: "width" } | { mode: "whole" } | { mode: "scale
  * The smallest scale "Fit width" draws at: node names are 13 px in the layout (START and END's
  * 12 px), so they stay 11 px or more on screen.
  */
-export const READABLE_SCALE = 0.92;
+const READABLE_SCALE = 0.92;
 const MIN_SCALE = 0.1;
 const MAX_SCALE = 3;
 const STEP = 1.25;

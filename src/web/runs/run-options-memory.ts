@@ -4,12 +4,9 @@
  * model, tools and breakpoints — so a follow-up message or a Continue does not silently run with
  * other choices than the run before it.
  */
-import { noRunOptions, type RunChoices, type RunOptions } from "./run-options.js";
+import { noRunOptions, type RunChoices, type RunOptions, strings } from "./run-options.js";
 
 const storageKey = (graph: string) => `graphspec.runOptions.${graph}`;
-
-const strings = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 /** What was kept for the graph, less what it no longer offers (a model, a tool, a node gone). */
 export function keptRunOptions(graph: string, choices: RunChoices, nodes: string[]): RunOptions {

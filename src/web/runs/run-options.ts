@@ -35,7 +35,7 @@ export interface RunChoices {
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const strings = (v: unknown): string[] =>
+export const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 export function choicesOfConfigSchema(schema: unknown): RunChoices {

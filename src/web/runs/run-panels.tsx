@@ -1,5 +1,5 @@
 /** What a run shows as it goes: its status, each node's streamed text, its tool calls, its usage. */
-import type { RunProgress, RunStatus, ToolCall } from "./run-progress.js";
+import type { ErrorDetail, RunProgress, RunStatus, ToolCall } from "./run-progress.js";
 import { CodeBlock, shownValue, ToolResult } from "./tool-result.js";
 
 const STATUS_TEXT: Record<RunStatus, string> = {
@@ -41,12 +41,27 @@ export function RunStatusLine(props: {
  * and the hint that says how to fix it — a block that wraps within the page, not a one-line pill.
  */
 export function RunFailureNote(props: { progress: RunProgress }) {
-  const { status, error, errorDetail: d } = props.progress;
+  const { status, error, errorDetail } = props.progress;
   if (status !== "error" || !error) return null;
+  return <FailureNote kind="run" message={error} detail={errorDetail} />;
+}
+
+/** A failure's block: "The run failed" (a run view) or "The last run failed" (a thread's page). */
+export function FailureNote(props: {
+  kind: "run" | "thread";
+  message: string;
+  detail: ErrorDetail | undefined;
+}) {
+  const d = props.detail;
+  const title = props.kind === "run" ? "The run failed" : "The last run failed";
   return (
-    <div role="alert" class="form-problem run-failure">
+    <div role="alert" class={`form-problem ${props.kind}-failure`}>
       <p>
-        <strong>The run failed{d?.node ? ` at ${d.node}` : ""}:</strong> {error}
+        <strong>
+          {title}
+          {d?.node ? ` at ${d.node}` : ""}:
+        </strong>{" "}
+        {props.message}
         {d?.code ? (
           <>
             {" "}

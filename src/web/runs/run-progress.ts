@@ -89,6 +89,21 @@ export interface ErrorDetail {
   node?: string;
 }
 
+const nonEmpty = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+
+/** The code, hint and node of an error as the server sends it (`{ error, message, hint?, node? }`). */
+export function errorDetailOf(data: unknown): ErrorDetail {
+  if (!isObj(data)) return {};
+  const detail: ErrorDetail = {};
+  const code = nonEmpty(data.error);
+  const hint = nonEmpty(data.hint);
+  const node = nonEmpty(data.node);
+  if (code) detail.code = code;
+  if (hint) detail.hint = hint;
+  if (node) detail.node = node;
+  return detail;
+}
+
 export const emptyProgress = (): RunProgress => ({
   status: undefined,
   nodes: {},
@@ -292,16 +307,7 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
       const message = isObj(data)
         ? String(data.message ?? data.error ?? "the run failed")
         : String(data);
-      const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
-      const detail: ErrorDetail = isObj(data)
-        ? Object.fromEntries(
-            Object.entries({
-              code: text(data.error),
-              hint: text(data.hint),
-              node: text(data.node),
-            }).filter(([, v]) => v !== undefined),
-          )
-        : {};
+      const detail = errorDetailOf(data);
       if (detail.code === "cancelled") return { ...p, status: "cancelled" };
       return { ...p, status: "error", error: message, errorDetail: detail };
     }

@@ -4,7 +4,6 @@
  * — a fixture test's scripts, a recording — or the real provider. The choice goes with each run
  * as `config.configurable.graphspec_stand_in`; the page remembers it per graph for the tab.
  */
-import { STAND_IN_FIELD } from "./stand-in-field.js";
 
 export interface StandInOffer {
   id: string;
@@ -12,8 +11,6 @@ export interface StandInOffer {
   file: string;
   test?: string;
 }
-
-export { STAND_IN_FIELD };
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -5,7 +5,12 @@
  * (`interrupted`) — and the failure the server keeps with the thread (`Thread.error`: message,
  * code, node, hint). Pure, so it is tested without a browser.
  */
-import type { ErrorDetail, NodeStatus, RunProgress } from "./run-progress.js";
+import {
+  type ErrorDetail,
+  errorDetailOf,
+  type NodeStatus,
+  type RunProgress,
+} from "./run-progress.js";
 
 /** What of the SDK's ThreadState is read here. */
 export interface CheckpointLike {
@@ -48,16 +53,12 @@ export function nodesFromHistory(
 /** The failure a thread keeps (`Thread.error`, `{ error, message, hint?, node? }` or a string). */
 export function failureOfThread(error: unknown): { message: string; detail: ErrorDetail } {
   if (typeof error === "string" && error) return { message: error, detail: {} };
-  const r = error && typeof error === "object" ? (error as Record<string, unknown>) : {};
-  const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
-  const detail: ErrorDetail = {};
-  const code = text(r.error);
-  const hint = text(r.hint);
-  const node = text(r.node);
-  if (code) detail.code = code;
-  if (hint) detail.hint = hint;
-  if (node) detail.node = node;
-  return { message: text(r.message) ?? "the last run failed", detail };
+  const message =
+    error && typeof error === "object" ? (error as { message?: unknown }).message : undefined;
+  return {
+    message: typeof message === "string" && message ? message : "the last run failed",
+    detail: errorDetailOf(error),
+  };
 }
 
 /** The run as read back: `p`'s messages and usage, the nodes from history, the thread's failure. */

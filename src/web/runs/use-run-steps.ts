@@ -14,7 +14,7 @@ import { serverProblem } from "./server-problem.js";
  * The newest checkpoints read, as the thread's page reads a page of them: each read carries every
  * checkpoint's whole state, so a long thread's older steps are left to that page.
  */
-export const STEPS_READ = 50;
+const STEPS_READ = 50;
 
 export function useRunSteps(thread: string | undefined, status: string | undefined) {
   const [history, setHistory] = useState<ThreadState[]>([]);

@@ -11,7 +11,7 @@ export interface ThreadFilter {
   status: "" | ThreadStatus;
 }
 
-export const STATUSES: ThreadStatus[] = ["idle", "busy", "interrupted", "error"];
+const STATUSES: ThreadStatus[] = ["idle", "busy", "interrupted", "error"];
 
 /** The search's fields for a filter: none for "any". */
 export const searchOf = (f: ThreadFilter) => ({
