@@ -6,17 +6,18 @@
  * id, from this list only: a client never names a file, so nothing outside the project is read.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, join, relative, resolve, sep } from "node:path";
 import { ProviderRecording } from "../compile/models/recording.js";
 import type { RunStandIn } from "../compile/models/run-stand-in.js";
 import type { Scripts } from "../compile/models/script.js";
 import type { StandInCatalog, StandInOffer } from "../run/executor-api.js";
 import { type Fixture, findFixtures, loadFixture } from "../run/fixtures/load.js";
+import { isInside } from "../spec/inside-root.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 
 /** A recording of spec `NAME.yaml`: `NAME.recording.json` or `NAME.LABEL.recording.json` beside it. */
-export const recordingNameOf = (specPath: string): RegExp => {
+const recordingNameOf = (specPath: string): RegExp => {
   const stem = basename(specPath, extname(specPath)).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^${stem}(\\.[^.]+)?\\.recording\\.json$`);
 };
@@ -39,10 +40,6 @@ export function standInCatalog(
   const { secrets = [], withoutOne = "provider" } = options;
   const root = findProjectRoot(dir);
   const shown = (abs: string) => relative(root, abs).split(sep).join("/");
-  const inside = (abs: string) => {
-    const rel = relative(root, abs);
-    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-  };
   // Read again only when a file changes: the page asks on every look at a graph.
   const fixtures = new Map<string, { mtimeMs: number; fixture: Fixture | undefined }>();
   const recordings = new Map<string, { mtimeMs: number; recording: ProviderRecording }>();
@@ -67,7 +64,7 @@ export function standInCatalog(
         const id = `${shown(path)}#${test.name}`;
         if (test.recording !== undefined) {
           const abs = resolve(dirname(path), test.recording);
-          if (inside(abs))
+          if (isInside(root, abs))
             out.push({ id, kind: "recording", file: shown(abs), test: test.name, abs });
         } else if (test.scripts) {
           // The fixture's own object while the file is unchanged (fixtureAt): one per version.
@@ -80,7 +77,7 @@ export function standInCatalog(
     const beside = dirname(spec);
     for (const entry of existsSync(beside) ? readdirSync(beside).sort() : []) {
       const abs = join(beside, entry);
-      if (named.test(entry) && inside(abs))
+      if (named.test(entry) && isInside(root, abs))
         out.push({ id: shown(abs), kind: "recording", file: shown(abs), abs });
     }
     return out;

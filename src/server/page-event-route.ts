@@ -15,7 +15,7 @@ import type { PageEvents } from "./page-events.js";
 import type { ServerEnv } from "./server-parts.js";
 import { tenantKey } from "./tenant-caps.js";
 
-export const PAGE_EVENTS_PATH = "/ui/events";
+const PAGE_EVENTS_PATH = "/ui/events";
 
 export interface PageStreamCaps {
   /** Open streams in all (default 64). */
@@ -27,7 +27,7 @@ export interface PageStreamCaps {
 export const DEFAULT_PAGE_STREAM_CAPS: PageStreamCaps = { total: 64, perClient: 8 };
 
 /** Well under the 60 s many proxies and load balancers close a quiet connection after. */
-export const HEARTBEAT_MS = 25_000;
+const HEARTBEAT_MS = 25_000;
 
 /** The peer's address, from Node's socket under @hono/node-server (absent elsewhere: one client). */
 function addressOf(c: Context<ServerEnv>): string {

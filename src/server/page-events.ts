@@ -23,7 +23,7 @@ export interface PageSubscriber {
  * end of that second): a streaming run writes a checkpoint per step, and the page would otherwise
  * read the thread as often.
  */
-export const THREAD_NUDGE_MS = 1000;
+const THREAD_NUDGE_MS = 1000;
 
 export class PageEvents {
   /** Another process, another count: a page's last id from before a restart means "read again". */
@@ -35,10 +35,6 @@ export class PageEvents {
   /** The id of the newest event. */
   get lastId(): string {
     return `${this.boot}-${this.seq}`;
-  }
-
-  get size(): number {
-    return this.subscribers.size;
   }
 
   subscribe(s: PageSubscriber): () => void {

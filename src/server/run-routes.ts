@@ -23,7 +23,7 @@ import { refuseStandIn } from "./stand-in-choice.js";
 import { streamModes } from "./stream-modes.js";
 import { tenantKey, tooManyQueued } from "./tenant-caps.js";
 import { type Allow, checkpointNotFound } from "./thread-routes.js";
-import { threadView } from "./thread-views.js";
+import { threadClientView, threadView } from "./thread-views.js";
 
 type C = Context<ServerEnv>;
 
@@ -280,10 +280,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       const e = live.result?.error ?? live.thrown;
       failed = !live.result || (e !== undefined && e.code !== "cancelled");
       if (e)
-        error = clientFailure(runFailure(e), {
-          root: p.graphs.root,
-          threads: new Map([[run.storedThreadId, live.record.thread_id]]),
-        });
+        error = clientFailure(
+          runFailure(e),
+          threadClientView(p, run.storedThreadId, live.record.thread_id),
+        );
     } else if ("stored" in ended) {
       // Driven by another replica: its record in the store tells when it has ended.
       failed = ended.stored?.record.status === "error";
