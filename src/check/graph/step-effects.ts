@@ -41,13 +41,15 @@ const isEmpty = (e: Effects): boolean =>
 export function mergeEffects(x: Effects, y: Effects): Effects {
   if (isEmpty(y)) return x;
   if (isEmpty(x)) return y;
-  const out: Effects = {
-    pull: new Map(x.pull),
-    push: new Map(x.push),
-    marks: new Map([...x.marks].map(([k, v]) => [k, new Set(v)])),
-  };
-  return mergeInto(out, y);
+  return mergeInto(copyOf(x), y);
 }
+
+/** A copy that owns its maps and mark sets. */
+const copyOf = (x: Effects): Effects => ({
+  pull: new Map(x.pull),
+  push: new Map(x.push),
+  marks: new Map([...x.marks].map(([k, v]) => [k, new Set(v)])),
+});
 
 /** Adds `y` to `out`, which must own its maps and mark sets (as mergeEffects' results do). */
 function mergeInto(out: Effects, y: Effects): Effects {
@@ -93,12 +95,21 @@ function subsets<T>(items: readonly T[]): T[][] {
 export function product(lists: Effects[][], budget: { work: number }): Effects[] {
   if (lists.length === 0) return [emptyEffects()];
   let acc = new Map<string, Effects>([["||", emptyEffects()]]);
+  // Whether acc's one combination is product's own: after a pass that merged, it may be one of
+  // the options itself (mergeEffects gives `y` for an empty `x`), which callers cache and reuse.
+  let owned = true;
   for (const options of lists) {
     if (acc.size === 1 && options.length === 1) {
-      // One combination stays one: merged in place, with no copy and no key. Copying and keying
-      // it for each of n single-choice tasks (a step of a 1,000-node fan-out) was quadratic.
+      // One combination stays one: merged in place, with no key, copied at most once (when not
+      // owned). Copying and keying it for each of n single-choice tasks (a step of a 1,000-node
+      // fan-out) was quadratic.
       if (--budget.work < 0) throw new BudgetExceeded();
-      const [only] = acc.values();
+      let [only] = acc.values();
+      if (!owned) {
+        only = copyOf(only!);
+        acc = new Map([["", only]]);
+        owned = true;
+      }
       mergeInto(only!, options[0]!);
       continue;
     }
@@ -112,6 +123,7 @@ export function product(lists: Effects[][], budget: { work: number }): Effects[]
       }
     }
     acc = next;
+    owned = false;
   }
   return [...acc.values()];
 }
