@@ -217,7 +217,7 @@ export function parseCelType(name: string, records: ReadonlyMap<string, RecordTy
 const keys = new WeakMap<ExprType, string>();
 
 /** A string equal for structurally equal types (records by name and fields). */
-export function typeKey(t: ExprType): string {
+function typeKey(t: ExprType): string {
   let key = keys.get(t);
   if (key !== undefined) return key;
   switch (t.kind) {

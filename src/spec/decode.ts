@@ -2,13 +2,14 @@ import type { DiagnosticInput } from "./document.js";
 
 export type Decoded = { text: string } | { error: DiagnosticInput; line: number; column: number };
 
+/** One decoder for every file: `decode` without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Bytes to text: UTF-8 (a BOM is dropped later), or UTF-16 LE/BE when the file starts with
  * that BOM (editors on Windows still write it). Anything else is an `encoding` error located
  * at the offending byte (line, and column in bytes: the text has no characters to count there).
  */
-/** One decoder for every file: `decode` without `stream` keeps no state between calls. */
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 export function decode(bytes: Uint8Array): Decoded {
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
