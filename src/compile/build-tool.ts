@@ -40,7 +40,8 @@ function argumentSchema(value: unknown, decl: Tool): JsonSchema {
     const { $schema: _draft, ...rest } = json as JsonSchema;
     return rest;
   }
-  return (isObject(decl.schema) ? decl.schema : { type: "object", properties: {} }) as JsonSchema;
+  const schema = "schema" in decl ? decl.schema : undefined;
+  return (isObject(schema) ? schema : { type: "object", properties: {} }) as JsonSchema;
 }
 
 /**

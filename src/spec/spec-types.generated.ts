@@ -73,6 +73,67 @@ export type Identifier = string;
  */
 export type Template = string;
 /**
+ * An MCP server: `command` (with `args`, `env`, `cwd`) starts it over stdio; `url` reaches it over streamable HTTP (with `headers`). One connection per executor, opened on first use.
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "McpServer".
+ */
+export type McpServer = {
+  /**
+   * The program to start (stdio transport), e.g. `node` or `npx`. Never started by `validate`.
+   */
+  command?: string;
+  /**
+   * Its arguments. Paths are relative to the spec file.
+   */
+  args?: string[];
+  /**
+   * Environment variables for it; strings are templates (`${{ env.NAME }}`).
+   */
+  env?: {
+    [k: string]: Template;
+  };
+  /**
+   * Its working directory, relative to the spec file. It may not leave the project root.
+   */
+  cwd?: string;
+  /**
+   * The server's streamable HTTP endpoint.
+   */
+  url?: string;
+  /**
+   * HTTP headers; strings are templates and may read `env` or the run's `context` (a secret context field stays masked).
+   */
+  headers?: {
+    [k: string]: Template;
+  };
+  /**
+   * The server's tools this spec takes under their own names: `all`, or a list. Default: none (declare each under `tools:` with `mcp:`).
+   */
+  tools?: "all" | [ToolName, ...ToolName[]];
+  /**
+   * How long one tool call may take before it fails with `tool-timeout`.
+   */
+  timeout_ms?: number;
+} & McpServer1;
+/**
+ * A tool name as model providers accept it: letters, digits, `_` and `-`.
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "ToolName".
+ */
+export type ToolName = string;
+export type McpServer1 = {
+  [k: string]: unknown;
+};
+/**
+ * A tool: a module's export (`module:`) or an MCP server's tool (`mcp:`).
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "Tool".
+ */
+export type Tool = ModuleTool | McpTool;
+/**
  * A JSON Schema (draft 2020-12).
  */
 export type JsonSchema2 = JsonSchemaObject | boolean;
@@ -352,13 +413,6 @@ export type NodeList1 = string[];
  */
 export type ChannelName = string;
 /**
- * A tool name as model providers accept it: letters, digits, `_` and `-`.
- *
- * This interface was referenced by `GraphSpec`'s JSON-Schema
- * via the `definition` "ToolName".
- */
-export type ToolName = string;
-/**
  * A node name. Not START, END, __start__ or __end__, no `:` or `|`, and not the name of a state channel.
  *
  * This interface was referenced by `GraphSpec`'s JSON-Schema
@@ -441,7 +495,13 @@ export interface GraphSpec {
     [k: string]: Model;
   };
   /**
-   * Tools by name: module exports that nodes may call. A node may only list tools declared here.
+   * Model Context Protocol servers whose tools this spec uses, by name: started by `command` (stdio) or reached at `url` (streamable HTTP). `validate` never connects: their tools' contracts come from `graphspec.lock.json` (`graphspec lock`).
+   */
+  mcp_servers?: {
+    [k: string]: McpServer;
+  };
+  /**
+   * Tools by name: module exports, or tools of an MCP server (`mcp:`), that nodes may call. A node may only list tools declared here or taken from a server in `mcp_servers`.
    */
   tools?: {
     [k: string]: Tool;
@@ -602,12 +662,12 @@ export interface Model {
   [k: string]: unknown;
 }
 /**
- * A tool: a LangChain tool exported by a module, or a plain async function with a JSON Schema beside it.
+ * A tool exported by a module: a LangChain tool, or a plain async function with a JSON Schema beside it.
  *
  * This interface was referenced by `GraphSpec`'s JSON-Schema
- * via the `definition` "Tool".
+ * via the `definition` "ModuleTool".
  */
-export interface Tool {
+export interface ModuleTool {
   /**
    * Path to the module, relative to the spec file. It may not leave the project root.
    */
@@ -621,6 +681,32 @@ export interface Tool {
    */
   description?: string;
   schema?: JsonSchema2;
+  /**
+   * Arguments filled from state or context and hidden from the model's schema, e.g. `user_id: "${{ context.user_id }}"`.
+   */
+  bind?: {
+    [k: string]: Value;
+  };
+}
+/**
+ * A tool of an MCP server declared in `mcp_servers`, under a name of this spec's choosing (to rename it, describe it for the model, or bind arguments).
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "McpTool".
+ */
+export interface McpTool {
+  /**
+   * The server, a key of `mcp_servers`.
+   */
+  mcp: string;
+  /**
+   * The tool's name on the server. Default: this tool's name.
+   */
+  tool?: string;
+  /**
+   * What the tool does, for the model; overrides the server's.
+   */
+  description?: string;
   /**
    * Arguments filled from state or context and hidden from the model's schema, e.g. `user_id: "${{ context.user_id }}"`.
    */
