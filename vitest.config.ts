@@ -25,6 +25,7 @@ const ISOLATED = [
   "test/server/sdk.test.ts",
   "test/server/sdk-compat.test.ts",
   "test/server/run-start.test.ts",
+  "test/server/run-limits.test.ts",
   "test/web/threads-view.test.ts",
   "test/web/run-follow.test.ts",
   "test/security/tenant-fair-share.test.ts",

@@ -1,6 +1,7 @@
 /** Option values of the run commands: JSON inline or from a file, token counts, deadlines. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { durationMs } from "../run/duration.js";
 import { type Io, UsageError } from "./io.js";
 
 /** A JSON value given inline or as `@file`. */
@@ -50,13 +51,10 @@ export function nodeListArg(flag: string, text: string | undefined): string[] | 
   return names;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
 /** A duration above zero (`500ms`, `30s`, `5m`, `2h`), in milliseconds. */
 export function durationArg(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  const duration = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  const ms = duration ? Number(duration[1]) * UNIT_MS[duration[2]!]! : Number.NaN;
+  const ms = durationMs(text) ?? Number.NaN;
   if (!(ms > 0))
     throw new UsageError(`--${flag} must be a duration above 0 (500ms, 10s, 1m), not "${text}"`);
   return ms;
@@ -65,8 +63,8 @@ export function durationArg(flag: string, text: string | undefined): number | un
 /** A deadline: a duration from now (`500ms`, `30s`, `5m`, `2h`) or a point in time (ISO 8601). */
 export function deadlineArg(text: string | undefined): number | Date | undefined {
   if (text === undefined) return undefined;
-  const duration = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text.trim());
-  if (duration) return Number(duration[1]) * UNIT_MS[duration[2]!]!;
+  const duration = durationMs(text);
+  if (duration !== undefined) return duration;
   if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
     const at = new Date(text);
     if (!Number.isNaN(at.getTime())) return at;

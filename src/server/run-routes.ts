@@ -15,6 +15,7 @@ import { followRemote, remoteEnd } from "./follow-remote.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
+import { runLimits } from "./run-limits.js";
 import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
 import { seal } from "./sealed-context.js";
 import type { HeldContext, ServerEnv, ServerParts } from "./server-parts.js";
@@ -132,6 +133,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       ...how,
       ...(checkpointId !== undefined ? { checkpointId } : {}),
       ...choices,
+      ...runLimits(body, p.runLimits),
       ...(body.context ? { context: body.context } : {}),
     };
     const keep = body.on_completion === "keep";

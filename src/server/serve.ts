@@ -19,6 +19,7 @@ import {
 import { PageEvents } from "./page-events.js";
 import { startHeartbeat } from "./replica-heartbeat.js";
 import { allowedOrigins } from "./request-origin.js";
+import { DEFAULT_RUN_DEADLINE_MS } from "./run-limits.js";
 import { runQueue } from "./run-queue.js";
 import { RunRegistry } from "./run-registry.js";
 import { recordsKey } from "./sealed-context.js";
@@ -55,6 +56,17 @@ export interface ServeOptions {
    * background runs wait in the queue, its streamed runs are a 429. Default 8.
    */
   maxRunningPerTenant?: number;
+  /**
+   * How long a run may take from its start; a run may ask for less
+   * (`config.configurable.graphspec_deadline`). Past it the run stops at a checkpoint:
+   * `deadline-exceeded`. Default one hour; `null`: no bound.
+   */
+  runDeadlineMs?: number | null;
+  /**
+   * Tokens one run's model calls may use; a run may ask for fewer
+   * (`config.configurable.graphspec_max_tokens`). Past it: `budget-exceeded`. Default: no bound.
+   */
+  runMaxTokens?: number;
   version?: string;
   /**
    * Where thread and run records live: in this process (default), the SQLite file a restart
@@ -117,6 +129,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   }))
     if (!Number.isInteger(v) || v < 1)
       throw new RangeError(`startServer: ${name} must be a whole number of runs, 1 or more`);
+  const runLimits = {
+    deadlineMs: o.runDeadlineMs === null ? undefined : (o.runDeadlineMs ?? DEFAULT_RUN_DEADLINE_MS),
+    maxTokens: o.runMaxTokens,
+  };
+  for (const [name, v] of Object.entries(runLimits))
+    if (v !== undefined && !(Number.isSafeInteger(v) && v > 0))
+      throw new RangeError(
+        `startServer: ${name === "deadlineMs" ? "runDeadlineMs" : "runMaxTokens"} must be a whole number above 0`,
+      );
   for (const [name, v] of Object.entries(o.pageStreams ?? {}))
     if (!Number.isInteger(v) || v < 1)
       throw new RangeError(`startServer: pageStreams.${name} must be a whole number, 1 or more`);
@@ -152,6 +173,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     caps,
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,
+    runLimits,
     recordsKey: key,
     standIns: o.standIns,
     origins: {

@@ -3,6 +3,7 @@ import type { Executor, StandInCatalog } from "../run/executor-api.js";
 import type { Authenticator, Caller } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import type { OriginPolicy } from "./request-origin.js";
+import type { RunLimitCaps } from "./run-limits.js";
 import type { RunRegistry } from "./run-registry.js";
 import type { RecordsKey } from "./sealed-context.js";
 import type { ServerStore } from "./server-store.js";
@@ -22,6 +23,8 @@ export interface ServerParts {
   /** Undefined: no authentication (`--no-auth`, or `dev` on 127.0.0.1). */
   auth: Authenticator | undefined;
   maxBodyBytes: number;
+  /** Every run's deadline and token budget, at most (run-limits.ts). */
+  runLimits: RunLimitCaps;
   /** Seals background runs' contexts in the records (sealed-context.ts); undefined: none given. */
   recordsKey: RecordsKey | undefined;
   /** Which `Host` and `Origin` headers are answered (request-origin.ts). */

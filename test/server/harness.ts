@@ -27,6 +27,9 @@ export async function startHarness(
     apiKeys?: Record<string, string>;
     authHandler?: string;
     maxBodyBytes?: number;
+    /** The server's bound on each run's duration and tokens (startServer's). */
+    runDeadlineMs?: number | null;
+    runMaxTokens?: number;
     /** Answers for `scripted:NAME` models, by NAME. */
     scripts?: Record<string, unknown[]>;
   } = {},
@@ -53,6 +56,8 @@ export async function startHarness(
     // Records in the SQLite file, as `graphspec serve` keeps them: background runs go through its queue.
     records: { sqlite: sqlitePath },
     ...(opts.maxBodyBytes ? { maxBodyBytes: opts.maxBodyBytes } : {}),
+    ...(opts.runDeadlineMs !== undefined ? { runDeadlineMs: opts.runDeadlineMs } : {}),
+    ...(opts.runMaxTokens !== undefined ? { runMaxTokens: opts.runMaxTokens } : {}),
   });
   return {
     server,

@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { requirePeers } from "../../peers/load-peer.js";
 import type { Authenticator } from "../../server/auth.js";
-import { bytesArg, sizeLimitArgs } from "../args.js";
+import { bytesArg, durationArg, sizeLimitArgs } from "../args.js";
 import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { recordingArg } from "../recording-arg.js";
@@ -55,6 +55,11 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-running-per-tenant <n>
                                   runs one tenant may have running, background and streamed;
                                   more background runs wait, streamed ones are a 429 (default 8)
+      --run-deadline <30s|5m|2h|none>
+                                  how long a run may take; a run may ask for less with
+                                  config.configurable.graphspec_deadline (default 1h)
+      --run-max-tokens <n>        tokens one run's model calls may use; a run may ask for fewer
+                                  with config.configurable.graphspec_max_tokens (default none)
       --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
                                   with CORS; repeat for more (default: only the server's own)
       --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
@@ -89,6 +94,8 @@ const OPTIONS = {
   "max-thread-bytes": { type: "string" },
   "max-queued-per-tenant": { type: "string" },
   "max-running-per-tenant": { type: "string" },
+  "run-deadline": { type: "string" },
+  "run-max-tokens": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "allow-host": { type: "string", multiple: true },
   grace: { type: "string" },
@@ -154,6 +161,11 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   };
   const maxQueuedPerTenant = countArg("max-queued-per-tenant", values["max-queued-per-tenant"]);
   const maxRunningPerTenant = countArg("max-running-per-tenant", values["max-running-per-tenant"]);
+  const runDeadlineMs =
+    values["run-deadline"]?.trim() === "none"
+      ? null
+      : durationArg("run-deadline", values["run-deadline"]);
+  const runMaxTokens = countArg("run-max-tokens", values["run-max-tokens"]);
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
@@ -266,6 +278,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(maxEventBytes ? { maxEventBytes } : {}),
     ...(maxQueuedPerTenant ? { maxQueuedPerTenant } : {}),
     ...(maxRunningPerTenant ? { maxRunningPerTenant } : {}),
+    ...(runDeadlineMs !== undefined ? { runDeadlineMs } : {}),
+    ...(runMaxTokens ? { runMaxTokens } : {}),
   });
   io.out(server.url);
   await new Promise<void>((done) => {

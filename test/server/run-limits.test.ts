@@ -1,0 +1,123 @@
+/**
+ * A run's deadline and token budget over HTTP, through the official SDK: the server's bound
+ * (`runDeadlineMs`, `runMaxTokens` — `--run-deadline`, `--run-max-tokens`) holds every run, a run
+ * may ask for less in `config.configurable`, never for more; a stopped run keeps its checkpoints
+ * and its thread says `error`.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "./harness.js";
+
+type Gates = { __graphspecGates?: (() => void)[] };
+const openGates = () => {
+  const gates = (globalThis as Gates).__graphspecGates ?? [];
+  for (const open of gates.splice(0)) open();
+};
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({
+    runDeadlineMs: 1500,
+    runMaxTokens: 3000,
+    // Each answer reports 2,000 tokens: the second call passes a budget of 3,000.
+    scripts: {
+      small: [
+        {
+          tool_calls: [{ name: "add", args: { a: 2, b: 3 } }],
+          usage: { input_tokens: 1990, output_tokens: 10 },
+        },
+        { text: "5", usage: { input_tokens: 1990, output_tokens: 10 } },
+      ],
+    },
+  });
+});
+afterEach(openGates);
+afterAll(() => h.stop());
+
+const messages = { messages: [{ role: "user", content: "2 + 3?" }] };
+
+describe("a run's deadline over HTTP", () => {
+  it("a run that asks for 200ms stops then, its thread in error, its checkpoint kept", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    await expect(
+      client.runs.wait(thread.thread_id, "gated", {
+        input: {},
+        config: { configurable: { graphspec_deadline: "200ms" } },
+        raiseError: true,
+      }),
+      // The run's own deadline stopped it, not the server's (1.5 s).
+    ).rejects.toThrow(/deadline-exceeded: the run passed its deadline \(200 ms\)/);
+    expect((await client.threads.get(thread.thread_id)).status).toBe("error");
+    const state = await client.threads.getState(thread.thread_id);
+    expect(state.next).toEqual(["hold"]);
+  });
+
+  it("a run that asks for nothing gets the server's bound, background runs too", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "gated", { input: {} });
+    const joined = await client.runs.join(thread.thread_id, run.run_id);
+    expect(joined).toMatchObject({
+      __error__: { error: "deadline-exceeded", message: "the run passed its deadline (1500 ms)" },
+    });
+    const ended = await client.runs.get(thread.thread_id, run.run_id);
+    expect(ended.status).toBe("error");
+    expect((await client.threads.get(thread.thread_id)).status).toBe("error");
+  });
+
+  it("a run may not ask for more than the server allows, nor for a duration that is none", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    for (const [asked, says] of [
+      ["2h", /graphspec_deadline.*longer than this server allows.*1\.5s|1500ms/],
+      ["soon", /graphspec_deadline.*duration above 0/],
+      [-5, /graphspec_deadline.*duration above 0/],
+    ] as const) {
+      const refused = client.runs.wait(thread.thread_id, "gated", {
+        input: {},
+        config: { configurable: { graphspec_deadline: asked } },
+        raiseError: true,
+      });
+      await expect(refused).rejects.toThrow(says);
+    }
+    // Refused before anything ran: the thread never started.
+    expect((await client.threads.getState(thread.thread_id)).values).toEqual({});
+  });
+});
+
+describe("a run's token budget over HTTP", () => {
+  it("the server's budget stops a run whose model calls pass it, after the call that did", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    await expect(
+      client.runs.wait(thread.thread_id, "chooser", { input: messages, raiseError: true }),
+    ).rejects.toThrow(/budget-exceeded/);
+    expect((await client.threads.get(thread.thread_id)).status).toBe("error");
+  });
+
+  it("a run may ask for fewer tokens (stopped after its first call), never for more", async () => {
+    const client = h.client();
+    const thread = await client.threads.create();
+    await expect(
+      client.runs.wait(thread.thread_id, "chooser", {
+        input: messages,
+        config: { configurable: { graphspec_max_tokens: 1000 } },
+        raiseError: true,
+      }),
+    ).rejects.toThrow(/budget-exceeded/);
+    // Stopped inside the agent's one step, after its first model call: the step is abandoned
+    // (as LangGraph abandons a step on its signal), the input's checkpoint kept.
+    const values = (await client.threads.getState(thread.thread_id)).values as {
+      messages: { type: string }[];
+    };
+    expect(values.messages.map((m) => m.type)).toEqual(["human"]);
+    const other = await client.threads.create();
+    await expect(
+      client.runs.wait(other.thread_id, "chooser", {
+        input: messages,
+        config: { configurable: { graphspec_max_tokens: 5000 } },
+        raiseError: true,
+      }),
+    ).rejects.toThrow(/graphspec_max_tokens.*more than this server allows \(3000\)/);
+  });
+});
