@@ -71,6 +71,16 @@ function expectUsageError(r: { code: number; err: string }, option: string) {
 const serve = (...args: string[]) =>
   cli("serve", GRAPHS, "--port", "0", "--host", "127.0.0.1", "--checkpointer", "memory", ...args);
 
+describe("paths are the caller's: main() with io.cwd elsewhere than the process's folder", () => {
+  it("run finds a relative spec from io.cwd, as validate does (resume takes the same path)", async () => {
+    expect(process.cwd()).not.toBe(dir);
+    const run = await cli("run", "valid.yaml", "--checkpointer", "memory", "--json");
+    expect(run.err).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.out)).toMatchObject({ status: "completed" });
+  });
+});
+
 describe("serve --api-keys with a bad key file", () => {
   it("a key shorter than 16 characters names the option and how to make a key", async () => {
     const r = await serve("--api-keys", "short.json");
@@ -225,8 +235,6 @@ const OTHER = {
   graphs: ["--json"],
 } as const;
 
-const FIXED = ["valid.yaml", "spec.yaml", "missing.yaml", "a-directory"];
-
 describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal error", () => {
   it("serve and dev with a bad key file or Auth module plus random option values", async () => {
     await fc.assert(
@@ -313,11 +321,8 @@ describe("fuzz: every bad option value is exit 0, 1 or 2 and never an internal e
             ),
           ),
         async ([command, options, positional]) => {
-          // run and resume find a spec from the process's folder, not io.cwd: give them its path.
-          const spec =
-            (command === "run" || command === "resume") && FIXED.includes(positional)
-              ? join(dir, positional)
-              : positional;
+          // Relative to io.cwd, as every command takes a path (run and resume included).
+          const spec = positional;
           const target = command === "export" ? ["langgraph"] : [];
           const r = await cli(command, ...target, spec, ...options.flat());
           expect([0, 1, 2]).toContain(r.code);

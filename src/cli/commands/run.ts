@@ -2,6 +2,7 @@
  * `graphspec run` and `graphspec resume`: one run through the executor, its RunResult printed —
  * a readable summary, or with `--json` exactly one JSON object on stdout.
  */
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ScriptQueues } from "../../compile/models/script.js";
 import type { Executor, StreamOptions } from "../../run/executor-api.js";
@@ -250,10 +251,13 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
   // Before anything reads the environment: the project's .env fills in what it lacks.
   const { secrets } = loadEnvFile(io, values["env-file"]);
   threadArg("--thread", values.thread);
-  let graph = positionals[0];
-  if (positionals.length > 1 || (!graph && mode === "run")) {
+  const named = positionals[0];
+  if (positionals.length > 1 || (!named && mode === "run")) {
     throw new UsageError(`${mode} takes one spec file or graph name`);
   }
+  // A spec's path is the caller's, from the folder the command runs in (io.cwd: `main()` may be
+  // called from a program whose process stands elsewhere); a bare name is found in graphs/.
+  let graph = named && /\.(ya?ml|json)$/.test(named) ? resolve(io.cwd, named) : named;
   if (mode === "resume" && !values.thread) throw new UsageError("resume needs --thread <id>");
   if (mode === "run" && values.value !== undefined)
     throw new UsageError("--value belongs to `graphspec resume`");
@@ -295,7 +299,6 @@ async function execute(io: Io, argv: string[], mode: "run" | "resume"): Promise<
     ...(allowedTools ? { allowedTools } : {}),
   };
   const { toPlain } = await import("../../run/serialize.js");
-  const named = graph;
   let dropped: string[] = [];
   let result: RunResult;
   try {
