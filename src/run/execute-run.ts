@@ -20,7 +20,13 @@ import { chosenStandIn } from "./chosen-stand-in.js";
 import { toRunError } from "./classify-error.js";
 import { eventMapper, type RunEvent, WRITER_EVENT } from "./events.js";
 import type { ExecutorOptions, RunChoiceOptions } from "./executor-api.js";
-import { type GraphStreamRequest, plainChunk, plainEvent, throughStream } from "./graph-chunks.js";
+import {
+  type GraphStreamRequest,
+  plainChunk,
+  plainEvent,
+  throughStream,
+  writerNamespace,
+} from "./graph-chunks.js";
 import type { GraphLoader, Loaded } from "./graph-loader.js";
 import { guardRun, type RunLimits } from "./limits.js";
 import { NodeCallbacks } from "./node-callbacks.js";
@@ -245,7 +251,23 @@ export function executeRun(parts: ExecutionParts): Execute {
                 data: plainChunk(String(mode), chunk),
               });
             }
-            for (const ev of map(e)) emit(ev);
+            for (const ev of map(e)) {
+              emit(ev);
+              // `runtime.writer` goes to graphspec's custom event (customWriter), not to
+              // LangGraph's stream: the `custom` mode's chunks are made from it, as LangGraph
+              // makes them — the writing node's graph as namespace, a subgraph's only with
+              // `subgraphs`.
+              if (ev.type !== "custom" || ev.name !== undefined || !modes.includes("custom"))
+                continue;
+              const namespace = writerNamespace(e);
+              if (namespace.length && !subgraphs) continue;
+              emit({
+                type: "graph_chunk",
+                mode: "custom",
+                namespace,
+                data: plainChunk("custom", ev.data),
+              });
+            }
           }
           emit.flush();
         }

@@ -110,3 +110,14 @@ export function plainEvent(e: StreamEvent): Record<string, unknown> {
     data: clean(e.data),
   };
 }
+
+/**
+ * The namespace of the graph a node that wrote with `runtime.writer` runs in, as LangGraph names
+ * its `custom` chunks: the event's checkpoint namespace without the node's own task (`[]` for a
+ * node of the run's own graph, `["sub:<task>"]` for one inside the subgraph node `sub`).
+ */
+export function writerNamespace(e: StreamEvent): string[] {
+  const meta = (e.metadata ?? {}) as Record<string, unknown>;
+  const ns = String(meta.langgraph_checkpoint_ns ?? meta.checkpoint_ns ?? "");
+  return ns ? ns.split("|").slice(0, -1) : [];
+}
