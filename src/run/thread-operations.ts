@@ -21,6 +21,9 @@ import { graphForThread, onThread, refused } from "./thread-guard.js";
 import { threadSnapshot } from "./thread-snapshot.js";
 import type { ThreadIndex } from "./threads.js";
 
+/** What LangGraph's `updateState` takes as `asNode` besides the graph's nodes (`__start__` is one). */
+const LANGGRAPH_UPDATE_NODES = new Set(["__end__", "__copy__", "__input__"]);
+
 /**
  * A checkpoint's tasks with their interrupts, as `state` and `history` report them; an interrupt
  * node's `schema` travels as `response_schema`, so a client reading the thread back can render a form.
@@ -201,6 +204,20 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
       let written: { checkpointId: string } | undefined;
       const outcome = await onThread(claims, owners, threadId, found.path, async () => {
         const { graph: compiled, secrets: specified } = await load(found.path);
+        // LangGraph refuses an unknown node with an error read as a failed write: say what it is.
+        const nodes = Object.keys(compiled.nodes).filter((n) => !n.startsWith("__"));
+        if (
+          opts.asNode !== undefined &&
+          !(opts.asNode in compiled.nodes) &&
+          !LANGGRAPH_UPDATE_NODES.has(opts.asNode)
+        )
+          return refused(threadId, {
+            code: "invalid-input",
+            phase: "input",
+            field: "asNode",
+            message: `\`asNode\` names no node of this graph: \`${opts.asNode}\``,
+            hint: `name one of its nodes (${nodes.map((n) => `\`${n}\``).join(", ")}), or leave it out to write as the node that ran last`,
+          });
         const from = opts.checkpointId;
         if (from !== undefined) {
           const missing = await missingCheckpoint((await saver()).saver, threadId, from);

@@ -171,6 +171,24 @@ describe("checkpoints through the SDK", () => {
     expect((await client.threads.getHistory(id, { limit: 100 })).length).toBe(history.length);
   });
 
+  it("an asNode the graph does not have is a 422 naming the field and the graph's nodes; nothing is written", async () => {
+    const { client, id, history } = await ranThreeSteps();
+    const res = await fetch(`${h.url}/threads/${id}/state`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ values: { n: 1 }, as_node: "nope" }),
+    });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { error: string; message: string; hint: string };
+    expect(body).toMatchObject({ error: "invalid-input" });
+    expect(body.message).toContain("`nope`");
+    expect(body.hint).toContain("`one`, `two`, `three`");
+    await expect(
+      client.threads.updateState(id, { values: { n: 1 }, asNode: "nope" }),
+    ).rejects.toThrow(/422/);
+    expect((await client.threads.getHistory(id, { limit: 100 })).length).toBe(history.length);
+  });
+
   it("deleting a thread with a run in progress is a 409 thread-busy; nothing is deleted", async () => {
     const client = h.client();
     const { thread_id: id } = await client.threads.create();
