@@ -28,19 +28,34 @@ export function notifyingStore(
   store: ServerStore,
   changed: (storedThreadId: string) => void,
 ): ServerStore {
+  // One wrapper per method, made on first use: the store is called on every request.
+  const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== "function") return value;
+      const known = wrapped.get(key);
+      if (known) return known;
       const threadOf = WRITES[key as keyof ServerStore];
-      if (!threadOf) return value.bind(target);
-      return async (...args: unknown[]) => {
-        const out = await value.apply(target, args);
-        // After the write, so the page reads what it wrote; a failed look-up costs a nudge only.
-        const thread = await Promise.resolve(threadOf(target, args)).catch(() => undefined);
-        if (thread !== undefined) changed(thread);
-        return out;
-      };
+      const wrapper = threadOf ? notifying(target, value, threadOf, changed) : value.bind(target);
+      wrapped.set(key, wrapper);
+      return wrapper;
     },
   });
+}
+
+/** A write that, once done, tells which thread it touched. */
+function notifying(
+  target: ServerStore,
+  write: (...args: unknown[]) => unknown,
+  threadOf: ThreadOf,
+  changed: (storedThreadId: string) => void,
+) {
+  return async (...args: unknown[]) => {
+    const out = await write.apply(target, args);
+    // After the write, so the page reads what it wrote; a failed look-up costs a nudge only.
+    const thread = await Promise.resolve(threadOf(target, args)).catch(() => undefined);
+    if (thread !== undefined) changed(thread);
+    return out;
+  };
 }

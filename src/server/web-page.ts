@@ -81,9 +81,13 @@ async function manifestOf(dir: string): Promise<string[]> {
 
 export async function webPageRoutes(dir = WEB_DIR): Promise<WebPage> {
   const files = new Map<string, PageFile>();
+  // The encodings each file is kept in, looked up per request.
+  const encodings = new Map<string, ReadonlySet<PageEncoding>>();
   for (const name of await manifestOf(dir)) {
     const file = await readPageFile(dir, name);
-    if (file) files.set(name, file);
+    if (!file) continue;
+    files.set(name, file);
+    encodings.set(name, new Set(file.bodies.keys()));
   }
   const page = new Hono<ServerEnv>();
   const send = (name: string, req: Request) => {
@@ -95,7 +99,7 @@ export async function webPageRoutes(dir = WEB_DIR): Promise<WebPage> {
       );
     const encoding = pickEncoding(
       req.headers.get("accept-encoding") ?? undefined,
-      new Set(file.bodies.keys()),
+      encodings.get(name)!,
     );
     const { body, etag } = file.bodies.get(encoding)!;
     // What a 304 carries too (RFC 9110 §15.4.5): the cached copy is updated from these.
