@@ -58,6 +58,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   check: ["diagnostics", "spec", "json-schema", "modules", "expr"],
   compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
   run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile", "peers"],
+  // `graphspec lsp`: validate's findings in an editor; reads specs, never runs them (no LangChain).
+  lsp: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
   // `graphspec types`: TypeScript from specs; reads them, never runs them (no LangChain).
   typegen: ["diagnostics", "spec", "json-schema", "expr"],
   server: [
@@ -97,6 +99,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     "dev",
     "draw",
     "typegen",
+    "lsp",
     "peers",
   ],
 };

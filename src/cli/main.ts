@@ -63,6 +63,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "record the tool modules' argument schemas in graphspec.lock.json",
     load: async () => (await import("./commands/lock.js")).lockCommand,
   },
+  lsp: {
+    summary: "a language server for editors (diagnostics as you type), over stdio",
+    load: async () => (await import("./commands/lsp.js")).lspCommand,
+  },
   schema: {
     summary: "print the spec JSON Schema",
     load: async () => (await import("./commands/schema.js")).schemaCommand,

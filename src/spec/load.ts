@@ -98,6 +98,23 @@ export async function readSpec(path: string, options: ReadOptions = {}): Promise
 }
 
 /**
+ * Like `readSpec`, for text that is not (or not yet) what the file holds — an editor's unsaved
+ * buffer: parsed as the file at `path` would be, its catalog read from disk.
+ */
+export async function readSpecText(
+  path: string,
+  text: string,
+  options: ReadOptions = {},
+): Promise<SpecDocument> {
+  const { probes = new PathProbes(), ...parseOptions } = options;
+  const abs = resolve(path);
+  const root = options.root ?? probes.projectRoot(dirname(abs));
+  const doc = parseSpec(text, { ...parseOptions, root, format: formatOf(abs) }, abs);
+  await attachCatalog(doc, (catalog, file) => readSpecFile(catalog, { root, file, probes }));
+  return doc;
+}
+
+/**
  * The smallest spec there is, standing beside a catalog checked on its own: it names the catalog,
  * so the catalog's entries are checked by the very rules, positions and messages a spec naming it
  * gets. Its own findings (it uses no tool, say) are not the catalog's and are dropped by the caller.

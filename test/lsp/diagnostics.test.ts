@@ -1,0 +1,139 @@
+/**
+ * `graphspec lsp` through a real LSP client (vscode-languageserver-protocol's JSON-RPC connection
+ * over the built CLI's stdio): initialize, didOpen, didChange, publishDiagnostics, shutdown, exit.
+ * The diagnostics are the ones `graphspec validate` prints for the same text, at the same ranges.
+ * Run `npm run build` first.
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createProtocolConnection,
+  type Diagnostic,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  type ProtocolConnection,
+  PublishDiagnosticsNotification,
+  type PublishDiagnosticsParams,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
+const dir = mkdtempSync(join(tmpdir(), "graphspec-lsp-"));
+const spec = join(dir, "graphs", "polish.yaml");
+const uri = pathToFileURL(spec).href;
+
+const BROKEN = `version: 1
+name: polish
+state:
+  draft: { type: string, default: "" }
+nodes:
+  write: { kind: set, values: { draft: first draft } }
+edges:
+  - { from: START, to: write }
+  - { from: write, to: wrte }
+`;
+const FIXED = BROKEN.replace("to: wrte", "to: END");
+
+let child: ChildProcess;
+let client: ProtocolConnection;
+const published: PublishDiagnosticsParams[] = [];
+const waiters: (() => void)[] = [];
+
+/** The next diagnostics published for the spec from now on. */
+const nextDiagnostics = (from = published.length) =>
+  new Promise<Diagnostic[]>((resolve) => {
+    const look = () => {
+      const found = published.slice(from).find((p) => p.uri === uri);
+      if (found) resolve(found.diagnostics);
+      else waiters.push(look);
+    };
+    look();
+  });
+
+beforeAll(async () => {
+  mkdirSync(join(dir, "graphs"));
+  writeFileSync(join(dir, "package.json"), "{}");
+  writeFileSync(spec, BROKEN);
+  child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  client = createProtocolConnection(
+    new StreamMessageReader(child.stdout!),
+    new StreamMessageWriter(child.stdin!),
+  );
+  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    published.push(p);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  client.listen();
+  const init = await client.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: pathToFileURL(dir).href,
+    capabilities: {},
+    workspaceFolders: null,
+  });
+  expect(init.serverInfo?.name).toBe("graphspec");
+  await client.sendNotification(InitializedNotification.type, {});
+});
+
+afterAll(async () => {
+  child?.kill();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("graphspec lsp: diagnostics", () => {
+  it("publishes validate's findings for the opened text, at validate's range, rule and hint", async () => {
+    const got = nextDiagnostics();
+    await client.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId: "yaml", version: 1, text: BROKEN },
+    });
+    const diagnostics = await got;
+    const cli = spawnSync(process.execPath, [BIN, "validate", spec, "--format", "json"], {
+      encoding: "utf8",
+    });
+    const printed = JSON.parse(cli.stdout) as {
+      rule: string;
+      line: number;
+      column: number;
+      endLine: number;
+      endColumn: number;
+      message: string;
+      hint?: string;
+    }[];
+    expect(printed.length).toBeGreaterThan(0);
+    expect(diagnostics.map((d) => d.code)).toEqual(printed.map((d) => d.rule));
+    for (const [i, d] of diagnostics.entries()) {
+      const p = printed[i]!;
+      expect(d.range).toEqual({
+        start: { line: p.line - 1, character: p.column - 1 },
+        end: { line: p.endLine - 1, character: p.endColumn - 1 },
+      });
+      expect(d.message).toBe(p.hint ? `${p.message}\n${p.hint}` : p.message);
+      expect(d.source).toBe("graphspec");
+    }
+    expect(diagnostics.find((d) => d.code === "unknown-node")?.message).toMatch(/wrte[\s\S]*write/);
+  });
+
+  it("re-checks the unsaved text as it changes: fixed in the buffer, no diagnostics left", async () => {
+    const got = nextDiagnostics();
+    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: FIXED }],
+    });
+    expect(await got).toEqual([]);
+  });
+
+  it("ends on shutdown and exit", async () => {
+    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+    await client.sendRequest(ShutdownRequest.type);
+    await client.sendNotification(ExitNotification.type);
+    expect(await exited).toBe(0);
+  });
+});
