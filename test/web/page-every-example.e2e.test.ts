@@ -30,7 +30,7 @@ interface FixtureTest {
   context?: Json;
   model?: string;
   allow_tools?: string[];
-  then?: { resume: unknown }[];
+  then?: { resume: unknown; expect?: { output?: unknown } }[];
   expect?: { status?: string; error?: { code?: string; phase?: string; field?: string } };
 }
 interface Fixture {
@@ -211,7 +211,9 @@ async function runCase(
   await page.locator('[aria-label="Output"]:not([aria-busy="true"]) .state-values').waitFor();
   const shown =
     (await page.getByRole("region", { name: "Output" }).textContent())?.replace(/\s+/g, " ") ?? "";
-  for (const text of textsOf((t?.expect as { output?: unknown } | undefined)?.output)) {
+  // After the last answer, what that step expects; else what the run itself expects.
+  const expected = (t?.then?.at(-1)?.expect ?? t?.expect) as { output?: unknown } | undefined;
+  for (const text of textsOf(expected?.output)) {
     const one = text.replace(/\s+/g, " ");
     expect(
       shown.includes(one) || shown.includes(JSON.stringify(one)),
