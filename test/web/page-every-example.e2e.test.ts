@@ -205,8 +205,8 @@ async function runCase(
   }
   expect(await settled()).toBe("success");
   if (!checkOutput) return;
-  // What the fixture expects of the output, as the page shows it: each of its texts.
-  // Its text content once read: folded lists included (a click opens them), a string in a JSON
+  // What the fixture expects of the output, as the page shows it: each of its texts, in its text
+  // content once read: folded lists included (a click opens them), a string in a JSON
   // tree quoted. Not a step's state while the run's last checkpoint is read.
   await page.locator('[aria-label="Output"]:not([aria-busy="true"]) .state-values').waitFor();
   const shown =
@@ -219,6 +219,19 @@ async function runCase(
       shown.includes(one) || shown.includes(JSON.stringify(one)),
       `the output shows ${JSON.stringify(one)}: ${shown}`,
     ).toBe(true);
+  }
+  // The conversation the fixture expects is the Messages panel's too: each message's text.
+  const messages = (expected?.output as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) return;
+  const panel =
+    (await page.getByRole("region", { name: "Messages" }).textContent())?.replace(/\s+/g, " ") ??
+    "";
+  for (const m of messages) {
+    const content = (m as { content?: unknown }).content;
+    if (typeof content === "string" && content)
+      expect(panel, "the Messages panel shows the conversation").toContain(
+        content.replace(/\s+/g, " "),
+      );
   }
 }
 
