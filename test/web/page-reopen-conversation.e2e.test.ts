@@ -81,6 +81,11 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("a reopened thread shows the whole conversat
     const reopened = await shownMessages();
     expectWholeConversation(reopened);
     expect(reopened).toEqual(live);
+    // A tool's JSON answer (no spaces to break at) wraps within its panel, in Output and Messages.
+    const overflowing = await page.evaluate(`[...document.querySelectorAll(".run-view .panel")]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.getAttribute("aria-label"))`);
+    expect(overflowing).toEqual([]);
     await s.shot("reopened");
   });
 
