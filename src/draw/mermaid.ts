@@ -76,23 +76,45 @@ const kindOf = (n: DrawableNode) =>
   n.metadata?.kind ??
   (n.id.endsWith(START_ID) ? "start" : n.id.endsWith(END_ID) ? "end" : "function");
 
-/** The second line of a node: its kind and its marks, in words (a drawing never relies on colour alone). */
-function detailLine(n: DrawableNode, kind: string): string {
-  if (kind === "start" || kind === "end") return "";
+/**
+ * The lines under a node's name: its kind and its marks, in words (a drawing never relies on
+ * colour alone). The marks name things (tools it approves): none is cut — a long list goes on
+ * over more lines of at most `max` characters, broken between marks and between names.
+ */
+function detailLines(n: DrawableNode, kind: string, max: number): string[] {
+  if (kind === "start" || kind === "end") return [];
   const m = n.metadata;
-  const parts = [kind];
-  for (const w of m?.interrupt ?? []) parts.push(`breakpoint ${w}`);
-  if (m?.pauses)
-    parts.push(m.approve?.length ? `approves ${m.approve.join(", ")}` : "waits for a person");
-  if (m?.unreachable) parts.push("unreachable");
-  return parts.join(" · ");
+  // Each mark's words, kept whole; a list of names may break after any of its commas.
+  const marks: string[][] = [[kind]];
+  for (const w of m?.interrupt ?? []) marks.push([`breakpoint ${w}`]);
+  if (m?.pauses) {
+    const tools = m.approve ?? [];
+    marks.push(
+      tools.length
+        ? tools.map((t, i) => `${i ? "" : "approves "}${t}${i < tools.length - 1 ? "," : ""}`)
+        : ["waits for a person"],
+    );
+  }
+  if (m?.unreachable) marks.push(["unreachable"]);
+  const lines: string[] = [];
+  let line = "";
+  for (const [mi, words] of marks.entries())
+    for (const [wi, word] of words.entries()) {
+      const sep = !line ? "" : wi === 0 && mi > 0 ? " · " : " ";
+      if (line && Array.from(line + sep + word).length > max) {
+        lines.push(line);
+        line = word;
+      } else line += sep + word;
+    }
+  if (line) lines.push(line);
+  return lines;
 }
 
 export interface MermaidOptions {
   /**
-   * Longest edge label or kind line, in characters, before it is cut with an ellipsis (conditions
-   * that begin alike keep the part that tells them apart). Node and subgraph names are never cut.
-   * Default 60.
+   * Longest edge label, in characters, before it is cut with an ellipsis (conditions that begin
+   * alike keep the part that tells them apart), and longest line under a node's name before its
+   * marks go on to the next line. Node, subgraph and tool names are never cut. Default 60.
    */
   maxLabel?: number;
 }
@@ -123,10 +145,10 @@ export function toMermaid(graph: DrawableGraph, options: MermaidOptions = {}): s
   const nodeLine = (n: DrawableNode) => {
     const kind = kindOf(n);
     const [open, close] = shapeOf(kind);
-    const detail = detailLine(n, kind);
     // A node's name is never cut: it is what a reader looks for, and two names may begin alike.
-    const text =
-      mermaidText(labelOf(n), Infinity) + (detail ? `<br/>${mermaidText(detail, max)}` : "");
+    const text = [labelOf(n), ...detailLines(n, kind, max)]
+      .map((line) => mermaidText(line, Infinity))
+      .join("<br/>");
     const id = idOf(n.id);
     addClass(`k_${kind in KIND_FILL ? kind : "set"}`, id);
     if (n.metadata?.interrupt?.length) addClass("breakpoint", id);

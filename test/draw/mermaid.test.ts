@@ -175,6 +175,34 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("Mermaid text in the real Mermaid (headless 
     expect(routes.some((l) => l.includes("small_business_plan"))).toBe(true);
   });
 
+  it("keeps every name under a node whole: the tools an agent approves go on over more lines", async () => {
+    const tools = [
+      "refund_the_customer_order_in_full_after_a_second_review",
+      "refund_the_customer_order_in_part_after_a_second_review",
+      "notify_the_customer_by_email",
+    ];
+    const graph: DrawableGraph = {
+      nodes: [
+        {
+          id: "resolve_the_customer_request_with_the_tools_the_policy_allows_for_this_tier",
+          type: "runnable",
+          data: { id: "resolve", name: "resolve" },
+          metadata: { kind: "agent", pauses: true, approve: tools, interrupt: ["before"] },
+        },
+      ],
+      edges: [],
+    };
+    const r = await render(toMermaid(graph));
+    expect(r.error).toBeUndefined();
+    const label = r.nodes.join("\n");
+    expect(label).toContain(
+      "resolve_the_customer_request_with_the_tools_the_policy_allows_for_this_tier",
+    );
+    expect(label).toContain("breakpoint before");
+    for (const tool of tools) expect(label).toContain(tool);
+    expect(label).not.toContain("…");
+  });
+
   it("keeps any condition and node name as text: fuzzed with quotes, |, <>, #, newlines, unicode, huge ones", async () => {
     const nasty = fc.constantFrom(
       '"',

@@ -10,6 +10,7 @@
  */
 import type { Run, ThreadState } from "@langchain/langgraph-sdk";
 import { client } from "../api.js";
+import { conversationOf } from "./conversation.js";
 import {
   applyEvent,
   emptyProgress,
@@ -96,7 +97,8 @@ export async function reopenedProgress(
   const ran = Object.keys(nodes).length > 0;
   const status = base.status ?? (ran && !(state.next ?? []).length ? "success" : undefined);
   return withThreadTruth(
-    { ...base, status },
+    // The whole conversation, the person's and the tools' messages too (conversation.ts).
+    { ...base, status, messages: conversationOf(state.values, base.messages) },
     nodes,
     failed ? { error: (info as { error?: unknown }).error } : undefined,
   );

@@ -82,9 +82,20 @@ export function MessagesPanel(props: { progress: RunProgress }) {
       {messages.length ? (
         <ol class="messages">
           {messages.map((m) => (
-            <li key={m.id}>
-              <span class="node-name">{m.node || "model"}</span>
-              <p class="text">{m.text}</p>
+            <li key={m.id} class={`message role-${m.role ?? "ai"}${m.failed ? " failed" : ""}`}>
+              <span class="node-name">
+                {m.role === "tool"
+                  ? `tool ${m.node}${m.failed ? " (failed)" : ""}`
+                  : m.role === "system"
+                    ? "system"
+                    : m.node || "model"}
+              </span>
+              {m.text ? <p class="text">{m.text}</p> : null}
+              {(m.toolCalls ?? []).map((c, j) => (
+                <code key={j} class="message-tool-call">
+                  calls {c.name}({JSON.stringify(c.args)})
+                </code>
+              ))}
             </li>
           ))}
         </ol>

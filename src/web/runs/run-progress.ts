@@ -20,9 +20,15 @@ export type RunStatus = "running" | "interrupted" | "success" | "error" | "cance
 
 export interface StreamedMessage {
   id: string;
-  /** The graph's node that sent it (an agent's loop counts as its node). */
+  /** The graph's node that sent it (an agent's loop counts as its node); a tool's name; `you`. */
   node: string;
   text: string;
+  /** Who it is from, once read from the thread's messages (conversation.ts); streamed: a model. */
+  role?: "human" | "ai" | "tool" | "system" | undefined;
+  /** The tools a model's message asked for, with their arguments as the model wrote them. */
+  toolCalls?: { name: string; args: unknown }[];
+  /** A tool's message that says the call failed (`status: "error"`). */
+  failed?: boolean;
 }
 
 export interface ToolCall {

@@ -6,7 +6,7 @@
  * that builds redraws the graph here too; a refused one shows its diagnostics.
  */
 import type { Assistant } from "@langchain/langgraph-sdk";
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type DrawableGraph, END_ID, START_ID } from "../../draw/drawable.js";
 import { client } from "../api.js";
 import { GraphDrawing } from "../draw/graph-drawing.js";
@@ -157,6 +157,35 @@ function ProblemNote(props: { problem: ServerProblem }) {
   );
 }
 
+/**
+ * Why Cancel did not stop the run: the server's message, its code and its hint (or what to do when
+ * it gave none). Announced (role=alert) and focused: the Cancel button may be gone by then.
+ */
+function CancelFailureNote(props: { problem: ServerProblem }) {
+  const { problem } = props;
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (ref.current) focusElement(ref.current);
+  }, [problem]);
+  return (
+    <div role="alert" class="form-problem cancel-failure" ref={ref}>
+      <p>
+        <strong>The run was not cancelled:</strong> {problem.message}
+        {problem.code ? (
+          <>
+            {" "}
+            <code class="error-code">{problem.code}</code>
+          </>
+        ) : null}
+      </p>
+      <p class="help">
+        {problem.hint ??
+          "The run goes on as its status says: press Cancel run again, or reload the page to see where it stands."}
+      </p>
+    </div>
+  );
+}
+
 function RunBody(props: {
   graph: string;
   assistantId: string;
@@ -215,10 +244,13 @@ function RunBody(props: {
   const steps = useMemo(() => stepsOf(history), [history]);
   const [selectedStep, selectStep] = useState<string | undefined>(undefined);
   const chosen = steps.find((s) => s.id === selectedStep);
+  // The output is the thread's last checkpoint's, once read: until the read after the run's end
+  // arrives, the newest one read is a step's (its `next` not empty), not what the run returned.
   const latest = history[0];
-  const output = latest
-    ? outputOf(latest.values as Record<string, unknown>, loaded.output)
-    : undefined;
+  const output =
+    latest && !(latest.next ?? []).length
+      ? outputOf(latest.values as Record<string, unknown>, loaded.output)
+      : undefined;
 
   const submit = () => {
     setChecked(true);
@@ -293,6 +325,7 @@ function RunBody(props: {
             </button>
           </p>
         ) : null}
+        {run.cancelProblem ? <CancelFailureNote problem={run.cancelProblem} /> : null}
         <RunFailureNote progress={run.progress} />
         {run.pausedBefore.length > 0 && !run.interrupts.length ? (
           <p>

@@ -96,8 +96,10 @@ export function OutputPanel(props: {
   status: RunStatus | undefined;
   output: Record<string, unknown> | undefined;
 }) {
+  // Finished, its last checkpoint not read yet: busy, never an earlier step's state as the output.
+  const reading = props.status === "success" && !props.output;
   return (
-    <section aria-label="Output" class="panel output">
+    <section aria-label="Output" class="panel output" aria-busy={reading ? "true" : undefined}>
       <h3>Output</h3>
       {props.status === "success" && props.output ? (
         <StateValues values={props.output} />
@@ -107,7 +109,9 @@ export function OutputPanel(props: {
             ? "Paused: the state so far is the last step's."
             : props.status === "error"
               ? "The run failed: the state it reached is the last step's."
-              : "Shown when the run finishes."}
+              : reading
+                ? "Reading the output…"
+                : "Shown when the run finishes."}
         </p>
       )}
     </section>

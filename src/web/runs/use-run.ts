@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
 import { hrefOf } from "../route.js";
+import { conversationOf } from "./conversation.js";
 import { RUNS_LISTED, reopenedProgress } from "./reopen-thread.js";
 import { noRunOptions, type RunChoices, type RunOptions, runPayload } from "./run-options.js";
 import {
@@ -39,6 +40,8 @@ export interface RunState {
   pausedBefore: string[];
   /** The server refused the request (a 422 naming a field): shown by the form that sent it. */
   problem: { from: "start" | "resume"; problem: ServerProblem } | undefined;
+  /** Cancel failed (refused, or the server out of reach): shown until the next run or Cancel. */
+  cancelProblem: ServerProblem | undefined;
   busy: boolean;
 }
 
@@ -103,6 +106,7 @@ export function useRun(
     interrupts: [],
     pausedBefore: [],
     problem: undefined,
+    cancelProblem: undefined,
     busy: false,
   });
   const alive = useRef(true);
@@ -129,7 +133,7 @@ export function useRun(
       /** Nodes known to be running already (a joined run's `next`), until its events say more. */
       running: string[] = [],
     ) => {
-      set((s) => ({ ...s, busy: true, problem: undefined }));
+      set((s) => ({ ...s, busy: true, problem: undefined, cancelProblem: undefined }));
       let accepted = false;
       let failed = false;
       try {
@@ -148,14 +152,18 @@ export function useRun(
           }
           set((s) => ({ ...s, progress: applyEvent(s.progress, chunk.event, chunk.data) }));
         }
-        const { interrupts, pausedBefore } = await pauseOf(thread, failed);
+        const { state: ended, interrupts, pausedBefore } = await pauseOf(thread, failed);
         set((s) => ({
           ...s,
           busy: false,
           interrupts,
           pausedBefore,
           progress: finishedProgress(
-            withNodes(s.progress, pausedBefore, "interrupted"),
+            {
+              ...withNodes(s.progress, pausedBefore, "interrupted"),
+              // The whole conversation, as a reopened thread shows it (conversation.ts).
+              messages: conversationOf(ended.values, s.progress.messages),
+            },
             interrupts.length + pausedBefore.length > 0,
           ),
         }));
@@ -249,13 +257,11 @@ export function useRun(
   const cancel = useCallback(async () => {
     const runId = state.progress.runId;
     if (!state.thread || !runId) return;
+    set((s) => ({ ...s, cancelProblem: undefined }));
     try {
       await client.runs.cancel(state.thread, runId);
     } catch (e) {
-      set((s) => ({
-        ...s,
-        progress: { ...s.progress, error: `cannot cancel: ${serverProblem(e).message}` },
-      }));
+      set((s) => ({ ...s, cancelProblem: serverProblem(e) }));
     }
   }, [state.thread, state.progress.runId]);
 

@@ -1,0 +1,327 @@
+/**
+ * Every example graph run from graphspec dev's page alone, offline (issue 27, "done when"): for each
+ * graph the page lists, each of its fixture's tests and each recording beside it is chosen in
+ * "Models answer from", the Input and Context forms are typed from the fixture, the run options it
+ * names (a model, the tools allowed) are set in the Run options form, the run is started, each
+ * interrupt is answered with the page's own controls as the fixture's `then` says (yes/no, approve,
+ * edit, reject with a message), and the run's end is checked: finished, or the failure the fixture
+ * expects shown with its code and its hint. Keyboard and clicks only — no API call stands in for
+ * the page. One dev server and one browser for the whole file.
+ *
+ * The list of graphs comes from the page, the cases from the fixtures: a new example graph, test or
+ * recording is run without this file changing. A fixture test the page cannot express is named
+ * with the reason (`UNREACHABLE`), so a skip is never silent.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
+import { type DevPage, openDevPage } from "../support/dev-page.js";
+import type { DevServer } from "../support/dev-server.js";
+
+const GRAPHS_DIR = join(import.meta.dirname, "..", "..", "graphs");
+
+type Json = Record<string, unknown>;
+interface FixtureTest {
+  name: string;
+  input?: Json;
+  context?: Json;
+  model?: string;
+  allow_tools?: string[];
+  then?: { resume: unknown; expect?: { output?: unknown } }[];
+  expect?: { status?: string; error?: { code?: string; phase?: string; field?: string } };
+}
+interface Fixture {
+  context?: Json;
+  tests: FixtureTest[];
+}
+
+/** The graph files of graphs/ by graph name, and each one's fixture (`<file>.test.yaml`). */
+function examples(): Map<string, { fixture: Fixture | undefined }> {
+  const found = new Map<string, { fixture: Fixture | undefined }>();
+  for (const file of readdirSync(GRAPHS_DIR)) {
+    if (!/\.ya?ml$/.test(file) || file.includes(".test.")) continue;
+    const spec = parse(readFileSync(join(GRAPHS_DIR, file), "utf8")) as { name: string };
+    const testFile = join(GRAPHS_DIR, file.replace(/\.ya?ml$/, ".test.yaml"));
+    let fixture: Fixture | undefined;
+    try {
+      fixture = parse(readFileSync(testFile, "utf8")) as Fixture;
+    } catch {
+      fixture = undefined;
+    }
+    found.set(spec.name, { fixture });
+  }
+  return found;
+}
+const EXAMPLES = examples();
+
+/**
+ * Why a fixture test cannot be run from the page, if it cannot: the page sends only what its
+ * typed forms and its choices allow.
+ */
+function unreachable(t: FixtureTest, models: string[][]): string | undefined {
+  if (t.expect?.error?.phase === "input")
+    return "its context has a value of the wrong type, which the page's typed form does not send";
+  if (t.model && !modelOption(t.model, models))
+    return `it asks for model ${t.model}, which the page does not offer (not in the spec's allow)`;
+  return undefined;
+}
+
+/** The Model control's value for `model`, an entry's name or its `provider:name` ([value, label]s). */
+const modelOption = (model: string, models: string[][]) =>
+  models.find(([value, label]) => value && (value === model || label?.endsWith(`(${model})`)))?.[0];
+
+let dev: DevPage | undefined;
+let server: DevServer;
+let s: PageSession;
+let page: Page;
+
+beforeAll(async () => {
+  if (PAGE_TESTS_SKIPPED) return;
+  dev = await openDevPage("every-example", {
+    repoGraphs: true,
+    env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+  });
+  ({ server, session: s, page } = dev);
+}, 60_000);
+afterAll(() => dev?.close());
+
+const runStatus = () => page.locator('.run-view [role="status"][data-run-status]');
+const standInControl = () => page.getByLabel("Models answer from");
+
+/** A fresh run form for `graph`: a page load, nothing kept from an earlier case. */
+async function openRun(graph: string) {
+  await page.goto("about:blank");
+  await page.goto(`${server.url}/#/`);
+  await page.evaluate("sessionStorage.clear()");
+  await page.goto(`${server.url}/#/graphs/${graph}/run`);
+  await page.getByRole("button", { name: "Start run" }).waitFor();
+}
+
+/** Types `values` into the form named `form`: text as typed, lists and objects as JSON. */
+async function fill(form: "Input" | "Context", values: Json) {
+  for (const [key, value] of Object.entries(values)) {
+    const field = page
+      .getByRole("form", { name: form })
+      .getByLabel(new RegExp(`^\\s*${key}\\s*\\*?\\s*$`));
+    if (typeof value === "boolean") await field.setChecked(value);
+    else await field.fill(typeof value === "string" ? value : JSON.stringify(value));
+  }
+}
+
+/** The run's status once it stops running: success, interrupted, error or cancelled. */
+async function settled(): Promise<string> {
+  await page
+    .locator('.run-view [role="status"][data-run-status]:not([data-run-status="running"])')
+    .waitFor();
+  // A refusal before the run began leaves no status: it shows where the form is.
+  return (await runStatus().getAttribute("data-run-status")) ?? "";
+}
+
+/** Answers the one pending interrupt with the page's controls, as `resume` says. */
+async function answer(resume: unknown) {
+  const form = page.getByRole("form", { name: "Answer interrupt" }).first();
+  await form.waitFor();
+  const decisions =
+    resume && typeof resume === "object" && Array.isArray((resume as Json).decisions)
+      ? ((resume as Json).decisions as Json[])
+      : undefined;
+  if (!decisions) {
+    // A question: a yes/no is the "Yes" box, any other value typed as the answer.
+    if (typeof resume === "boolean") await form.getByLabel("Yes").setChecked(resume);
+    else
+      await form
+        .getByLabel("Answer")
+        .fill(typeof resume === "string" ? resume : JSON.stringify(resume));
+    await form.getByRole("button", { name: "Resume" }).click();
+    return;
+  }
+  const actions = form.getByRole("group");
+  for (const [n, d] of decisions.entries()) {
+    const action = actions.nth(n);
+    if (d.type === "approve") await action.getByRole("button", { name: "Approve" }).click();
+    if (d.type === "edit") {
+      await action.getByRole("button", { name: "Edit" }).click();
+      const edited = d.editedAction as { args: unknown };
+      await action.getByLabel(/^Arguments of /).fill(JSON.stringify(edited.args));
+    }
+    if (d.type === "reject") {
+      await action.getByRole("button", { name: "Reject" }).click();
+      if (typeof d.message === "string")
+        await action.getByLabel("Message to the model").fill(d.message);
+    }
+  }
+  // One approval of one call answers at once; anything else is sent with Resume.
+  const resumeButton = form.getByRole("button", { name: "Resume" });
+  if (await resumeButton.count()) await resumeButton.click();
+}
+
+/** Runs one case on the page and checks how it ended. */
+async function runCase(
+  graph: string,
+  standIn: string,
+  fixture: Fixture | undefined,
+  t: FixtureTest | undefined,
+  checkOutput: boolean,
+  models: string[][],
+) {
+  await openRun(graph);
+  if (standIn) await standInControl().selectOption({ label: standIn });
+  await fill("Input", t?.input ?? {});
+  await fill("Context", { ...(fixture?.context ?? {}), ...(t?.context ?? {}) });
+  const options = page.getByRole("group", { name: "Run options" });
+  if (t?.model) await options.getByLabel("Model").selectOption(modelOption(t.model, models) ?? "");
+  if (t?.allow_tools) {
+    const tools = options.getByRole("group", { name: "Tools the models may call" });
+    for (const box of await tools.getByRole("checkbox").all()) {
+      const name = (await box.getAttribute("value")) ?? (await box.locator("..").innerText());
+      await box.setChecked(t.allow_tools.includes(name.trim()));
+    }
+  }
+  await page.getByRole("button", { name: "Start run" }).click();
+  const failure = t?.expect?.status === "failed" ? t.expect.error : undefined;
+  if (failure) {
+    // Refused before it ran (the form's note) or failed as it ran (the run's note): either way
+    // the code and the hint are shown.
+    const note = page
+      .locator(".run-view [role=alert]")
+      .filter({ hasText: failure.code ?? "" })
+      .first();
+    await note.waitFor();
+    const text = await note.innerText();
+    expect(text).toContain(failure.code);
+    expect(await note.locator(".help").innerText()).not.toBe("");
+    return;
+  }
+  for (const step of t?.then ?? []) {
+    expect(await settled(), "the run waits for an answer").toBe("interrupted");
+    await answer(step.resume);
+    // Resume starts a new run: wait for it to leave the paused state before reading its end.
+    await page.locator('.run-view [role="status"][data-run-status="interrupted"]').waitFor({
+      state: "detached",
+    });
+  }
+  expect(await settled()).toBe("success");
+  if (!checkOutput) return;
+  // What the fixture expects of the output, as the page shows it: each of its texts, in its text
+  // content once read: folded lists included (a click opens them), a string in a JSON
+  // tree quoted. Not a step's state while the run's last checkpoint is read.
+  await page.locator('[aria-label="Output"]:not([aria-busy="true"]) .state-values').waitFor();
+  const shown =
+    (await page.getByRole("region", { name: "Output" }).textContent())?.replace(/\s+/g, " ") ?? "";
+  // After the last answer, what that step expects; else what the run itself expects.
+  const expected = (t?.then?.at(-1)?.expect ?? t?.expect) as { output?: unknown } | undefined;
+  for (const text of textsOf(expected?.output)) {
+    const one = text.replace(/\s+/g, " ");
+    expect(
+      shown.includes(one) || shown.includes(JSON.stringify(one)),
+      `the output shows ${JSON.stringify(one)}: ${shown}`,
+    ).toBe(true);
+  }
+  // The conversation the fixture expects is the Messages panel's too: each message's text.
+  const messages = (expected?.output as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) return;
+  const panel =
+    (await page.getByRole("region", { name: "Messages" }).textContent())?.replace(/\s+/g, " ") ??
+    "";
+  for (const m of messages) {
+    const content = (m as { content?: unknown }).content;
+    if (typeof content === "string" && content)
+      expect(panel, "the Messages panel shows the conversation").toContain(
+        content.replace(/\s+/g, " "),
+      );
+  }
+}
+
+/**
+ * The strings in a value, at any depth: the texts the page shows. A tool message's `status` and
+ * `artifact` are not shown as such (its text says it failed).
+ */
+const textsOf = (v: unknown): string[] =>
+  typeof v === "string"
+    ? [v]
+    : v && typeof v === "object"
+      ? Object.entries(v).flatMap(([k, x]) =>
+          k === "status" || k === "artifact" ? [] : textsOf(x),
+        )
+      : [];
+
+describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page runs every example graph", () => {
+  it("lists exactly the example graphs of graphs/", async () => {
+    await page.goto(`${server.url}/#/`);
+    const list = page.getByRole("navigation", { name: "Graphs" });
+    await list.getByRole("link").first().waitFor();
+    const listed = await list
+      .getByRole("link")
+      .evaluateAll((links) =>
+        links.map((a) => decodeURIComponent((a.getAttribute("href") ?? "").split("/")[2] ?? "")),
+      );
+    expect(new Set(listed)).toEqual(new Set(EXAMPLES.keys()));
+  });
+
+  it.each([...EXAMPLES.keys()])(
+    "%s: every fixture test and recording, from the page alone",
+    async (graph) => {
+      const { fixture } = EXAMPLES.get(graph)!;
+      await openRun(graph);
+      const offered = (await standInControl().count())
+        ? await standInControl()
+            .locator("option")
+            .evaluateAll((os) => os.map((o) => o.textContent ?? ""))
+        : [];
+      const models = (await page.locator("#run-model option").count())
+        ? await page
+            .locator("#run-model option")
+            .evaluateAll((os) => os.map((o) => [(o as { value: string }).value, o.textContent]))
+        : [];
+      const cases: { standIn: string; test: FixtureTest | undefined; checkOutput: boolean }[] = [];
+      const skipped: string[] = [];
+      const used = new Set<string>();
+      for (const t of fixture?.tests ?? []) {
+        // The test's own scripts or recording, as the control names it.
+        const label = offered.find((o) => o.includes(`“${t.name}”`));
+        const why =
+          unreachable(t, models) ??
+          (offered.length && !label ? "the page offers no stand-in for it" : undefined);
+        if (why) {
+          skipped.push(`${t.name}: ${why}`);
+          continue;
+        }
+        if (label) used.add(label);
+        // A graph with no model offers no stand-in: its test runs as it is.
+        cases.push({ standIn: label ?? "", test: t, checkOutput: true });
+      }
+      // A recording made from no test of the fixture: run with the first test's input.
+      for (const label of offered.filter((o) => o.startsWith("Recording") && !used.has(o)))
+        cases.push({ standIn: label, test: fixture?.tests[0], checkOutput: false });
+      expect(cases.length, "a graph with nothing to run").toBeGreaterThan(0);
+      for (const c of cases) {
+        try {
+          await runCase(graph, c.standIn, fixture, c.test, c.checkOutput, models);
+        } catch (e) {
+          await s.shot(`${graph}-failed`);
+          throw new Error(`${graph}, ${c.standIn || "no stand-in"}: ${(e as Error).message}`);
+        }
+      }
+      // The last run's view, finished: no axe-core violation of any impact, light or dark.
+      const found: Record<string, unknown> = {};
+      for (const scheme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await s.shot(`${graph}-${scheme}`);
+        const violations = await axeViolations(page);
+        if (violations.length) found[scheme] = violations;
+      }
+      await page.emulateMedia({ colorScheme: "light" });
+      expect(found).toEqual({});
+      if (skipped.length)
+        console.info(`${graph}: not run from the page:\n  ${skipped.join("\n  ")}`);
+    },
+    180_000,
+  );
+
+  it("had no page error on the way", () => {
+    s.expectClean();
+  });
+});
