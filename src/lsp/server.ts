@@ -1,8 +1,8 @@
 /**
  * `graphspec lsp`: a Language Server Protocol server over stdio (vscode-languageserver, the
- * library VS Code's own servers are built on). This first slice publishes diagnostics: every
- * validate rule on the editor's unsaved text, with the ranges, rules, messages and hints the CLI
- * prints, re-checked as the text changes. It runs nothing of the repository: the checks are
+ * library VS Code's own servers are built on). It publishes diagnostics — every validate rule on
+ * the editor's unsaved text, with the ranges, rules, messages and hints the CLI prints, re-checked
+ * as the text changes — and completes the spec's names (completion.ts). It runs nothing of the repository: the checks are
  * `validate`'s, without `--load-modules`.
  */
 import { dirname, resolve } from "node:path";
@@ -19,6 +19,8 @@ import { validate } from "../check/validate.js";
 import { readSpecText } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { PathProbes } from "../spec/path-probes.js";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { completionsAt } from "./completion.js";
 import { toLspDiagnostic } from "./diagnostics.js";
 
 /** A burst of keystrokes is checked once, this long after the last. */
@@ -31,9 +33,14 @@ export function startLanguageServer(
   const pending = new Map<string, NodeJS.Timeout>();
   // Each check's number per document: an answer overtaken by a newer text is not published.
   const latest = new Map<string, number>();
+  // Each document's last text that parsed: names to complete while a line is half typed.
+  const lastGood = new Map<string, GraphSpec>();
 
   connection.onInitialize(() => ({
-    capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental },
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      completionProvider: { triggerCharacters: [".", ":", " ", "[", ","] },
+    },
     serverInfo: { name: "graphspec" },
   }));
 
@@ -49,7 +56,10 @@ export function startLanguageServer(
       probes,
     });
     // A YAML or JSON file that is not a spec (a workflow, a package.json) is not ours to judge.
-    const found = notASpec(spec) ? [] : await validate(spec, { probes });
+    const notSpec = notASpec(spec);
+    if (!notSpec && spec.data && typeof spec.data === "object")
+      lastGood.set(doc.uri, spec.data as GraphSpec);
+    const found = notSpec ? [] : await validate(spec, { probes });
     if (latest.get(doc.uri) !== ticket) return;
     const own = found.filter((d) => resolve(d.file) === path);
     await connection.sendDiagnostics({
@@ -72,11 +82,18 @@ export function startLanguageServer(
       }, SETTLE_MS),
     );
   };
+  connection.onCompletion(({ textDocument, position }) => {
+    const doc = documents.get(textDocument.uri);
+    if (!doc) return [];
+    const before = doc.getText({ start: { line: position.line, character: 0 }, end: position });
+    return completionsAt(before, lastGood.get(textDocument.uri));
+  });
   documents.onDidOpen((e) => schedule(e.document));
   documents.onDidChangeContent((e) => schedule(e.document));
   documents.onDidClose((e) => {
     clearTimeout(pending.get(e.document.uri));
     latest.delete(e.document.uri);
+    lastGood.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
   documents.listen(connection);

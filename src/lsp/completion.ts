@@ -1,0 +1,50 @@
+/**
+ * Completion from where the cursor stands on its line: node names after `from:`, `to:`, `goto:` and
+ * `default:` (in edges and routes, in flow or block style), channels after `state.` and context
+ * keys after `context.` (in templates and CEL), node kinds after `kind:`, reducers after
+ * `reducer:`, models after `model:`, tools inside `tools: [`, `approve: [` or after `tool:`. The
+ * names come from the document's last text that parsed (a half-typed line does not parse).
+ */
+import { type CompletionItem, CompletionItemKind } from "vscode-languageserver/node";
+import type { GraphSpec } from "../spec/spec-types.generated.js";
+
+const KINDS = ["llm", "agent", "tools", "tool", "function", "interrupt", "subgraph", "set"];
+const REDUCERS = ["replace", "append", "merge", "sum", "max", "min", "union", "messages"];
+
+const names = (map: object | undefined) => Object.keys(map ?? {});
+const items = (labels: string[], kind: CompletionItemKind, detail?: (l: string) => string) =>
+  labels.map(
+    (label): CompletionItem => ({ label, kind, ...(detail ? { detail: detail(label) } : {}) }),
+  );
+
+/** What to offer at the end of `before` (the line up to the cursor), from the last good `spec`. */
+export function completionsAt(before: string, spec: GraphSpec | undefined): CompletionItem[] {
+  if (/\bstate\.\w*$/.test(before))
+    return items(names(spec?.state), CompletionItemKind.Field, (n) => {
+      const field = spec?.state?.[n];
+      return field
+        ? `${field.type}${field.reducer && typeof field.reducer === "string" ? `, ${field.reducer}` : ""}`
+        : "";
+    });
+  if (/\bcontext\.\w*$/.test(before))
+    return items(
+      names(spec?.context),
+      CompletionItemKind.Field,
+      (n) => spec?.context?.[n]?.type ?? "",
+    );
+  if (/\bkind:\s*\w*$/.test(before)) return items(KINDS, CompletionItemKind.EnumMember);
+  if (/\breducer:\s*\w*$/.test(before)) return items(REDUCERS, CompletionItemKind.EnumMember);
+  if (/\bmodel:\s*[\w-]*$/.test(before))
+    return items(names(spec?.models), CompletionItemKind.Value);
+  if (/\b(?:tools|approve):\s*\[[^\]]*$/.test(before) || /\btool:\s*[\w-]*$/.test(before))
+    return items(names(spec?.tools), CompletionItemKind.Function);
+  const edge = /\b(from|to|goto|default):\s*(\[[^\]]*)?[\w-]*$/.exec(before);
+  if (edge) {
+    const nodes = names(spec?.nodes);
+    const ends = edge[1] === "from" ? ["START"] : ["END"];
+    return items([...nodes, ...ends], CompletionItemKind.Class, (n) =>
+      spec?.nodes?.[n] ? `${spec.nodes[n]!.kind} node` : "",
+    );
+  }
+  return [];
+}

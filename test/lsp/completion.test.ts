@@ -1,0 +1,121 @@
+/**
+ * `graphspec lsp` completion through a real LSP client over the built CLI's stdio: node names in
+ * edges, channels after `state.`, context keys after `context.`, kinds, reducers, tools.
+ * Run `npm run build` first.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CompletionRequest,
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  InitializedNotification,
+  InitializeRequest,
+  type ProtocolConnection,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from "vscode-languageserver-protocol/node";
+
+const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
+const dir = mkdtempSync(join(tmpdir(), "graphspec-lsp-completion-"));
+const spec = join(dir, "graphs", "triage.yaml");
+const uri = pathToFileURL(spec).href;
+
+const TEXT = `version: 1
+name: triage
+state:
+  ticket: { type: string, default: "" }
+  priority: { type: string, reducer: replace, default: low }
+context:
+  user_id: { type: string }
+tools:
+  lookup: { module: ../tools/lookup.mjs, description: Look it up., schema: { type: object } }
+nodes:
+  classify: { kind: set, values: { priority: high } }
+  answer: { kind: set, values: { ticket: "done" } }
+edges:
+  - { from: START, to: classify }
+  - { from: classify, to: answer }
+  - { from: answer, to: END }
+`;
+
+let client: ProtocolConnection;
+let version = 1;
+const kill: (() => void)[] = [];
+
+beforeAll(async () => {
+  mkdirSync(join(dir, "graphs"));
+  writeFileSync(join(dir, "package.json"), "{}");
+  writeFileSync(spec, TEXT);
+  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { stdio: "pipe" });
+  kill.push(() => child.kill());
+  client = createProtocolConnection(
+    new StreamMessageReader(child.stdout),
+    new StreamMessageWriter(child.stdin),
+  );
+  const checked = new Promise<void>((r) =>
+    client.onNotification(PublishDiagnosticsNotification.type, () => r()),
+  );
+  client.listen();
+  await client.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    rootUri: pathToFileURL(dir).href,
+    capabilities: {},
+    workspaceFolders: null,
+  });
+  await client.sendNotification(InitializedNotification.type, {});
+  await client.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: { uri, languageId: "yaml", version, text: TEXT },
+  });
+  // Checked once: the names it completes are the checked text's.
+  await checked;
+});
+afterAll(() => {
+  for (const k of kill) k();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The labels offered with `typed` appended as a new last line, the cursor at its end. */
+async function offered(typed: string): Promise<string[]> {
+  const text = `${TEXT}${typed}`;
+  await client.sendNotification(DidChangeTextDocumentNotification.type, {
+    textDocument: { uri, version: ++version },
+    contentChanges: [{ text }],
+  });
+  const lines = text.split("\n");
+  const got = await client.sendRequest(CompletionRequest.type, {
+    textDocument: { uri },
+    position: { line: lines.length - 1, character: lines.at(-1)!.length },
+  });
+  const list = Array.isArray(got) ? got : (got?.items ?? []);
+  return list.map((i) => i.label);
+}
+
+describe("graphspec lsp: completion", () => {
+  it("node names after to: and from: (END and START where they fit)", async () => {
+    expect(await offered("  - { from: classify, to: ")).toEqual(["classify", "answer", "END"]);
+    expect(await offered("  - { from: ")).toEqual(["classify", "answer", "START"]);
+    expect(await offered("  - { from: answer, to: [classify, ")).toContain("answer");
+  });
+
+  it("channels after state., context keys after context.", async () => {
+    expect(await offered("  # ${{ state.")).toEqual(["ticket", "priority"]);
+    expect(await offered("  # ${{ size(context.")).toEqual(["user_id"]);
+  });
+
+  it("node kinds, reducers and tools", async () => {
+    expect(await offered("    kind: ")).toContain("interrupt");
+    expect(await offered("    reducer: ")).toContain("append");
+    expect(await offered("    tools: [")).toEqual(["lookup"]);
+  });
+
+  it("nothing where no name fits", async () => {
+    expect(await offered("  plain text")).toEqual([]);
+  });
+});
