@@ -6,22 +6,26 @@
  * `validate`'s, without `--load-modules`.
  */
 import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   type Connection,
   createConnection,
+  MarkupKind,
+  type Position,
   ProposedFeatures,
   TextDocumentSyncKind,
   TextDocuments,
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { validate } from "../check/validate.js";
+import type { SpecDocument } from "../spec/document.js";
 import { readSpecText } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { PathProbes } from "../spec/path-probes.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { completionsAt } from "./completion.js";
 import { toLspDiagnostic } from "./diagnostics.js";
+import { declarationOf, describe, symbolAt } from "./symbols.js";
 
 /** A burst of keystrokes is checked once, this long after the last. */
 const SETTLE_MS = 60;
@@ -34,12 +38,14 @@ export function startLanguageServer(
   // Each check's number per document: an answer overtaken by a newer text is not published.
   const latest = new Map<string, number>();
   // Each document's last text that parsed: names to complete while a line is half typed.
-  const lastGood = new Map<string, GraphSpec>();
+  const lastGood = new Map<string, SpecDocument>();
 
   connection.onInitialize(() => ({
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       completionProvider: { triggerCharacters: [".", ":", " ", "[", ","] },
+      hoverProvider: true,
+      definitionProvider: true,
     },
     serverInfo: { name: "graphspec" },
   }));
@@ -57,8 +63,7 @@ export function startLanguageServer(
     });
     // A YAML or JSON file that is not a spec (a workflow, a package.json) is not ours to judge.
     const notSpec = notASpec(spec);
-    if (!notSpec && spec.data && typeof spec.data === "object")
-      lastGood.set(doc.uri, spec.data as GraphSpec);
+    if (!notSpec && spec.data && typeof spec.data === "object") lastGood.set(doc.uri, spec);
     const found = notSpec ? [] : await validate(spec, { probes });
     if (latest.get(doc.uri) !== ticket) return;
     const own = found.filter((d) => resolve(d.file) === path);
@@ -86,7 +91,41 @@ export function startLanguageServer(
     const doc = documents.get(textDocument.uri);
     if (!doc) return [];
     const before = doc.getText({ start: { line: position.line, character: 0 }, end: position });
-    return completionsAt(before, lastGood.get(textDocument.uri));
+    return completionsAt(before, lastGood.get(textDocument.uri)?.data as GraphSpec | undefined);
+  });
+  /** The name under the cursor, with the last good parse of its document. */
+  const symbolUnder = (uri: string, position: Position) => {
+    const doc = documents.get(uri);
+    const parsed = lastGood.get(uri);
+    if (!doc || !parsed) return undefined;
+    const line = doc.getText({
+      start: { line: position.line, character: 0 },
+      end: { line: position.line + 1, character: 0 },
+    });
+    const symbol = symbolAt(line, position.character, parsed.data as GraphSpec);
+    return symbol && { symbol, parsed };
+  };
+  connection.onHover(({ textDocument, position }) => {
+    const found = symbolUnder(textDocument.uri, position);
+    if (!found) return null;
+    return {
+      contents: {
+        kind: MarkupKind.Markdown,
+        value: describe(found.symbol, found.parsed.data as GraphSpec),
+      },
+    };
+  });
+  connection.onDefinition(({ textDocument, position }) => {
+    const found = symbolUnder(textDocument.uri, position);
+    if (!found) return null;
+    const at = declarationOf(found.parsed, found.symbol);
+    return {
+      uri: pathToFileURL(at.path).href,
+      range: {
+        start: { line: at.line - 1, character: at.column - 1 },
+        end: { line: at.endLine - 1, character: at.endColumn - 1 },
+      },
+    };
   });
   documents.onDidOpen((e) => schedule(e.document));
   documents.onDidChangeContent((e) => schedule(e.document));

@@ -1,6 +1,7 @@
 /**
- * `graphspec lsp` completion through a real LSP client over the built CLI's stdio: node names in
- * edges, channels after `state.`, context keys after `context.`, kinds, reducers, tools.
+ * `graphspec lsp`'s editing features through a real LSP client over the built CLI's stdio:
+ * completion (node names in edges, channels after `state.`, context keys after `context.`, kinds,
+ * reducers, tools), hover and go-to-definition of a spec's names.
  * Run `npm run build` first.
  */
 import { spawn } from "node:child_process";
@@ -12,8 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CompletionRequest,
   createProtocolConnection,
+  DefinitionRequest,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  HoverRequest,
   InitializedNotification,
   InitializeRequest,
   type ProtocolConnection,
@@ -117,5 +120,57 @@ describe("graphspec lsp: completion", () => {
 
   it("nothing where no name fits", async () => {
     expect(await offered("  plain text")).toEqual([]);
+  });
+});
+
+/** The position of the `nth` occurrence of `word` in TEXT (0-based line and character). */
+const at = (word: string, nth = 0) => {
+  let from = -1;
+  for (let i = 0; i <= nth; i++) from = TEXT.indexOf(word, from + 1);
+  const before = TEXT.slice(0, from).split("\n");
+  return { line: before.length - 1, character: before.at(-1)!.length + 1 };
+};
+
+describe("graphspec lsp: hover and go to definition", () => {
+  beforeAll(async () => {
+    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: ++version },
+      contentChanges: [{ text: TEXT }],
+    });
+  });
+
+  it("hover on a node in an edge says its kind; on a channel, its type, reducer and default", async () => {
+    const node = await client.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position: at("classify", 2),
+    });
+    expect(JSON.stringify(node?.contents)).toContain("set node");
+    const channel = await client.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position: at("priority", 1),
+    });
+    expect(JSON.stringify(channel?.contents)).toMatch(
+      /state channel.*priority.*string.*replace.*low/,
+    );
+    const nothing = await client.sendRequest(HoverRequest.type, {
+      textDocument: { uri },
+      position: at("version"),
+    });
+    expect(nothing).toBeNull();
+  });
+
+  it("definition of a node named in an edge is its key under nodes:", async () => {
+    const target = await client.sendRequest(DefinitionRequest.type, {
+      textDocument: { uri },
+      position: at("answer", 2),
+    });
+    const declared = at("answer", 0);
+    expect(target).toEqual({
+      uri,
+      range: {
+        start: { line: declared.line, character: declared.character - 1 },
+        end: { line: declared.line, character: declared.character - 1 + "answer".length },
+      },
+    });
   });
 });
