@@ -18,7 +18,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { isBuiltin } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { build, transform } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const DIST = join(ROOT, "dist");
@@ -97,5 +97,9 @@ if (outside.some((i) => i.path !== "esbuild" || i.kind !== "require-call"))
   );
 
 const text = await readFile(OUT, "utf8");
+// A script run by node:vm has no module loader: an `import()` left in it (a computed specifier
+// esbuild cannot bundle) would throw when reached. Comments aside, there must be none.
+const { code: bare } = await transform(text, { minifyWhitespace: true, legalComments: "none" });
+if (/\bimport\s*\(/.test(bare)) throw new Error("validate's script holds an import()");
 const hash = createHash("sha256").update(text).digest("hex").slice(0, 16);
 await writeFile(OUT, text.replace(HEAD, `// graphspec validate script ${hash}`));
