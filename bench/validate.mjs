@@ -14,7 +14,8 @@
  *    CPU time. It never fails on them.
  * 3. CLI cold start: `node bin/graphspec.js validate one.yaml` (a copy of bench/nine-nodes.yaml,
  *    naming three TypeScript modules) spawned N times, interleaved with `node -e 0` and
- *    `graphspec --version`: wall and CPU time of each process.
+ *    `graphspec --version`: wall and CPU time of each process; and the same validate with the
+ *    compile caches off (NODE_DISABLE_COMPILE_CACHE=1): a first run, as in a fresh CI container.
  *
  * Options: --specs N (default 1000), --passes N (default 5), --spawns N (default 15),
  * --varied (the generated corpus), --only cold|corpus (one part), --keep (leave the corpus),
@@ -316,7 +317,11 @@ function spawnInterleaved(commands, cwd, runs) {
       const i = (k + Math.max(round, 0)) % commands.length;
       const cpu = childrenCpu();
       const start = performance.now();
-      const r = spawnSync(process.execPath, commands[i].args, { cwd, stdio: "ignore" });
+      const r = spawnSync(process.execPath, commands[i].args, {
+        cwd,
+        stdio: "ignore",
+        env: { ...process.env, ...commands[i].env },
+      });
       const wall = performance.now() - start;
       if (r.status !== 0) throw new Error(`${commands[i].args.join(" ")} exited ${r.status}`);
       if (round < 0) continue;
@@ -421,6 +426,20 @@ try {
             {
               label: "compare build: validate one.yaml",
               args: [join(resolve(opts.compare), "bin", "graphspec.js"), "validate", one],
+            },
+          ]
+        : []),
+      {
+        label: "validate one.yaml, caches off (a first run)",
+        args: [join(ROOT, "bin", "graphspec.js"), "validate", one],
+        env: { NODE_DISABLE_COMPILE_CACHE: "1" },
+      },
+      ...(opts.compare
+        ? [
+            {
+              label: "compare build: the same, caches off",
+              args: [join(resolve(opts.compare), "bin", "graphspec.js"), "validate", one],
+              env: { NODE_DISABLE_COMPILE_CACHE: "1" },
             },
           ]
         : []),

@@ -20,12 +20,7 @@ export async function generateArtifacts(schema) {
   ajv.addKeyword("tsType");
   ajv.addFormat("regex", true);
   const validate = ajv.compile(schema);
-  // Ajv's standalone output still require()s its runtime helpers even in ESM mode: `ucs2length`
-  // (string lengths), `equal` (`uniqueItems` over items whose type it cannot see, e.g. a `$ref`).
-  const validatorCode = standaloneCode
-    .default(ajv, validate)
-    .replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length")
-    .replaceAll('require("ajv/dist/runtime/equal").default', "equal");
+  const validatorCode = standaloneCode.default(ajv, validate);
   const types = await compile(schema, "GraphSpec", {
     bannerComment: `${HEADER}/** A JSON Schema object (draft 2020-12). */\nexport type JsonSchemaObject = { [keyword: string]: unknown };`,
     additionalProperties: false,
@@ -37,7 +32,7 @@ export async function generateArtifacts(schema) {
     "src/json-schema/meta-schema-validator.generated.ts": metaSchemaValidator(),
     "schema/graph.portable.schema.json": `${JSON.stringify(portableSchema(schema), null, 2)}\n`,
     "src/spec/spec-types.generated.ts": types,
-    "src/spec/schema-validator.generated.ts": `${HEADER}// @ts-nocheck\nimport ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";\nimport equalModule from "ajv/dist/runtime/equal.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;\nconst equal = equalModule.default ?? equalModule;\n${validatorCode.replace('"use strict";', "")}\n`,
+    "src/spec/schema-validator.generated.ts": `${HEADER}// @ts-nocheck\n${esmRuntime(validatorCode)}\n`,
   };
 }
 
@@ -59,10 +54,32 @@ function metaSchemaValidator() {
     code: { source: true, esm: true, lines: false },
   });
   const validate = ajv.getSchema("https://json-schema.org/draft/2020-12/schema");
-  const code = standaloneCode
-    .default(ajv, validate)
-    .replaceAll('require("ajv/dist/runtime/equal").default', "equal");
-  return `// Generated from Ajv's draft 2020-12 meta-schema by \`npm run gen\`. Do not edit.\n// @ts-nocheck\nimport equalModule from "ajv/dist/runtime/equal.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst equal = equalModule.default ?? equalModule;\n${code.replace('"use strict";', "")}\n`;
+  const code = standaloneCode.default(ajv, validate);
+  return `// Generated from Ajv's draft 2020-12 meta-schema by \`npm run gen\`. Do not edit.\n// @ts-nocheck\n${esmRuntime(code)}\n`;
+}
+
+/**
+ * Ajv's standalone output require()s its runtime helpers (ucs2length, equal, …) even in ESM mode,
+ * and which ones depends on the schema's keywords: each becomes an import, so that a schema change
+ * that needs another helper cannot give a module that throws "require is not defined" on load.
+ */
+function esmRuntime(code) {
+  const names = new Set();
+  const body = code
+    .replace('"use strict";', "")
+    .replace(/require\("ajv\/dist\/runtime\/(\w+)"\)\.default/g, (_, name) => {
+      names.add(name);
+      return name;
+    });
+  if (body.includes("require(")) throw new Error("gen: Ajv's code requires a module not known");
+  const imports = [...names]
+    .sort()
+    .map(
+      (name) =>
+        `import ${name}Module from "ajv/dist/runtime/${name}.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst ${name} = ${name}Module.default ?? ${name}Module;\n`,
+    )
+    .join("");
+  return imports + body;
 }
 
 /** Keywords of schema/graph.schema.json only some tools know: editors, our type generator, Ajv (OpenAPI `discriminator`, which speeds up and sharpens `oneOf` errors without changing what passes). */

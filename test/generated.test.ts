@@ -16,3 +16,12 @@ it("generated files are in sync with the schema", async () => {
     );
   }
 });
+
+it("the generated validators are ES modules that require() nothing", () => {
+  for (const path of [
+    "src/spec/schema-validator.generated.ts",
+    "src/json-schema/meta-schema-validator.generated.ts",
+  ]) {
+    expect(readFileSync(join(root, path), "utf8"), path).not.toMatch(/\brequire\(/);
+  }
+});

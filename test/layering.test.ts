@@ -8,7 +8,10 @@
  * (a) statically, from the import graph the TypeScript compiler itself resolves (`tsc --explainFiles`:
  *     type-only and dynamic imports included);
  * (b) at run time, by running the built CLI with a module-resolution hook that records every module
- *     it resolves.
+ *     it resolves;
+ * (c) for `graphspec validate` as bin/graphspec.js runs it — from one script of its modules and
+ *     packages, dist/cli/validate.cjs — by what the script holds (its source map's sources) and
+ *     what it loads besides.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -294,8 +297,18 @@ process.on("exit", () => {
   }
 
   let runs = 0;
+  /**
+   * `validate` from the modules as tsc built them (dist/cli/main.js, which `graphs`, `export` and
+   * the package entry load too): what each loads, and when. bin/graphspec.js runs `validate` from
+   * one script of the same modules instead (the tests at the end).
+   */
   function validateRecording(spec: string): { status: number | null; log: Resolution[] } {
-    return recording(["bin/graphspec.js", "validate", spec]);
+    return recording([
+      "--input-type=module",
+      "-e",
+      `const { main } = await import("./dist/cli/main.js");
+process.exitCode = await main(["validate", ${JSON.stringify(spec)}]);`,
+    ]);
   }
 
   function recording(args: string[]): { status: number | null; log: Resolution[] } {
@@ -411,5 +424,27 @@ if (result.status !== "completed" || result.output.greeting !== "hello") process
       log.filter((r) => fromRoot(r.url).startsWith("tools/")).map((r) => fromRoot(r.url)),
     ).toEqual([]);
     expect(log.filter(isLangChain).map((r) => fromRoot(r.url))).toEqual([]);
+  });
+
+  it("bin/graphspec.js validates from its one script: no other module of dist/, no LangChain, no peer", () => {
+    const { status, log } = recording([
+      "bin/graphspec.js",
+      "validate",
+      "graphs/support-triage.yaml",
+    ]);
+    expect(status).toBe(0);
+    const ours = [...new Set(log.map((r) => fromRoot(r.url)).filter((f) => f.startsWith("dist/")))];
+    expect(ours.sort()).toEqual(["dist/cli/code-cache.js", "dist/cli/validate-script.js"]);
+    expect(log.filter(isLangChain).map((r) => fromRoot(r.url))).toEqual([]);
+    expect(log.filter((r) => PEER_FILE.test(fromRoot(r.url))).map((r) => r.url)).toEqual([]);
+  });
+
+  it("validate's script holds the validate path and no LangChain nor optional peer", () => {
+    const { sources } = JSON.parse(
+      readFileSync(join(ROOT, "dist/cli/validate.cjs.map"), "utf8"),
+    ) as { sources: string[] };
+    // Its sources go through tsc's maps to src/ (not vacuous: the check itself is there).
+    expect(sources.some((f) => f.endsWith("src/check/validate.ts"))).toBe(true);
+    expect(sources.filter((f) => LANGCHAIN_FILE.test(f) || PEER_FILE.test(f))).toEqual([]);
   });
 });

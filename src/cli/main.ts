@@ -1,9 +1,8 @@
-import { setMaxListeners } from "node:events";
-import { nativeAddonError } from "../peers/native-addon.js";
-import { EXIT, type Io, processIo, UsageError } from "./io.js";
+import { EXIT, type Io, processIo } from "./io.js";
+import { type Command, runCommand } from "./run-command.js";
 import { VERSION } from "./version.js";
 
-type Command = (argv: string[], io: Io) => Promise<number>;
+export { allowWideFanOut } from "./wide-fan-out.js";
 
 /** Commands load lazily, so `graphspec validate` never loads what `run` needs (LangChain). */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -84,17 +83,6 @@ ${Object.entries(COMMANDS)
 
 Run \`graphspec <command> --help\` for a command's options.`;
 
-/**
- * LangGraph combines a run's abort signals into one and adds an abort listener to it per running
- * task, removed when the task ends: a fan-out (`map`, parallel edges) of more than ten tasks is not
- * a leak, yet Node warned "MaxListenersExceededWarning" on stderr. The signal is LangGraph's own,
- * so the limit is lifted for the signals this process makes — the CLI's process only; a program
- * that imports the package keeps its own setting.
- */
-export function allowWideFanOut(): void {
-  setMaxListeners(0);
-}
-
 /** Runs the CLI; returns the exit code. Never throws: errors become messages and exit code 2. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -111,34 +99,5 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     io.err(`graphspec: unknown command "${name}"\n\n${HELP}`);
     return EXIT.usage;
   }
-  try {
-    return await (await command.load())(rest, io);
-  } catch (e) {
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      io.err(
-        `graphspec ${name}: ${(e as Error).message}\nRun \`graphspec ${name} --help\` for usage.`,
-      );
-      return EXIT.usage;
-    }
-    // The environment cannot serve the command: a database that does not answer, a package that
-    // is not installed or was built for another Node.js.
-    const problem = environmentProblem(e);
-    if (problem) {
-      io.err(`graphspec ${name}: ${problem.message}\n  hint: ${problem.hint}`);
-      return EXIT.usage;
-    }
-    io.err(
-      `graphspec ${name}: internal error: ${(e as Error)?.stack ?? String(e)}\nPlease report this.`,
-    );
-    return EXIT.usage;
-  }
-}
-
-/** An error of the machine or the installation rather than of graphspec, with its fix. */
-function environmentProblem(e: unknown): { message: string; hint: string } | undefined {
-  const name = (e as Error)?.name;
-  if (name === "CheckpointerError" || name === "PackageError")
-    return e as { message: string; hint: string };
-  // A native addon loaded where no feature expected it still gets the rebuild command.
-  return nativeAddonError(e);
+  return runCommand(name, command.load, rest, io);
 }

@@ -33,7 +33,7 @@ it("a run's checkpoints reach the database file without another commit", async (
   try {
     const r = await exec.run("keep", { threadId: "t", input: { blob: "b".repeat(900 * 1024) } });
     expect(r.error).toBeUndefined();
-    // Folded within a poll or two (every 250 ms); waited for up to 20 s on a busy machine.
+    // Folded within a poll or two (every second); waited for up to 20 s on a busy machine.
     let size = statSync(sqlitePath).size;
     for (let i = 0; i < 200 && size < 900 * 1024; i++) {
       await new Promise((res) => setTimeout(res, 100));
