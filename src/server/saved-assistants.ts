@@ -145,7 +145,8 @@ export function assistantVersion(
   const scrub = scrubber(secretValues(secrets, new Set(Object.keys(secrets))));
   const body = scrub({
     graph_id: graph.name,
-    name: given.name ?? latest?.body.name ?? graph.name,
+    // "Untitled" when none is given, as on LangGraph's server.
+    name: given.name ?? latest?.body.name ?? "Untitled",
     description:
       given.description !== undefined ? given.description : (latest?.body.description ?? null),
     config,
