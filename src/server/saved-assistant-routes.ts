@@ -79,7 +79,7 @@ export function savedAssistantRoutes(
     const id = body.assistant_id ?? randomUUID();
     const taken = await lookUpAssistant(p, tenant, id);
     if (taken) return c.json(await existing(taken, body.if_exists));
-    const { body: made, secrets } = assistantVersion(p, { tenant, id }, graph, body);
+    const { body: made, secrets } = await assistantVersion(p, { tenant, id }, graph, body);
     const now = new Date().toISOString();
     const created = await p.assistants.create(
       tenant,
@@ -110,7 +110,10 @@ export function savedAssistantRoutes(
     const graph = await graphNamed(body.graph_id ?? latest.body.graph_id);
     const secrets = openSecrets(p, { tenant, id }, latest.secrets);
     // Checked before the store is asked: a bad update changes nothing.
-    const next = assistantVersion(p, { tenant, id }, graph, body, { body: latest.body, secrets });
+    const next = await assistantVersion(p, { tenant, id }, graph, body, {
+      body: latest.body,
+      secrets,
+    });
     const now = new Date().toISOString();
     const updated = await p.assistants.addVersion(
       tenant,

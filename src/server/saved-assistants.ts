@@ -16,6 +16,7 @@ import type { RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
 import { seal, unseal } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
+import { refuseStandIn } from "./stand-in-choice.js";
 
 /** Each tenant's saved assistants, and the bytes of one's configuration (`startServer`'s options). */
 export interface AssistantCaps {
@@ -51,7 +52,11 @@ const CONFIG_FIELD: Record<string, string> = {
 };
 
 /** The config's run choices, checked as a run's are; its field names, the config's own. */
-function checkConfig(graph: GraphEntry, config: Record<string, unknown>): void {
+async function checkConfig(
+  p: ServerParts,
+  graph: GraphEntry,
+  config: Record<string, unknown>,
+): Promise<void> {
   let choices: ReturnType<typeof runChoices>;
   try {
     choices = runChoices({
@@ -69,6 +74,8 @@ function checkConfig(graph: GraphEntry, config: Record<string, unknown>): void {
       });
     throw e;
   }
+  // A stand-in only `graphspec dev` offers, as for a run.
+  await refuseStandIn(p.standIns, graph.path, choices.standIn);
   const refused = refuseRunChoices(graph.spec, choices);
   if (!refused) return;
   const field = CONFIG_FIELD[refused.field ?? ""] ?? "config";
@@ -110,17 +117,17 @@ const boundTo = (tenant: string, id: string) => `assistant:${tenant}/${id}`;
  * A version's body and its kept secrets, from what a create or update gives on top of `latest`
  * (an update's absent fields, and its context's `***` under a secret key, keep the latest's).
  */
-export function assistantVersion(
+export async function assistantVersion(
   p: ServerParts,
   where: { tenant: string; id: string },
   graph: GraphEntry,
   given: AssistantFields,
   latest?: { body: AssistantBody; secrets: Record<string, unknown> },
-): { body: AssistantBody; secrets: KeptSecrets | undefined } {
+): Promise<{ body: AssistantBody; secrets: KeptSecrets | undefined }> {
   const config = given.config ?? latest?.body.config ?? {};
   // Metadata is merged into the latest's, as on LangGraph's server.
   const metadata = { ...(latest?.body.metadata ?? {}), ...(given.metadata ?? {}) };
-  checkConfig(graph, config);
+  await checkConfig(p, graph, config);
   const keys = secretKeysOf(graph);
   const isSecret = (k: string, v: unknown) =>
     keys.has(k) || isSecretKey(k) || secretValues(v).length > 0;

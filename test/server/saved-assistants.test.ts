@@ -286,6 +286,12 @@ describe.each(stores)("saved assistants on %s records", (_name, records) => {
         "config.configurable.toolIds",
         "invalid-request",
       ],
+      // A stand-in is graphspec dev's: serve refuses it, as for a run.
+      [
+        { config: { configurable: { graphspec_stand_in: "x" } } },
+        "config.configurable.graphspec_stand_in",
+        "invalid-request",
+      ],
     ] as const) {
       const res = await answer(s, "POST", "/assistants", { graph_id: "chooser", ...body });
       expect(res.status, JSON.stringify(body)).toBe(422);
