@@ -346,6 +346,28 @@ describe.each(stores)("saved assistants on %s records", (_name, records) => {
     expect(kept).toEqual(own);
   });
 
+  it("concurrent creates past the cap never overshoot it, on two servers of one database", async () => {
+    const client = clientOf(s);
+    const before = (await client.assistants.search({ limit: 1000 })).filter(
+      (a) => a.metadata?.created_by !== "system",
+    ).length;
+    const other = await serve(r, { recordsKey: RECORDS_KEY, maxAssistantsPerTenant: before + 3 });
+    const capped = await serve(r, { recordsKey: RECORDS_KEY, maxAssistantsPerTenant: before + 3 });
+    try {
+      const tries = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          answer(i % 2 ? other : capped, "POST", "/assistants", { graph_id: "chooser" }),
+        ),
+      );
+      const statuses = tries.map((t) => t.status).sort();
+      expect(statuses).toEqual([200, 200, 200, 403, 403, 403, 403, 403, 403, 403]);
+      expect(await client.assistants.count()).toBe(before + 3 + 5);
+    } finally {
+      await other.close(1000);
+      await capped.close(1000);
+    }
+  });
+
   it("a context's secrets are sealed in the database, shown as ***, and given to runs", async () => {
     const client = clientOf(s);
     const a = await client.assistants.create({
