@@ -112,6 +112,10 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
 
     // A fresh form: picking the assistant fills the run options from its config.
     await openRun();
+    // The graph list is the graphs: a saved assistant is not one.
+    const graphLinks = page.getByRole("navigation", { name: "Graphs" }).getByRole("link");
+    await graphLinks.first().waitFor();
+    expect(await graphLinks.count()).toBe(1);
     await picker()
       .getByLabel("Run with")
       .selectOption({ label: `${NAME} (version 1)` });
