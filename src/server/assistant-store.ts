@@ -6,6 +6,22 @@
  * are not kept here: they come from the specs (assistant-routes.ts).
  */
 
+/** Each tenant's saved assistants, and the bytes of one's configuration (`startServer`'s options). */
+export interface AssistantCaps {
+  /** Saved assistants one tenant may keep (`maxAssistantsPerTenant`). */
+  maxCount: number;
+  /** Bytes of one version's config, context, metadata, name and description, as JSON. */
+  maxBytes: number;
+  /** Versions kept of each assistant: older ones go as new ones come. */
+  keepVersions: number;
+}
+
+export const DEFAULT_ASSISTANT_CAPS: AssistantCaps = {
+  maxCount: 100,
+  maxBytes: 64 * 1024,
+  keepVersions: 50,
+};
+
 /** What one version of an assistant holds, as the API shows it (its context's secrets masked). */
 export interface AssistantBody {
   graph_id: string;

@@ -18,22 +18,6 @@ import { seal, unseal } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
 import { refuseStandIn } from "./stand-in-choice.js";
 
-/** Each tenant's saved assistants, and the bytes of one's configuration (`startServer`'s options). */
-export interface AssistantCaps {
-  /** Saved assistants one tenant may keep (`maxAssistantsPerTenant`). */
-  maxCount: number;
-  /** Bytes of one version's config, context, metadata, name and description, as JSON. */
-  maxBytes: number;
-  /** Versions kept of each assistant: older ones go as new ones come. */
-  keepVersions: number;
-}
-
-export const DEFAULT_ASSISTANT_CAPS: AssistantCaps = {
-  maxCount: 100,
-  maxBytes: 64 * 1024,
-  keepVersions: 50,
-};
-
 /** What a create or an update gives (absent: the latest version's, for an update). */
 export interface AssistantFields {
   config?: Record<string, unknown> | null | undefined;

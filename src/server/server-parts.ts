@@ -1,11 +1,10 @@
 /** What every route of the server reaches: the executor, the graphs, runs and thread records, the limits. */
 import type { Executor, StandInCatalog } from "../run/executor-api.js";
-import type { AssistantStore } from "./assistant-store.js";
+import type { AssistantCaps, AssistantStore } from "./assistant-store.js";
 import type { Authenticator, Caller } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import type { OriginPolicy } from "./request-origin.js";
 import type { RunRegistry } from "./run-registry.js";
-import type { AssistantCaps } from "./saved-assistants.js";
 import type { RecordsKey } from "./sealed-context.js";
 import type { ServerStore } from "./server-store.js";
 import type { Tenancy } from "./tenancy.js";
@@ -19,7 +18,7 @@ export interface ServerParts {
   store: ServerStore;
   /** Saved assistants (assistant-store.ts), beside the records. */
   assistants: AssistantStore;
-  /** How many saved assistants a tenant keeps, and how large (saved-assistants.ts). */
+  /** How many saved assistants a tenant keeps, and how large (assistant-store.ts). */
   assistantCaps: AssistantCaps;
   /** The background-run queue (run-queue.ts). */
   queue: RunQueue | undefined;
