@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { ApiError } from "./api-error.js";
 import type { StoredAssistant } from "./assistant-store.js";
+import { type AuthFilters, matchesFilters } from "./auth-filters.js";
 import type { GraphEntry } from "./graph-catalog.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenantKey } from "./tenant-caps.js";
@@ -20,15 +21,20 @@ export interface FoundAssistant {
 /** The caller's tenant, as the records key it. */
 export const tenantOf = (c: Context<ServerEnv>): string => tenantKey(c.get("tenancy").tenant);
 
+/**
+ * `filters`: an Auth handler's for the action (auth-filters.ts), matched against a saved
+ * assistant's metadata — one that does not match is not found, as another tenant's.
+ */
 export async function lookUpAssistant(
   p: ServerParts,
   tenant: string,
   id: string,
+  filters?: AuthFilters,
 ): Promise<FoundAssistant | undefined> {
   const graph = await p.graphs.find(id);
   if (graph) return { graph, saved: undefined };
   const saved = await p.assistants.get(tenant, id);
-  if (!saved) return undefined;
+  if (!saved || !matchesFilters(saved.body.metadata, filters)) return undefined;
   return { graph: await p.graphs.find(saved.body.graph_id), saved };
 }
 
@@ -43,8 +49,9 @@ export async function assistantWithGraph(
   p: ServerParts,
   tenant: string,
   id: string,
+  filters?: AuthFilters,
 ): Promise<{ graph: GraphEntry; saved: StoredAssistant | undefined }> {
-  const found = await lookUpAssistant(p, tenant, id);
+  const found = await lookUpAssistant(p, tenant, id, filters);
   if (!found) throw assistantNotFound(id);
   if (!found.graph)
     throw new ApiError(

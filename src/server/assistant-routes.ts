@@ -11,6 +11,7 @@ import {
   tenantOf,
 } from "./assistant-lookup.js";
 import { graphspecMetadata } from "./assistant-metadata.js";
+import { matchesFilters } from "./auth-filters.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
 import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { modelsMetadata } from "./model-prices.js";
@@ -20,6 +21,7 @@ import { savedAssistantRoutes } from "./saved-assistant-routes.js";
 import { savedAssistantView, versionView } from "./saved-assistants.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { reducersMetadata } from "./state-reducers.js";
+import type { Allow } from "./thread-routes.js";
 
 const EPOCH = new Date(0).toISOString();
 
@@ -67,7 +69,7 @@ const matches = (q: AssistantSearch) => (a: Listed) =>
   (!q.name || a.name.toLowerCase().includes(q.name.toLowerCase())) &&
   Object.entries(q.metadata ?? {}).every(([k, v]) => same(a.metadata[k], v));
 
-export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
+export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const api = new Hono<ServerEnv>();
   const described = async (g: GraphEntry) =>
     assistantOf(
@@ -76,27 +78,44 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
         ? { offers: await p.standIns.offers(g.path), withoutOne: p.standIns.withoutOne }
         : undefined,
     );
-  /** The graphs' assistants, then the tenant's saved ones. */
-  const all = async (c: Context<ServerEnv>): Promise<Listed[]> => [
-    ...(await Promise.all((await p.graphs.list()).map(described))),
-    ...(await p.assistants.list(tenantOf(c))).map(savedAssistantView),
-  ];
+  /**
+   * The graphs' assistants, then the tenant's saved ones the Auth handler's `assistants:search`
+   * filters match.
+   */
+  const all = async (c: Context<ServerEnv>, q: AssistantSearch): Promise<Listed[]> => {
+    const filters = await allow(c, "assistants", "search", {
+      graph_id: q.graph_id,
+      metadata: q.metadata,
+      limit: q.limit ?? 10,
+      offset: q.offset ?? 0,
+    });
+    const saved = (await p.assistants.list(tenantOf(c))).filter((a) =>
+      matchesFilters(a.body.metadata, filters),
+    );
+    return [
+      ...(await Promise.all((await p.graphs.list()).map(described))),
+      ...saved.map(savedAssistantView),
+    ].filter(matches(q));
+  };
+  /** The assistant the path names, as the Auth handler's `assistants:read` lets the caller see it. */
+  const readFilters = (c: Context<ServerEnv>) =>
+    allow(c, "assistants", "read", { assistant_id: c.req.param("id")! });
   const found = async (c: Context<ServerEnv>) => {
     const id = c.req.param("id")!;
-    const f = await lookUpAssistant(p, tenantOf(c), id);
+    const f = await lookUpAssistant(p, tenantOf(c), id, await readFilters(c));
     if (!f) throw assistantNotFound(id);
     return f;
   };
-  const withGraph = (c: Context<ServerEnv>) =>
-    assistantWithGraph(p, tenantOf(c), c.req.param("id")!);
+  const withGraph = async (c: Context<ServerEnv>) =>
+    assistantWithGraph(p, tenantOf(c), c.req.param("id")!, await readFilters(c));
   api.post("/assistants/search", async (c) => {
     const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
     const key = q.sort_by ?? "created_at";
     const order = (q.sort_order ?? "desc") === "desc" ? -1 : 1;
     // Sorted stably: the graphs' assistants (all created at the epoch) keep the catalog's order.
-    const list = (await all(c))
-      .filter(matches(q))
-      .sort((a, b) => order * String(a[key]).localeCompare(String(b[key])));
+    const list = (await all(c, q)).sort(
+      (a, b) => order * String(a[key]).localeCompare(String(b[key])),
+    );
     const offset = q.offset ?? 0;
     const page = list.slice(offset, offset + (q.limit ?? 10));
     return c.json(
@@ -109,7 +128,7 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
   });
   api.post("/assistants/count", async (c) => {
     const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
-    return c.json((await all(c)).filter(matches(q)).length);
+    return c.json((await all(c, q)).length);
   });
   api.get("/assistants/:id", async (c) => {
     const f = await found(c);
@@ -146,6 +165,6 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
         .slice(offset, offset + (q.limit ?? 10)),
     );
   });
-  api.route("/", savedAssistantRoutes(p, described));
+  api.route("/", savedAssistantRoutes(p, allow, described));
   return api;
 }

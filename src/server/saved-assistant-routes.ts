@@ -11,6 +11,7 @@ import {
   lookUpAssistant,
   tenantOf,
 } from "./assistant-lookup.js";
+import type { AuthFilters } from "./auth-filters.js";
 import type { GraphEntry } from "./graph-catalog.js";
 import {
   AssistantCreate,
@@ -21,6 +22,7 @@ import {
 } from "./request-body.js";
 import { assistantVersion, openSecrets, savedAssistantView } from "./saved-assistants.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
+import type { Allow } from "./thread-routes.js";
 
 type C = Context<ServerEnv>;
 
@@ -36,6 +38,8 @@ const readOnly = (g: GraphEntry) =>
 
 export function savedAssistantRoutes(
   p: ServerParts,
+  /** The Auth handler's say (`assistants:create`, `update`, `delete`): thread-routes.ts's. */
+  allow: Allow,
   /** A graph's own assistant, as `GET /assistants/{id}` shows it. */
   described: (g: GraphEntry) => Promise<unknown>,
 ): Hono<ServerEnv> {
@@ -51,10 +55,13 @@ export function savedAssistantRoutes(
     return g;
   };
 
-  /** A saved assistant of the caller's tenant; a graph's own is read-only. */
-  const savedOf = async (c: C) => {
+  /**
+   * A saved assistant of the caller's tenant, the Auth handler's `filters` for the action
+   * matching its metadata; a graph's own is read-only.
+   */
+  const savedOf = async (c: C, filters: AuthFilters | undefined) => {
     const id = c.req.param("id")!;
-    const f = await lookUpAssistant(p, tenantOf(c), id);
+    const f = await lookUpAssistant(p, tenantOf(c), id, filters);
     if (!f) throw assistantNotFound(id);
     if (!f.saved) throw readOnly(f.graph!);
     return f.saved;
@@ -77,9 +84,24 @@ export function savedAssistantRoutes(
     const tenant = tenantOf(c);
     const graph = await graphNamed(body.graph_id);
     const id = body.assistant_id ?? randomUUID();
+    // The handler may add to the metadata (LangGraph's docs stamp `owner`), or refuse (403).
+    const asked = {
+      assistant_id: id,
+      graph_id: body.graph_id,
+      config: body.config ?? {},
+      context: body.context ?? {},
+      metadata: { ...(body.metadata ?? {}) },
+      if_exists: body.if_exists ?? "raise",
+      name: body.name ?? undefined,
+      description: body.description ?? undefined,
+    };
+    await allow(c, "assistants", "create", asked);
     const taken = await lookUpAssistant(p, tenant, id);
     if (taken) return c.json(await existing(taken, body.if_exists));
-    const { body: made, secrets } = await assistantVersion(p, { tenant, id }, graph, body);
+    const { body: made, secrets } = await assistantVersion(p, { tenant, id }, graph, {
+      ...body,
+      metadata: asked.metadata,
+    });
     const now = new Date().toISOString();
     const created = await p.assistants.create(
       tenant,
@@ -105,12 +127,21 @@ export function savedAssistantRoutes(
   api.patch("/assistants/:id", async (c) => {
     const body = parsed(AssistantPatch, await jsonBody(c, p.maxBodyBytes));
     const tenant = tenantOf(c);
-    const latest = await savedOf(c);
+    const asked = {
+      assistant_id: c.req.param("id")!,
+      graph_id: body.graph_id ?? undefined,
+      config: body.config ?? undefined,
+      metadata: body.metadata ? { ...body.metadata } : undefined,
+      name: body.name ?? undefined,
+      description: body.description ?? undefined,
+    };
+    const latest = await savedOf(c, await allow(c, "assistants", "update", asked));
     const id = latest.assistant_id;
     const graph = await graphNamed(body.graph_id ?? latest.body.graph_id);
     const secrets = openSecrets(p, { tenant, id }, latest.secrets);
     // Checked before the store is asked: a bad update changes nothing.
-    const next = await assistantVersion(p, { tenant, id }, graph, body, {
+    const given = { ...body, metadata: asked.metadata };
+    const next = await assistantVersion(p, { tenant, id }, graph, given, {
       body: latest.body,
       secrets,
     });
@@ -126,14 +157,16 @@ export function savedAssistantRoutes(
   });
 
   api.delete("/assistants/:id", async (c) => {
-    const saved = await savedOf(c);
+    const filters = await allow(c, "assistants", "delete", { assistant_id: c.req.param("id")! });
+    const saved = await savedOf(c, filters);
     await p.assistants.delete(tenantOf(c), saved.assistant_id);
     return c.json([saved.assistant_id]);
   });
 
   api.post("/assistants/:id/latest", async (c) => {
     const { version } = parsed(AssistantLatest, await jsonBody(c, p.maxBodyBytes));
-    const saved = await savedOf(c);
+    const asked = { assistant_id: c.req.param("id")!, version };
+    const saved = await savedOf(c, await allow(c, "assistants", "update", asked));
     const latest = await p.assistants.setLatest(tenantOf(c), saved.assistant_id, version);
     if (!latest)
       throw new ApiError(
