@@ -89,7 +89,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // run creates carries it, as on LangGraph's server.
     const asked = {
       thread_id: client,
-      assistant_id: graph.name,
+      assistant_id: saved ? saved.assistant_id : graph.name,
       metadata: { ...(body.metadata ?? {}) },
       multitask_strategy: "reject",
       if_not_exists: body.if_not_exists ?? "reject",
