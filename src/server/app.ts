@@ -87,7 +87,7 @@ export function serverApp(
     return p.auth && caller ? p.auth.authorize(caller, resource, action, value) : undefined;
   };
   if (page?.events) app.route("/", page.events);
-  app.route("/", assistantRoutes(p));
+  app.route("/", assistantRoutes(p, allow));
   app.route("/", threadRoutes(p, allow));
   app.route("/", runRoutes(p, allow));
   return app;

@@ -1,15 +1,27 @@
-/** Assistants: one per graph, read-only — search, get, graph, schemas. */
-import { Hono } from "hono";
+/**
+ * Assistants: one per graph, read-only, and each tenant's saved ones (saved-assistant-routes.ts)
+ * — search, count, get, graph, schemas, versions.
+ */
+import { type Context, Hono } from "hono";
 import type { StandInCatalog, StandInOffer } from "../run/executor-api.js";
-import { notFound } from "./api-error.js";
+import {
+  assistantNotFound,
+  assistantWithGraph,
+  lookUpAssistant,
+  tenantOf,
+} from "./assistant-lookup.js";
 import { graphspecMetadata } from "./assistant-metadata.js";
+import { matchesFilters } from "./auth-filters.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
 import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { modelsMetadata } from "./model-prices.js";
-import { AssistantSearch, jsonBody, parsed } from "./request-body.js";
+import { AssistantSearch, AssistantVersions, jsonBody, parsed } from "./request-body.js";
 import { subgraphTools } from "./run-config-schema.js";
+import { savedAssistantRoutes } from "./saved-assistant-routes.js";
+import { savedAssistantView, versionView } from "./saved-assistants.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { reducersMetadata } from "./state-reducers.js";
+import type { Allow } from "./thread-routes.js";
 
 const EPOCH = new Date(0).toISOString();
 
@@ -39,18 +51,26 @@ export const assistantOf = (
   updated_at: g.status ? g.status.updatedAt.toISOString() : EPOCH,
 });
 
-export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
+/** A listed assistant, with what search filters and sorts on. */
+type Listed = Record<string, unknown> & {
+  assistant_id: string;
+  graph_id: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+  metadata: Record<string, unknown>;
+};
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Search's filters, as LangGraph's server applies them: name a substring, any case. */
+const matches = (q: AssistantSearch) => (a: Listed) =>
+  (!q.graph_id || a.graph_id === q.graph_id) &&
+  (!q.name || a.name.toLowerCase().includes(q.name.toLowerCase())) &&
+  Object.entries(q.metadata ?? {}).every(([k, v]) => same(a.metadata[k], v));
+
+export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const api = new Hono<ServerEnv>();
-  const find = async (id: string) => {
-    const g = await p.graphs.find(id);
-    if (!g)
-      throw notFound(
-        "assistant",
-        id,
-        "list them with `assistants.search()`; an assistant is a graph's name or id",
-      );
-    return g;
-  };
   const described = async (g: GraphEntry) =>
     assistantOf(
       g,
@@ -58,26 +78,93 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
         ? { offers: await p.standIns.offers(g.path), withoutOne: p.standIns.withoutOne }
         : undefined,
     );
+  /**
+   * The graphs' assistants, then the tenant's saved ones the Auth handler's `assistants:search`
+   * filters match.
+   */
+  const all = async (c: Context<ServerEnv>, q: AssistantSearch): Promise<Listed[]> => {
+    const filters = await allow(c, "assistants", "search", {
+      graph_id: q.graph_id,
+      metadata: q.metadata,
+      limit: q.limit ?? 10,
+      offset: q.offset ?? 0,
+    });
+    const saved = (await p.assistants.list(tenantOf(c))).filter((a) =>
+      matchesFilters(a.body.metadata, filters),
+    );
+    return [
+      ...(await Promise.all((await p.graphs.list()).map(described))),
+      ...saved.map(savedAssistantView),
+    ].filter(matches(q));
+  };
+  /** The assistant the path names, as the Auth handler's `assistants:read` lets the caller see it. */
+  const readFilters = (c: Context<ServerEnv>) =>
+    allow(c, "assistants", "read", { assistant_id: c.req.param("id")! });
+  const found = async (c: Context<ServerEnv>) => {
+    const id = c.req.param("id")!;
+    const f = await lookUpAssistant(p, tenantOf(c), id, await readFilters(c));
+    if (!f) throw assistantNotFound(id);
+    return f;
+  };
+  const withGraph = async (c: Context<ServerEnv>) =>
+    assistantWithGraph(p, tenantOf(c), c.req.param("id")!, await readFilters(c));
   api.post("/assistants/search", async (c) => {
     const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
-    const all = (await p.graphs.list()).filter(
-      (g) => (!q.graph_id || g.name === q.graph_id) && (!q.name || g.name === q.name),
+    const key = q.sort_by ?? "created_at";
+    const order = (q.sort_order ?? "desc") === "desc" ? -1 : 1;
+    // Sorted stably: the graphs' assistants (all created at the epoch) keep the catalog's order.
+    const list = (await all(c, q)).sort(
+      (a, b) => order * String(a[key]).localeCompare(String(b[key])),
     );
     const offset = q.offset ?? 0;
-    return c.json(await Promise.all(all.slice(offset, offset + (q.limit ?? 10)).map(described)));
+    const page = list.slice(offset, offset + (q.limit ?? 10));
+    return c.json(
+      q.select
+        ? page.map((a) =>
+            Object.fromEntries(Object.entries(a).filter(([k]) => q.select!.includes(k))),
+          )
+        : page,
+    );
   });
-  api.post("/assistants/count", async (c) => c.json((await p.graphs.list()).length));
-  api.get("/assistants/:id", async (c) => c.json(await described(await find(c.req.param("id")))));
+  api.post("/assistants/count", async (c) => {
+    const q = parsed(AssistantSearch, await jsonBody(c, p.maxBodyBytes));
+    return c.json((await all(c, q)).length);
+  });
+  api.get("/assistants/:id", async (c) => {
+    const f = await found(c);
+    return c.json(f.saved ? savedAssistantView(f.saved) : await described(f.graph!));
+  });
   api.get("/assistants/:id/graph", async (c) =>
-    c.json(await graphDrawing(await find(c.req.param("id")), xrayDepth(c.req.query("xray")))),
+    c.json(await graphDrawing((await withGraph(c)).graph, xrayDepth(c.req.query("xray")))),
   );
   api.get("/assistants/:id/schemas", async (c) => {
-    const g = await find(c.req.param("id"));
-    return c.json(graphSchemas(g, await subgraphTools(g.spec, g.path)));
+    const { graph } = await withGraph(c);
+    return c.json(graphSchemas(graph, await subgraphTools(graph.spec, graph.path)));
   });
   api.get("/assistants/:id/subgraphs", async (c) => {
-    await find(c.req.param("id"));
+    await withGraph(c);
     return c.json({});
   });
+  api.post("/assistants/:id/versions", async (c) => {
+    const q = parsed(AssistantVersions, await jsonBody(c, p.maxBodyBytes));
+    const f = await found(c);
+    // A graph's own assistant has one version: the spec that serves.
+    const versions = f.saved
+      ? (await p.assistants.versions(tenantOf(c), f.saved.assistant_id)).map((v) =>
+          versionView(f.saved!.assistant_id, v),
+        )
+      : [await described(f.graph!)];
+    const offset = q.offset ?? 0;
+    return c.json(
+      versions
+        .filter((v) =>
+          Object.entries(q.metadata ?? {}).every(([k, want]) =>
+            same((v.metadata as Record<string, unknown>)[k], want),
+          ),
+        )
+        .slice(offset, offset + (q.limit ?? 10)),
+    );
+  });
+  api.route("/", savedAssistantRoutes(p, allow, described));
   return api;
 }

@@ -212,11 +212,47 @@ export const HistoryQuery = z.looseObject({
 });
 
 export const AssistantSearch = z.looseObject({
-  graph_id: z.string().optional(),
-  name: z.string().optional(),
+  graph_id: z.string().nullable().optional(),
+  name: z.string().nullable().optional(),
+  metadata: record.nullable().optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+  offset: z.number().int().min(0).optional(),
+  sort_by: z.enum(["assistant_id", "graph_id", "created_at", "updated_at", "name"]).optional(),
+  sort_order: z.enum(["asc", "desc"]).optional(),
+  select: z.array(z.string()).optional(),
+});
+export type AssistantSearch = z.infer<typeof AssistantSearch>;
+
+/** What an assistant is made of, on `assistants.create` and (each optional) `assistants.update`. */
+const assistantFields = {
+  config: z.looseObject({ configurable: record.optional() }).nullable().optional(),
+  context: record.nullable().optional(),
+  metadata: record.nullable().optional(),
+  name: z.string().max(200).nullable().optional(),
+  description: z.string().max(2000).nullable().optional(),
+};
+
+export const AssistantCreate = z.looseObject({
+  graph_id: z.string().min(1),
+  assistant_id: z.guid().nullable().optional(),
+  if_exists: z.enum(["raise", "do_nothing"]).nullable().optional(),
+  ...assistantFields,
+});
+export type AssistantCreate = z.infer<typeof AssistantCreate>;
+
+export const AssistantPatch = z.looseObject({
+  graph_id: z.string().min(1).nullable().optional(),
+  ...assistantFields,
+});
+export type AssistantPatch = z.infer<typeof AssistantPatch>;
+
+export const AssistantVersions = z.looseObject({
+  metadata: record.nullable().optional(),
   limit: z.number().int().min(1).max(1000).optional(),
   offset: z.number().int().min(0).optional(),
 });
+
+export const AssistantLatest = z.looseObject({ version: z.number().int().min(1) });
 
 export const RunCreate = z.looseObject({
   assistant_id: z.string().min(1),

@@ -104,7 +104,8 @@ export function runQueue(p: ServerParts): RunQueue {
       .start({
         exec: p.exec,
         graphPath: graph.path,
-        assistantId: graph.assistantId,
+        // A saved assistant's id, when the run named one (its graph is the request's).
+        assistantId: queued.record.assistant_id,
         storedThreadId: queued.storedThreadId,
         clientThreadId: request.clientThreadId,
         tenant: request.tenant,

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { toPlain } from "../run/serialize.js";
 import { ApiError, notFound } from "./api-error.js";
+import { assistantWithGraph } from "./assistant-lookup.js";
 import { matchesFilters } from "./auth-filters.js";
 import { clientFailure } from "./client-text.js";
 import { followRemote, remoteEnd } from "./follow-remote.js";
@@ -17,6 +18,7 @@ import { runChoices } from "./run-choices.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
 import { runLimits } from "./run-limits.js";
 import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
+import { openSecrets, underAssistant } from "./saved-assistants.js";
 import { seal } from "./sealed-context.js";
 import type { HeldContext, ServerEnv, ServerParts } from "./server-parts.js";
 import type { QueuedRequest } from "./server-store.js";
@@ -52,19 +54,19 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   ): Promise<RunView> {
     // The tenant is known from authentication: at its running cap, refused before its body is read.
     if (!background) await p.runs.refuseOverCap(c.get("tenancy").tenant);
-    const body = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
-    const modes = streamModes(body.stream_mode);
-    const graph = await p.graphs.find(body.assistant_id);
-    if (!graph)
-      throw new ApiError(
-        404,
-        "assistant-not-found",
-        `there is no assistant \`${body.assistant_id}\``,
-        {
-          field: "assistant_id",
-          hint: "an assistant is a graph's name or its assistant_id; list them with `assistants.search()`",
-        },
-      );
+    const given = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
+    const modes = streamModes(given.stream_mode);
+    const tenant = tenantKey(c.get("tenancy").tenant);
+    const { graph: served, saved } = await assistantWithGraph(p, tenant, given.assistant_id);
+    // A saved assistant's configuration under the run's own; its runs carry its id.
+    const body = saved
+      ? underAssistant(
+          saved,
+          openSecrets(p, { tenant, id: saved.assistant_id }, saved.secrets),
+          given,
+        )
+      : given;
+    const graph = saved ? { ...served, assistantId: saved.assistant_id } : served;
     if (body.multitask_strategy && body.multitask_strategy !== "reject")
       throw new ApiError(
         422,
@@ -88,7 +90,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // run creates carries it, as on LangGraph's server.
     const asked = {
       thread_id: client,
-      assistant_id: graph.name,
+      assistant_id: saved ? saved.assistant_id : graph.name,
       metadata: { ...(body.metadata ?? {}) },
       multitask_strategy: "reject",
       if_not_exists: body.if_not_exists ?? "reject",

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Executor, StandInCatalog } from "../run/executor-api.js";
 import { serverApp } from "./app.js";
+import { DEFAULT_ASSISTANT_CAPS, memoryAssistants } from "./assistant-store.js";
 import type { Authenticator } from "./auth.js";
 import { DEFAULT_EVENT_RETENTION } from "./event-retention.js";
 import type { GraphCatalog } from "./graph-catalog.js";
@@ -25,6 +26,7 @@ import { RunRegistry } from "./run-registry.js";
 import { recordsKey } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
+import { sqlAssistants } from "./sql-assistant-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
 import { DEFAULT_TENANT_CAPS } from "./tenant-caps.js";
 import { webPageRoutes } from "./web-page.js";
@@ -67,6 +69,13 @@ export interface ServeOptions {
    * (`config.configurable.graphspec_max_tokens`). Past it: `budget-exceeded`. Default: no bound.
    */
   runMaxTokens?: number;
+  /** Saved assistants (`assistants.create`) one tenant may keep; past it, a 403. Default 100. */
+  maxAssistantsPerTenant?: number;
+  /**
+   * Bytes of one saved assistant's config, context, metadata, name and description, as JSON;
+   * past it, a 413. Default 64 KiB.
+   */
+  maxAssistantBytes?: number;
   version?: string;
   /**
    * Where thread and run records live: in this process (default), the SQLite file a restart
@@ -138,6 +147,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       throw new RangeError(
         `startServer: ${name === "deadlineMs" ? "runDeadlineMs" : "runMaxTokens"} must be a whole number above 0`,
       );
+  for (const [name, v] of Object.entries({
+    maxAssistantsPerTenant: o.maxAssistantsPerTenant,
+    maxAssistantBytes: o.maxAssistantBytes,
+  }))
+    if (v !== undefined && (!Number.isInteger(v) || v < 1))
+      throw new RangeError(`startServer: ${name} must be a whole number, 1 or more`);
   for (const [name, v] of Object.entries(o.pageStreams ?? {}))
     if (!Number.isInteger(v) || v < 1)
       throw new RangeError(`startServer: pageStreams.${name} must be a whole number, 1 or more`);
@@ -145,12 +160,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const records = o.records ?? "memory";
   // The page hears of every write to a thread or its runs (notifying-store.ts).
   const events = o.page ? new PageEvents() : undefined;
-  const recordsStore: ServerStore =
+  const sql =
     records === "memory"
-      ? memoryStore()
+      ? undefined
       : "sqlite" in records
-        ? sqlStore(await sqliteSql(records.sqlite))
-        : sqlStore(await postgresSql(records.postgres));
+        ? await sqliteSql(records.sqlite)
+        : await postgresSql(records.postgres);
+  const recordsStore: ServerStore = sql ? sqlStore(sql) : memoryStore();
   const store = events
     ? notifyingStore(recordsStore, (id) => events.threadChanged(id))
     : recordsStore;
@@ -169,6 +185,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     graphs: o.graphs,
     runs,
     store,
+    assistants: sql ? sqlAssistants(sql) : memoryAssistants(),
+    assistantCaps: {
+      ...DEFAULT_ASSISTANT_CAPS,
+      ...(o.maxAssistantsPerTenant !== undefined ? { maxCount: o.maxAssistantsPerTenant } : {}),
+      ...(o.maxAssistantBytes !== undefined ? { maxBytes: o.maxAssistantBytes } : {}),
+    },
     queue: undefined,
     caps,
     auth: o.auth,

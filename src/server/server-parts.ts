@@ -1,5 +1,6 @@
 /** What every route of the server reaches: the executor, the graphs, runs and thread records, the limits. */
 import type { Executor, StandInCatalog } from "../run/executor-api.js";
+import type { AssistantCaps, AssistantStore } from "./assistant-store.js";
 import type { Authenticator, Caller } from "./auth.js";
 import type { GraphCatalog } from "./graph-catalog.js";
 import type { OriginPolicy } from "./request-origin.js";
@@ -16,6 +17,10 @@ export interface ServerParts {
   runs: RunRegistry;
   /** Thread and run records (server-store.ts); `runs.store` is the same. */
   store: ServerStore;
+  /** Saved assistants (assistant-store.ts), beside the records. */
+  assistants: AssistantStore;
+  /** How many saved assistants a tenant keeps, and how large (assistant-store.ts). */
+  assistantCaps: AssistantCaps;
   /** The background-run queue (run-queue.ts). */
   queue: RunQueue | undefined;
   /** Each tenant's queued and running runs (tenant-caps.ts). */

@@ -1,7 +1,7 @@
 /**
  * The server's records in the checkpointer's database: PostgreSQL (replicas share them) or the
- * SQLite file (a restart keeps them). Two tables beside LangGraph's — `graphspec_server_threads`
- * and `graphspec_server_runs` — made on first use. Background runs wait in the runs table
+ * SQLite file (a restart keeps them). Tables beside LangGraph's — `graphspec_server_threads`,
+ * `graphspec_server_runs`, and the saved assistants' (sql-assistant-store.ts) — made on first use. Background runs wait in the runs table
  * (`status = 'pending'` with a request); a replica takes the oldest with
  * `FOR UPDATE SKIP LOCKED` on PostgreSQL, so two replicas never take the same run and neither
  * waits for the other's lock. SQLite has one writer at a time: the same UPDATE is atomic there.
@@ -23,7 +23,7 @@ import type {
 } from "./server-store.js";
 
 /** The two databases, behind one `query`: `$n` placeholders, rows as objects. */
-interface Sql {
+export interface Sql {
   readonly dialect: "postgres" | "sqlite";
   query(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
   /**
@@ -85,6 +85,27 @@ const SCHEMA: Statement[] = [
   ...addColumns("graphspec_server_runs", ["tenant TEXT", "pinned TEXT"]),
   `CREATE INDEX IF NOT EXISTS graphspec_server_runs_tenant
     ON graphspec_server_runs (tenant, status)`,
+  // Saved assistants (sql-assistant-store.ts): each tenant's, at their latest version, and
+  // every version kept.
+  `CREATE TABLE IF NOT EXISTS graphspec_server_assistants (
+    tenant TEXT NOT NULL,
+    assistant_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    secrets TEXT,
+    PRIMARY KEY (tenant, assistant_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS graphspec_server_assistant_versions (
+    tenant TEXT NOT NULL,
+    assistant_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    body TEXT NOT NULL,
+    secrets TEXT,
+    PRIMARY KEY (tenant, assistant_id, version)
+  )`,
   // Each replica's promise of its next heartbeat, in milliseconds since the epoch (replica-heartbeat.ts).
   `CREATE TABLE IF NOT EXISTS graphspec_server_replicas (
     replica TEXT PRIMARY KEY,

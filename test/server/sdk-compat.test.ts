@@ -71,6 +71,31 @@ describe.each(clients)("%s against graphspec's server", (_name, connect) => {
     ]);
   });
 
+  it("saved assistants: create, update, getVersions, setLatest, a run with one, delete", async () => {
+    const saved = await client.assistants.create({
+      graphId: "three-steps",
+      name: `saved by ${_name}`,
+      config: { recursion_limit: 2 },
+    });
+    expect(saved).toMatchObject({ graph_id: "three-steps", version: 1 });
+    const two = await client.assistants.update(saved.assistant_id, { config: {} });
+    expect(two.version).toBe(2);
+    expect((await client.assistants.getVersions(saved.assistant_id)).length).toBe(2);
+    expect((await client.assistants.setLatest(saved.assistant_id, 1)).version).toBe(1);
+    // Version 1's recursion limit of 2 stops the three steps.
+    const thread = await client.threads.create();
+    // Thrown by the newer client, answered as `__error__` by the older.
+    const outcome = await client.runs
+      .wait(thread.thread_id, saved.assistant_id, { input: {} })
+      .then(
+        (v) => JSON.stringify(v),
+        (e) => String(e),
+      );
+    expect(outcome).toContain("recursion-limit");
+    await client.assistants.delete(saved.assistant_id);
+    await expect(client.assistants.get(saved.assistant_id)).rejects.toThrow(/404/);
+  });
+
   it("threads: create, get, search, runs.wait, state, history, updateState, delete", async () => {
     const owner = `owner-${_name}`;
     const thread = await client.threads.create({ metadata: { owner } });

@@ -30,7 +30,11 @@ export function useAssistants(): Assistants {
     let stopped = false;
     const read = latestOnly(async () => {
       try {
-        const list = await client.assistants.search({ limit: 1000 });
+        // The graphs' own assistants: saved ones are picked on a graph's run form.
+        const list = await client.assistants.search({
+          limit: 1000,
+          metadata: { created_by: "system" },
+        });
         if (stopped) return;
         setState({ list });
         setReadError(undefined);

@@ -39,6 +39,8 @@ import {
   UsagePanel,
 } from "./run-panels.js";
 import { lastStepOf, outputOf, stepsOf } from "./run-steps.js";
+import { optionsOfAssistant } from "./saved-assistant.js";
+import { SavedAssistantPicker } from "./saved-assistant-picker.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
 import {
   initialStandIn,
@@ -219,7 +221,13 @@ function RunBody(props: {
     setOptions(next);
     keepRunOptions(props.graph, next);
   };
-  const run = useRun(props.graph, props.assistantId, props.thread, standIn, {
+  // A saved assistant picked on the form: runs start with its id (saved-assistant-picker.tsx).
+  const [savedId, setSavedId] = useState("");
+  const pickSaved = (a: Assistant | undefined) => {
+    setSavedId(a?.assistant_id ?? "");
+    if (a) chooseOptions(optionsOfAssistant(a.config, loaded.choices, nodes));
+  };
+  const run = useRun(props.graph, savedId || props.assistantId, props.thread, standIn, {
     options,
     choices: loaded.choices,
   });
@@ -310,6 +318,15 @@ function RunBody(props: {
             )}
             value={options}
             onChange={chooseOptions}
+            disabled={run.busy}
+          />
+          <SavedAssistantPicker
+            graph={props.graph}
+            choices={loaded.choices}
+            options={options}
+            context={contextValue.value as Record<string, unknown>}
+            value={savedId}
+            onPick={pickSaved}
             disabled={run.busy}
           />
         </div>

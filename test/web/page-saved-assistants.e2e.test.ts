@@ -1,0 +1,146 @@
+/**
+ * Saved assistants on graphspec dev's run form (issue 27, item 6; docs/dev.md "Run options"): the
+ * run options and context saved as a named assistant, picked again on a fresh form (its options
+ * fill the controls, the run starts with its id), then deleted — checked through the official SDK
+ * against the same server. axe-core in light and dark.
+ */
+import { Client } from "@langchain/langgraph-sdk";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
+import { type DevPage, openDevPage } from "../support/dev-page.js";
+
+const PICKER = `version: 1
+name: picker
+description: An agent whose run may choose its model and the tools it may call.
+input: [topic]
+state:
+  topic: { type: string, default: "" }
+  messages: { type: messages }
+context:
+  user: { type: string }
+models:
+  default: { model: "scripted:small", allow: [large] }
+  large: { model: "scripted:large" }
+tools:
+  add:
+    module: ../nodes/tools.mjs
+    description: Add two numbers.
+    schema: { type: object, properties: { a: { type: number }, b: { type: number } }, required: [a, b] }
+  shout:
+    module: ../nodes/tools.mjs
+    description: Say it loudly.
+    schema: { type: object, properties: { text: { type: string } }, required: [text] }
+nodes:
+  work: { kind: agent, system: Use your tools., tools: [add, shout], max_steps: 6 }
+edges:
+  - { from: START, to: work }
+  - { from: work, to: END }
+`;
+
+const TOOLS = `export const add = ({ a, b }) => String(a + b);
+export const shout = ({ text }) => String(text).toUpperCase();
+`;
+
+const NAME = "Large, shout only";
+
+let dev: DevPage | undefined;
+let s: PageSession;
+let page: Page;
+let client: Client;
+
+beforeAll(async () => {
+  if (PAGE_TESTS_SKIPPED) return;
+  dev = await openDevPage("saved-assistants", {
+    files: { "graphs/picker.yaml": PICKER, "nodes/tools.mjs": TOOLS },
+    scripts: { small: [{ text: "small" }], large: [{ text: "large" }] },
+  });
+  ({ session: s, page } = dev);
+  client = new Client({ apiUrl: dev.server.url, callerOptions: { maxRetries: 0 } });
+}, 60_000);
+afterAll(() => dev?.close());
+
+const options = () => page.getByRole("group", { name: "Run options" });
+const picker = () => page.getByRole("group", { name: "Assistant" });
+
+/** A fresh run form: nothing kept for the tab. */
+async function openRun() {
+  await page.goto("about:blank");
+  await page.goto(`${dev!.server.url}/#/`);
+  await page.evaluate("sessionStorage.clear()");
+  await page.goto(`${dev!.server.url}/#/graphs/picker/run`);
+  await page.getByRole("button", { name: "Start run" }).waitFor();
+}
+
+const savedOfGraph = async () =>
+  (await client.assistants.search({ graphId: "picker" })).filter(
+    (a) => a.metadata?.created_by !== "system",
+  );
+
+describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", () => {
+  it("saves the run options and context, picks the assistant again, runs with it, deletes it", async () => {
+    await openRun();
+    await options().getByLabel("Model").selectOption("large");
+    await options()
+      .getByRole("group", { name: "Tools the models may call" })
+      .getByLabel("add")
+      .uncheck();
+    await options().getByRole("group", { name: "Pause before" }).getByLabel("work").check();
+    await page.getByRole("form", { name: "Context" }).getByLabel(/user/).fill("ada");
+    await picker().getByLabel("Save the run options and context as").fill(NAME);
+    await picker().getByRole("button", { name: "Save assistant" }).click();
+    await picker().getByText(`Saved ${NAME}`).waitFor();
+
+    const [saved, ...more] = await savedOfGraph();
+    expect(more).toEqual([]);
+    expect(saved).toMatchObject({
+      name: NAME,
+      config: { configurable: { model: "large", toolIds: ["shout"] }, interrupt_before: ["work"] },
+      context: { user: "ada" },
+    });
+    expect(await picker().getByLabel("Run with").inputValue()).toBe(saved!.assistant_id);
+
+    const found: Record<string, unknown> = {};
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await s.shot(`picker-${scheme}`);
+      const violations = await axeViolations(page);
+      if (violations.length) found[scheme] = violations;
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(found).toEqual({});
+
+    // A fresh form: picking the assistant fills the run options from its config.
+    await openRun();
+    // The graph list is the graphs: a saved assistant is not one.
+    const graphLinks = page.getByRole("navigation", { name: "Graphs" }).getByRole("link");
+    await graphLinks.first().waitFor();
+    expect(await graphLinks.count()).toBe(1);
+    await picker()
+      .getByLabel("Run with")
+      .selectOption({ label: `${NAME} (version 1)` });
+    expect(await options().getByLabel("Model").inputValue()).toBe("large");
+    const tools = options().getByRole("group", { name: "Tools the models may call" });
+    expect(await tools.getByLabel("add").isChecked()).toBe(false);
+    expect(await tools.getByLabel("shout").isChecked()).toBe(true);
+    const pause = options().getByRole("group", { name: "Pause before" });
+    expect(await pause.getByLabel("work").isChecked()).toBe(true);
+    await picker().getByText('"ada"').waitFor();
+
+    // The run starts with the assistant's id.
+    await page.getByRole("form", { name: "Input" }).getByLabel(/topic/).fill("sums");
+    await page.getByRole("button", { name: "Start run" }).click();
+    await page.locator('[role="status"][data-run-status="interrupted"]').waitFor();
+    const thread = new URL(page.url().replace("#", "")).searchParams.get("thread") ?? "";
+    const [run] = await client.runs.list(thread);
+    expect(run?.assistant_id).toBe(saved!.assistant_id);
+
+    await picker()
+      .getByRole("button", { name: `Delete ${NAME}` })
+      .click();
+    await picker().getByText(`Deleted ${NAME}.`).waitFor();
+    expect(await savedOfGraph()).toEqual([]);
+    expect(await picker().getByLabel("Run with").inputValue()).toBe("");
+    s.expectClean();
+  });
+});
