@@ -213,3 +213,230 @@ describe("graphspec validate checks MCP tools against the lock, starting nothing
     expect(r.status).toBe(1);
   });
 });
+
+describe("a record that is stale or missing is an mcp-lock finding naming the command that refreshes it", () => {
+  const refresh =
+    "run `npx graphspec lock` where the server is trusted (it starts or reaches it and lists its tools) and commit graphspec.lock.json";
+
+  it("editing the stdio server's script makes its record stale; its tools are then not checked", () => {
+    const script = readFileSync(SCRIPT, "utf8");
+    writeFileSync(SCRIPT, `${script}// a new tool, soon\n`);
+    try {
+      expect(validate("graphs/support.yaml")).toEqual({
+        status: 1,
+        findings: [
+          `graphs/support.yaml:10:3 mcp-lock: MCP server \`tickets\` is recorded, but \`servers/tickets.mjs\`, which it runs, has changed since graphspec.lock.json was written, so its tools' names and arguments cannot be checked (${refresh})`,
+        ],
+      });
+    } finally {
+      writeFileSync(SCRIPT, script);
+    }
+    expect(validate("graphs/support.yaml")).toEqual({ status: 0, findings: [] });
+  });
+
+  it("starting a server otherwise (its env) makes its record stale too", () => {
+    const file = join(dir, "graphs", "verbose.yaml");
+    writeFileSync(
+      file,
+      support(orders.url)
+        .replace("name: support", "name: verbose")
+        .replace(
+          "    tools: [search_tickets]\n",
+          '    tools: [search_tickets]\n    env: { LOG: "debug" }\n',
+        ),
+    );
+    try {
+      expect(validate("graphs/verbose.yaml").findings).toEqual([
+        `graphs/verbose.yaml:10:3 mcp-lock: MCP server \`tickets\` is recorded, but how it is started or reached (\`command\`, \`args\`, \`cwd\` or \`env\`) has changed since graphspec.lock.json was written, so its tools' names and arguments cannot be checked (${refresh})`,
+      ]);
+    } finally {
+      rmSync(file);
+    }
+  });
+
+  it("a server the lock does not record is a finding, and so is every server without a lock", () => {
+    const file = join(dir, "graphs", "notes.yaml");
+    writeFileSync(
+      file,
+      support(orders.url)
+        .replace("name: support", "name: notes")
+        .replace(
+          "  orders:\n",
+          "  notes:\n    command: node\n    args: [../servers/notes.mjs]\n  orders:\n",
+        ),
+    );
+    try {
+      expect(validate("graphs/notes.yaml").findings).toEqual([
+        `graphs/notes.yaml:14:3 mcp-lock: MCP server \`notes\` is not recorded (it is not in graphspec.lock.json), so its tools' names and arguments cannot be checked (${refresh})`,
+      ]);
+    } finally {
+      rmSync(file);
+    }
+  });
+
+  it("through the package entry: validate() reads the record; toolLock: false ignores it", async () => {
+    const doc = await readSpec(join(dir, "graphs", "support.yaml"));
+    expect(await validateDoc(doc)).toEqual([]);
+    const lock = readFileSync(LOCK, "utf8");
+    rmSync(LOCK);
+    try {
+      const found = await validateDoc(doc);
+      expect(found.map((d) => `${d.line}:${d.column} ${d.rule}: ${d.message}`)).toEqual([
+        "10:3 mcp-lock: MCP server `tickets` is not recorded (there is no graphspec.lock.json), so its tools' names and arguments cannot be checked",
+        "14:3 mcp-lock: MCP server `orders` is not recorded (there is no graphspec.lock.json), so its tools' names and arguments cannot be checked",
+      ]);
+      expect(await validateDoc(doc, { toolLock: false })).toEqual([]);
+    } finally {
+      writeFileSync(LOCK, lock);
+    }
+    expect(existsSync(MARKER)).toBe(false);
+  });
+});
+
+describe("a server whose tools changed after locking", () => {
+  afterAll(async () => {
+    orders.version = "v1";
+    expect((await graphspecAsync("lock")).status).toBe(0);
+  });
+
+  it("lock --check names what changed, writes nothing and exits 1", async () => {
+    const before = readFileSync(LOCK, "utf8");
+    orders.version = "v2";
+    const r = await graphspecAsync("lock", "--check");
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "✖ graphspec.lock.json is out of date: run `npx graphspec lock` and commit it\n" +
+        "  MCP server `orders`: tool `refund_order` added; tool `lookup_order` changed (description or arguments)\n",
+    );
+    expect(r.status).toBe(1);
+    expect(readFileSync(LOCK, "utf8")).toBe(before);
+  });
+
+  it("lock records the new tools, and validate checks the spec against them", async () => {
+    const r = await graphspecAsync("lock");
+    expect(r.stdout).toBe(
+      "✔ wrote graphspec.lock.json (0 modules, 0 tools, 2 MCP servers with 4 tools)\n" +
+        "  MCP server `orders`: tool `refund_order` added; tool `lookup_order` changed (description or arguments)\n",
+    );
+    expect(validate("graphs/support.yaml").findings).toEqual([
+      "graphs/support.yaml:34:11 tool-args: tool `lookup_order` needs argument `include_items` (add `include_items` to `args`)",
+    ]);
+  });
+});
+
+describe("graphspec lock says clearly which server it could not list, and writes nothing", () => {
+  const broken = (name: string, server: string) => {
+    writeFileSync(
+      join(dir, "graphs", `${name}.yaml`),
+      `version: 1
+name: ${name}
+state:
+  out: { type: string }
+mcp_servers:
+${server}
+nodes:
+  a: { kind: function, module: ../servers/noop.mjs, write: out }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`,
+    );
+    return `graphs/${name}.yaml`;
+  };
+
+  it("a server that does not start: its name, its command and what it printed", async () => {
+    const before = readFileSync(LOCK, "utf8");
+    const file = broken("gone", "  gone:\n    command: node\n    args: [../servers/missing.mjs]");
+    const r = await graphspecAsync("lock", file);
+    rmSync(join(dir, file));
+    expect(r.stderr).toMatch(
+      /^graphs\/gone\.yaml: MCP server `gone` could not be started \(`node \.\.\/servers\/missing\.mjs`\): .+; its stderr:\n(.|\n)*Cannot find module '.*missing\.mjs'/,
+    );
+    expect(r.stderr).toMatch(
+      /\ngraphspec\.lock\.json was not written: fix the modules and MCP servers above first\n$/,
+    );
+    expect(r.status).toBe(1);
+    expect(readFileSync(LOCK, "utf8")).toBe(before);
+  });
+
+  it("a server that never answers: stopped after --load-timeout", async () => {
+    const file = broken(
+      "mute",
+      '  mute:\n    command: node\n    args: ["-e", "setInterval(() => {}, 1000)"]',
+    );
+    const r = await graphspecAsync("lock", "--load-timeout", "1s", file);
+    rmSync(join(dir, file));
+    expect(r.stderr).toBe(
+      "graphs/mute.yaml: MCP server `mute` could not be started (`node -e setInterval(() => {}, 1000)`): it did not answer within 1s\n" +
+        "graphspec.lock.json was not written: fix the modules and MCP servers above first\n",
+    );
+    expect(r.status).toBe(1);
+  });
+
+  it("a header from an unset variable, or refused by the server", async () => {
+    const unset = broken(
+      "unset",
+      `  orders:\n    url: ${orders.url}\n    headers: { Authorization: "Bearer \${{ env.NO_SUCH_TOKEN }}" }`,
+    );
+    const r = await graphspecAsync("lock", unset);
+    expect(r.stderr).toBe(
+      "graphs/unset.yaml: MCP server `orders`: header `Authorization` reads the environment variable `NO_SUCH_TOKEN`, which is not set (set it, or put it in the project's .env)\n" +
+        "graphspec.lock.json was not written: fix the modules and MCP servers above first\n",
+    );
+    expect(r.status).toBe(1);
+    const refused = await graphspecAsyncIn(dir, { NO_SUCH_TOKEN: "wrong" })("lock", unset);
+    rmSync(join(dir, unset));
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^graphs/unset\\.yaml: MCP server \`orders\` could not be reached at ${orders.url.replace(/[.]/g, "\\.")}: HTTP 401: `,
+      ),
+    );
+    expect(refused.status).toBe(1);
+  });
+});
+
+describe("a header that reads the run's context", () => {
+  const project = join(dir, "ctx");
+  const inProject = graphspecAsyncIn(project);
+
+  beforeAll(() => {
+    mkdirSync(join(project, "graphs"), { recursive: true });
+    writeFileSync(join(project, "package.json"), '{ "name": "ctx", "type": "module" }\n');
+    writeFileSync(
+      join(project, "graphs", "tenant.yaml"),
+      `version: 1
+name: tenant
+context:
+  orders_token: { type: string, secret: true }
+state:
+  status: { type: string }
+mcp_servers:
+  orders:
+    url: ${orders.url}
+    headers: { Authorization: "Bearer \${{ context.orders_token }}" }
+    tools: [lookup_order]
+nodes:
+  lookup: { kind: tool, tool: lookup_order, args: { order_id: A-1 }, write: status }
+edges:
+  - { from: START, to: lookup }
+  - { from: lookup, to: END }
+`,
+    );
+  });
+
+  it("is said to need --context, and locks with it", async () => {
+    const without = await inProject("lock");
+    expect(without.stderr).toBe(
+      `graphs/tenant.yaml: MCP server \`orders\`: header \`Authorization\` reads the run's \`context\`, which \`graphspec lock\` does not have: give the fields it reads with --context '{"field": "value"}' (or --context @file.json)\n` +
+        "graphspec.lock.json was not written: fix the modules and MCP servers above first\n",
+    );
+    expect(without.status).toBe(1);
+    const given = await inProject("lock", "--context", JSON.stringify({ orders_token: TOKEN }));
+    expect(given.stderr).toBe("");
+    expect(given.stdout).toBe(
+      "✔ wrote graphspec.lock.json (0 modules, 0 tools, 1 MCP server with 1 tool)\n",
+    );
+    // The token is not in the lock: headers authenticate, they are not recorded.
+    expect(readFileSync(join(project, "graphspec.lock.json"), "utf8")).not.toContain(TOKEN);
+  });
+});

@@ -26,6 +26,7 @@ const MAX_TOOLS = 2000;
 const MAX_PAGES = 100;
 /** What of a failed server's stderr is quoted: its last characters. */
 const STDERR_TAIL = 2000;
+const STDERR_LINES = 20;
 
 const seconds = (ms: number) => `${ms / 1000}s`;
 
@@ -78,10 +79,15 @@ export async function listMcpTools(target: McpTarget, timeoutMs: number): Promis
     }
     return { ok: false, reason: `it lists tools on more than ${MAX_PAGES} pages` };
   } catch (e) {
+    const code = (e as { code?: unknown })?.code;
+    const message = (e as Error)?.message ?? String(e);
+    // The SDK's HTTP errors carry the status as `code`, not in their message.
     const reason = signal.aborted
       ? `it did not answer within ${seconds(timeoutMs)}`
-      : ((e as Error)?.message ?? String(e));
-    const tail = stderr.trim().split("\n").slice(-5).join("\n  ");
+      : target.transport === "http" && typeof code === "number" && code >= 400 && code < 600
+        ? `HTTP ${code}: ${message}`
+        : message;
+    const tail = stderr.trim().split("\n").slice(-STDERR_LINES).join("\n  ");
     return { ok: false, reason: tail ? `${reason}; its stderr:\n  ${tail}` : reason };
   } finally {
     await client.close().catch(() => {});
