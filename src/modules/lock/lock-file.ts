@@ -18,6 +18,8 @@ export const LOCK_FILE = "graphspec.lock.json";
 export const LOCK_VERSION = 1;
 /** The command that writes the lock, as hints name it. */
 export const LOCK_COMMAND = "npx graphspec lock";
+/** An MCP tool's description longer than this is cut when read (the lock is untrusted input). */
+const MAX_DESCRIPTION = 64 * 1024;
 /** A lock bigger than this is not read. */
 const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
@@ -119,7 +121,9 @@ function parseMcpServers(data: unknown): Map<string, LockedMcpServer> {
       if (!isObject(facts) || !isObject(facts.inputSchema)) continue;
       tools.set(tool, {
         inputSchema: facts.inputSchema,
-        ...(typeof facts.description === "string" ? { description: facts.description } : {}),
+        ...(typeof facts.description === "string"
+          ? { description: facts.description.slice(0, MAX_DESCRIPTION) }
+          : {}),
       });
     }
     servers.set(name, { sha256: entry.sha256, files, tools });
