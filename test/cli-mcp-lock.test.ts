@@ -124,11 +124,16 @@ interface Finding {
 
 const brief = (f: Finding) => `${f.file}:${f.line}:${f.column} ${f.rule}: ${f.message} (${f.hint})`;
 
-/** `graphspec validate` as CI runs it, proving it started no server. */
-function validate(...files: string[]): { status: number | null; findings: string[] } {
+/** `graphspec validate` as CI runs it, proving it started no server and reached none. */
+async function validate(
+  ...files: string[]
+): Promise<{ status: number | null; findings: string[] }> {
   rmSync(MARKER, { force: true });
-  const r = graphspec("validate", "--format", "json", ...files);
+  const reached = orders.requests;
+  // Without blocking this process, which serves the HTTP server: a request would be answered, and counted.
+  const r = await graphspecAsync("validate", "--format", "json", ...files);
   expect(existsSync(MARKER), "validate started the MCP server").toBe(false);
+  expect(orders.requests, "validate reached the HTTP MCP server").toBe(reached);
   expect(r.stderr).toBe("");
   return { status: r.status, findings: (JSON.parse(r.stdout) as Finding[]).map(brief) };
 }
@@ -153,6 +158,7 @@ describe("graphspec lock records the tools of every MCP server the specs declare
     );
     expect(r.status).toBe(0);
     expect(existsSync(MARKER), "lock started the stdio server").toBe(true);
+    expect(orders.requests, "lock reached the HTTP server").toBeGreaterThan(0);
     const lock = JSON.parse(readFileSync(LOCK, "utf8"));
     expect(Object.keys(lock.mcp_servers)).toEqual(["orders", "tickets"]);
     expect(Object.keys(lock.mcp_servers.tickets.files)).toEqual(["servers/tickets.mjs"]);
@@ -190,13 +196,13 @@ describe("graphspec lock records the tools of every MCP server the specs declare
 });
 
 describe("graphspec validate checks MCP tools against the lock, starting nothing", () => {
-  it("a spec whose MCP tools and arguments fit validates clean", () => {
-    expect(validate("graphs/support.yaml")).toEqual({ status: 0, findings: [] });
+  it("a spec whose MCP tools and arguments fit validates clean", async () => {
+    expect(await validate("graphs/support.yaml")).toEqual({ status: 0, findings: [] });
   });
 
-  it("wrong tool names, bound arguments and node arguments are findings at their YAML nodes", () => {
+  it("wrong tool names, bound arguments and node arguments are findings at their YAML nodes", async () => {
     writeFileSync(join(dir, "graphs", "typos.yaml"), typos(orders.url));
-    const r = validate("graphs/typos.yaml");
+    const r = await validate("graphs/typos.yaml");
     rmSync(join(dir, "graphs", "typos.yaml"));
     const f = "graphs/typos.yaml";
     expect(r.findings).toEqual([
@@ -218,11 +224,11 @@ describe("a record that is stale or missing is an mcp-lock finding naming the co
   const refresh =
     "run `npx graphspec lock` where the server is trusted (it starts or reaches it and lists its tools) and commit graphspec.lock.json";
 
-  it("editing the stdio server's script makes its record stale; its tools are then not checked", () => {
+  it("editing the stdio server's script makes its record stale; its tools are then not checked", async () => {
     const script = readFileSync(SCRIPT, "utf8");
     writeFileSync(SCRIPT, `${script}// a new tool, soon\n`);
     try {
-      expect(validate("graphs/support.yaml")).toEqual({
+      expect(await validate("graphs/support.yaml")).toEqual({
         status: 1,
         findings: [
           `graphs/support.yaml:10:3 mcp-lock: MCP server \`tickets\` is recorded, but \`servers/tickets.mjs\`, which it runs, has changed since graphspec.lock.json was written, so its tools' names and arguments cannot be checked (${refresh})`,
@@ -231,10 +237,10 @@ describe("a record that is stale or missing is an mcp-lock finding naming the co
     } finally {
       writeFileSync(SCRIPT, script);
     }
-    expect(validate("graphs/support.yaml")).toEqual({ status: 0, findings: [] });
+    expect(await validate("graphs/support.yaml")).toEqual({ status: 0, findings: [] });
   });
 
-  it("starting a server otherwise (its env) makes its record stale too", () => {
+  it("starting a server otherwise (its env) makes its record stale too", async () => {
     const file = join(dir, "graphs", "verbose.yaml");
     writeFileSync(
       file,
@@ -246,7 +252,7 @@ describe("a record that is stale or missing is an mcp-lock finding naming the co
         ),
     );
     try {
-      expect(validate("graphs/verbose.yaml").findings).toEqual([
+      expect((await validate("graphs/verbose.yaml")).findings).toEqual([
         `graphs/verbose.yaml:10:3 mcp-lock: MCP server \`tickets\` is recorded, but how it is started or reached (\`command\`, \`args\`, \`cwd\` or \`env\`) has changed since graphspec.lock.json was written, so its tools' names and arguments cannot be checked (${refresh})`,
       ]);
     } finally {
@@ -254,7 +260,7 @@ describe("a record that is stale or missing is an mcp-lock finding naming the co
     }
   });
 
-  it("a server the lock does not record is a finding, and so is every server without a lock", () => {
+  it("a server the lock does not record is a finding, and so is every server without a lock", async () => {
     const file = join(dir, "graphs", "notes.yaml");
     writeFileSync(
       file,
@@ -266,7 +272,7 @@ describe("a record that is stale or missing is an mcp-lock finding naming the co
         ),
     );
     try {
-      expect(validate("graphs/notes.yaml").findings).toEqual([
+      expect((await validate("graphs/notes.yaml")).findings).toEqual([
         `graphs/notes.yaml:14:3 mcp-lock: MCP server \`notes\` is not recorded (it is not in graphspec.lock.json), so its tools' names and arguments cannot be checked (${refresh})`,
       ]);
     } finally {
@@ -318,7 +324,7 @@ describe("a server whose tools changed after locking", () => {
       "✔ wrote graphspec.lock.json (0 modules, 0 tools, 2 MCP servers with 4 tools)\n" +
         "  MCP server `orders`: tool `refund_order` added; tool `lookup_order` changed (description or arguments)\n",
     );
-    expect(validate("graphs/support.yaml").findings).toEqual([
+    expect((await validate("graphs/support.yaml")).findings).toEqual([
       "graphs/support.yaml:34:11 tool-args: tool `lookup_order` needs argument `include_items` (add `include_items` to `args`)",
     ]);
   });

@@ -16,6 +16,8 @@ export interface HttpMcpServer {
   version: "v1" | "v2";
   /** The bearer token it requires; undefined: none. */
   token: string | undefined;
+  /** How many HTTP requests it has been sent: a test can tell whether anything reached it. */
+  requests: number;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ function mcpServer(version: "v1" | "v2"): McpServer {
 }
 
 async function handle(state: HttpMcpServer, req: IncomingMessage, res: ServerResponse) {
+  state.requests++;
   if (state.token !== undefined && req.headers.authorization !== `Bearer ${state.token}`) {
     res.writeHead(401, { "content-type": "application/json" }).end('{"error":"unauthorized"}');
     return;
@@ -79,6 +82,7 @@ export async function startHttpMcpServer(token?: string): Promise<HttpMcpServer>
     url: `http://127.0.0.1:${port}/mcp`,
     version: "v1",
     token,
+    requests: 0,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();
