@@ -14,7 +14,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSpec, validate as validateDoc } from "../src/index.js";
 import { graphspecAsyncIn, graphspecIn, ROOT, scratchDir } from "./support/cli.js";
@@ -444,5 +444,51 @@ edges:
     );
     // The token is not in the lock: headers authenticate, they are not recorded.
     expect(readFileSync(join(project, "graphspec.lock.json"), "utf8")).not.toContain(TOKEN);
+  });
+});
+
+describe("a published server (@modelcontextprotocol/server-everything), started from PATH", () => {
+  const project = join(dir, "everything");
+  const PATH = `${join(ROOT, "node_modules", ".bin")}${delimiter}${process.env.PATH}`;
+
+  beforeAll(() => {
+    mkdirSync(join(project, "graphs"), { recursive: true });
+    writeFileSync(join(project, "package.json"), '{ "name": "everything", "type": "module" }\n');
+    writeFileSync(
+      join(project, "graphs", "sum.yaml"),
+      `version: 1
+name: sum
+state:
+  total: { type: string }
+mcp_servers:
+  everything:
+    command: mcp-server-everything
+    args: [stdio]
+tools:
+  add: { mcp: everything, tool: get-sum }
+  say: { mcp: everything, tool: ech }
+nodes:
+  sum: { kind: tool, tool: add, args: { a: 1, b: "two" }, write: total }
+edges:
+  - { from: START, to: sum }
+  - { from: sum, to: END }
+`,
+    );
+  });
+
+  it("is recorded by its command line alone, and its tools' names and arguments are checked", async () => {
+    const locked = await graphspecAsyncIn(project, { PATH })("lock");
+    expect(locked.stderr).toBe("");
+    expect(locked.status).toBe(0);
+    const record = JSON.parse(readFileSync(join(project, "graphspec.lock.json"), "utf8"))
+      .mcp_servers.everything;
+    // No file of the project starts it: nothing to hash but the command line.
+    expect(record.files).toEqual({});
+    expect(record.tools["get-sum"].inputSchema.required).toEqual(["a", "b"]);
+    const r = await graphspecAsyncIn(project)("validate", "--format", "json", "graphs/sum.yaml");
+    expect((JSON.parse(r.stdout) as Finding[]).map(brief)).toEqual([
+      "graphs/sum.yaml:11:33 unknown-tool: MCP server `everything` has no tool `ech` (graphspec.lock.json records what it lists) (did you mean `echo`?)",
+      'graphs/sum.yaml:13:50 tool-args: argument `b` must be a number, not the string "two" (undefined)',
+    ]);
   });
 });
