@@ -17,7 +17,7 @@ import {
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSpec, validate as validateDoc } from "../src/index.js";
-import { graphspecAsyncIn, graphspecIn, ROOT, scratchDir } from "./support/cli.js";
+import { graphspecAsyncIn, ROOT, scratchDir } from "./support/cli.js";
 import { type HttpMcpServer, startHttpMcpServer } from "./support/mcp-http-server.js";
 
 const dir = scratchDir("mcp-lock");
@@ -26,8 +26,7 @@ const MARKER = join(dir, "started.marker");
 const LOCK = join(dir, "graphspec.lock.json");
 const SCRIPT = join(dir, "servers", "tickets.mjs");
 const env = { ORDERS_TOKEN: TOKEN };
-const graphspec = graphspecIn(dir, env);
-/** For the commands that reach the HTTP server, which this process serves: never block it. */
+/** Never blocking this process, which serves the HTTP MCP server. */
 const graphspecAsync = graphspecAsyncIn(dir, env);
 let orders: HttpMcpServer;
 
