@@ -20,8 +20,7 @@ export async function generateArtifacts(schema) {
   ajv.addKeyword("tsType");
   ajv.addFormat("regex", true);
   const validate = ajv.compile(schema);
-  // Ajv's standalone output still require()s its runtime helpers even in ESM mode: `ucs2length`
-  // (string lengths) and `equal` (`uniqueItems`, `const` and `enum` of objects), imported instead.
+  // Ajv's standalone output still require()s its runtime helpers even in ESM mode.
   const validatorCode = standaloneCode
     .default(ajv, validate)
     .replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length")

@@ -88,7 +88,6 @@ mcp_servers:
     tools: all
 tools:
   close: { mcp: tickets, tool: close_tiket }
-  shut: { mcp: tikets, tool: close_ticket }
   search: { mcp: tickets, tool: search_tickets, bind: { limt: 3, query: "\${{ state.n }}" } }
 nodes:
   a:
@@ -207,13 +206,12 @@ describe("graphspec validate checks MCP tools against the lock, starting nothing
     expect(r.findings).toEqual([
       `${f}:10:13 unknown-tool: MCP server \`tickets\` has no tool \`search_ticket\` (graphspec.lock.json records what it lists) (did you mean \`search_tickets\`?)`,
       `${f}:15:32 unknown-tool: MCP server \`tickets\` has no tool \`close_tiket\` (graphspec.lock.json records what it lists) (did you mean \`close_ticket\`?)`,
-      `${f}:16:16 unknown-tool: tool \`shut\` is taken from MCP server \`tikets\`, which is not declared in \`mcp_servers\` (did you mean \`tickets\`?)`,
-      `${f}:17:57 tool-args: \`bind\` sets \`limt\`, which is not an argument of tool \`search\` (did you mean \`limit\`?)`,
-      `${f}:17:73 tool-args: argument \`query\` takes a string, but this template gives a \`double\` (convert it with \`string(…)\`)`,
-      `${f}:22:20 tool-args: argument \`limit\` must be an integer, not the string "five" (undefined)`,
+      `${f}:16:57 tool-args: \`bind\` sets \`limt\`, which is not an argument of tool \`search\` (did you mean \`limit\`?)`,
+      `${f}:16:73 tool-args: argument \`query\` takes a string, but this template gives a \`double\` (convert it with \`string(…)\`)`,
+      `${f}:21:20 tool-args: argument \`limit\` must be an integer, not the string "five" (undefined)`,
       // \`tools: all\` gives the names the lock records.
-      `${f}:26:11 unknown-tool: tool \`lookup_ordr\` is not declared in \`tools\` (did you mean \`lookup_order\`?)`,
-      `${f}:31:11 tool-args: tool \`lookup_order\` needs argument \`order_id\` (add \`order_id\` to \`args\`)`,
+      `${f}:25:11 unknown-tool: tool \`lookup_ordr\` is not declared in \`tools\` (did you mean \`lookup_order\`?)`,
+      `${f}:30:11 tool-args: tool \`lookup_order\` needs argument \`order_id\` (add \`order_id\` to \`args\`)`,
     ]);
     expect(r.status).toBe(1);
   });
