@@ -26,7 +26,7 @@ const MAX_TOOLS = 2000;
 const MAX_PAGES = 100;
 /** What of a failed server's stderr is quoted: its last characters. */
 const STDERR_TAIL = 2000;
-const STDERR_LINES = 20;
+const STDERR_LINES = 8;
 
 const seconds = (ms: number) => `${ms / 1000}s`;
 
@@ -87,7 +87,14 @@ export async function listMcpTools(target: McpTarget, timeoutMs: number): Promis
       : target.transport === "http" && typeof code === "number" && code >= 400 && code < 600
         ? `HTTP ${code}: ${message}`
         : message;
-    const tail = stderr.trim().split("\n").slice(-STDERR_LINES).join("\n  ");
+    // Its last lines, without stack frames: Node's own reason (`Error: Cannot find module …`)
+    // comes before a dozen of them.
+    const tail = stderr
+      .split("\n")
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() && !/^\s*at\s/.test(l))
+      .slice(-STDERR_LINES)
+      .join("\n  ");
     return { ok: false, reason: tail ? `${reason}; its stderr:\n  ${tail}` : reason };
   } finally {
     await client.close().catch(() => {});
