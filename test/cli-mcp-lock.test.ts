@@ -277,6 +277,26 @@ describe("a record that is stale or missing is an mcp-lock finding naming the co
     }
   });
 
+  it("a record not of the shape lock writes counts as missing (the lock comes with the pull request)", async () => {
+    const lock = readFileSync(LOCK, "utf8");
+    const forged = JSON.parse(lock);
+    forged.mcp_servers.tickets = { sha256: 42, tools: "everything" };
+    // An own key `__proto__` (as JSON.parse makes one) must stay a tool's name, not a prototype.
+    forged.mcp_servers.orders.tools = JSON.parse(
+      '{ "__proto__": { "inputSchema": {} }, "lookup_order": "any" }',
+    );
+    writeFileSync(LOCK, JSON.stringify(forged));
+    try {
+      expect((await validate("graphs/support.yaml")).findings).toEqual([
+        `graphs/support.yaml:10:3 mcp-lock: MCP server \`tickets\` is not recorded (it is not in graphspec.lock.json), so its tools' names and arguments cannot be checked (${refresh})`,
+        // `orders` is recorded with one tool, `__proto__`: `tools: all` does not give lookup_order.
+        "graphs/support.yaml:33:11 unknown-tool: tool `lookup_order` is not declared in `tools` (declare it under the top-level `tools:` with the `module` that exports it)",
+      ]);
+    } finally {
+      writeFileSync(LOCK, lock);
+    }
+  });
+
   it("through the package entry: validate() reads the record; toolLock: false ignores it", async () => {
     const doc = await readSpec(join(dir, "graphs", "support.yaml"));
     expect(await validateDoc(doc)).toEqual([]);
