@@ -146,6 +146,11 @@ export const CATALOG = {
     summary:
       "A tool module is missing from `graphspec.lock.json`, or has changed since the lock was written.",
   },
+  "mcp-lock": {
+    severity: "error",
+    summary:
+      "An MCP server is missing from `graphspec.lock.json`, or is started or reached differently (or runs changed code) since the lock was written.",
+  },
   "interrupt-schema": {
     severity: "error",
     summary: "An interrupt's `schema` is not a valid JSON Schema.",

@@ -15,14 +15,19 @@ export { inProcessInspector, loadModule, moduleCacheKey } from "./load.js";
 export {
   LOCK_COMMAND,
   LOCK_FILE,
+  type LockedMcpServer,
+  type LockedMcpTool,
   type LockedModule,
   type LockRead,
   lockKey,
   lockText,
+  parseLock,
   readLock,
   type ToolLock,
 } from "./lock/lock-file.js";
 export { lockedInspector } from "./lock/locked-inspector.js";
+export { type McpServerIdentity, mcpServerCwd, mcpServerIdentity } from "./lock/mcp-identity.js";
+export { listMcpTools, type McpListing, type McpTarget } from "./lock/mcp-list.js";
 export { moduleHash } from "./lock/module-hash.js";
 export type { ModuleInspector, ModuleReport } from "./module-report.js";
 export { type ModuleVersions, moduleVersions } from "./module-versions.js";

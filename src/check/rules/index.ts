@@ -4,6 +4,7 @@ import { endlessLoop } from "./endless-loop.js";
 import { expressionSyntax } from "./expression-syntax.js";
 import { expressionType } from "./expression-type.js";
 import { interruptSchema } from "./interrupt-schema.js";
+import { mcpLock } from "./mcp-lock.js";
 import { missingEntry } from "./missing-entry.js";
 import { modelSecretContext } from "./model-secret-context.js";
 import { modelTemplate } from "./model-template.js";
@@ -66,6 +67,7 @@ export const RULES: readonly Rule[] = [
   regex,
   toolArgs,
   toolLock,
+  mcpLock,
   interruptSchema,
   outputSchema,
 ];

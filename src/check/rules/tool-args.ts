@@ -97,7 +97,8 @@ async function checkBind(ctx: CheckContext, tool: string): Promise<void> {
 
 async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<void> {
   const tool = node.tool;
-  if (typeof tool !== "string" || !Object.hasOwn(ctx.spec.tools ?? {}, tool)) return;
+  if (typeof tool !== "string") return;
+  // Declared in `tools`, or taken from an MCP server (undefined otherwise: unknown-tool's to say).
   const info = await toolInfo(ctx, tool);
   const shape = argumentShape(info?.jsonSchema);
   if (!info || !shape) return;

@@ -1,6 +1,7 @@
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { CheckContext } from "../check-context.js";
+import { mcpRecord, mcpTools } from "../mcp-tools.js";
 import type { Rule } from "../rule.js";
 
 const stringsAt = (list: unknown): [number, string][] =>
@@ -26,12 +27,47 @@ function reportUndeclared(
   });
 }
 
-/** Every tool a node names (`tools`, `approve`, `tool`) is declared in the top-level `tools`. */
+/**
+ * Each tool taken from an MCP server is one the server has, as graphspec.lock.json records it
+ * (mcp-lock reports a server whose record is missing or stale; nothing can be said of its tools).
+ */
+async function checkMcpTools(ctx: CheckContext): Promise<void> {
+  const servers = isObject(ctx.spec.mcp_servers) ? ctx.spec.mcp_servers : {};
+  for (const tool of (await mcpTools(ctx)).tools.values()) {
+    // An `mcp:` naming no declared server is unknown-mcp-server's to report (branch i28-runtime).
+    if (!Object.hasOwn(servers, tool.server)) continue;
+    const record = await mcpRecord(ctx, tool.server);
+    if (record.state !== "current" || record.record.tools.has(tool.remote)) continue;
+    const names = [...record.record.tools.keys()];
+    ctx.report("unknown-tool", tool.path, {
+      message: `MCP server \`${tool.server}\` has no tool \`${tool.remote}\` (graphspec.lock.json records what it lists)`,
+      hint:
+        didYouMean(tool.remote, names) ??
+        (names.length
+          ? `its tools: ${names
+              .slice(0, 12)
+              .map((n) => `\`${n}\``)
+              .join(", ")}${names.length > 12 ? ", …" : ""}`
+          : "it lists no tools"),
+      at: tool.at,
+    });
+  }
+}
+
+/**
+ * Every tool a node names (`tools`, `approve`, `tool`) is declared in the top-level `tools`, or
+ * taken from an MCP server; and every MCP tool the spec takes exists.
+ */
 export const unknownTool: Rule = {
   name: "unknown-tool",
-  check(ctx) {
-    const declared = isObject(ctx.spec.tools) ? Object.keys(ctx.spec.tools) : [];
-    const isDeclared = (t: string) => Object.hasOwn(ctx.spec.tools ?? {}, t);
+  async check(ctx) {
+    await checkMcpTools(ctx);
+    const mcp = await mcpTools(ctx);
+    const own = isObject(ctx.spec.tools) ? Object.keys(ctx.spec.tools) : [];
+    const declared = [...new Set([...own, ...mcp.tools.keys()])];
+    // A server taking `all` of its tools with no current record gives names nobody can know here.
+    const isDeclared = (t: string) =>
+      Object.hasOwn(ctx.spec.tools ?? {}, t) || mcp.tools.has(t) || mcp.open;
     for (const [name, node] of Object.entries(ctx.spec.nodes ?? {})) {
       if (!isObject(node)) continue;
       const nodeTools = stringsAt(node.tools);

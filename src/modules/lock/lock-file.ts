@@ -3,7 +3,8 @@
  * JSON Schema included — recorded by `graphspec lock` where the code is trusted, with the hash of
  * the module's content, so that `graphspec validate` knows tools' arguments without running
  * anything. The file is read as untrusted input (it comes with the pull request, like the specs):
- * size-bounded, shape-checked, facts read as a loading process's answer is.
+ * size-bounded, shape-checked, facts read as a loading process's answer is. It also records the
+ * tools of the MCP servers the specs declare (`mcp_servers`), as their servers listed them.
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
@@ -17,6 +18,8 @@ export const LOCK_FILE = "graphspec.lock.json";
 export const LOCK_VERSION = 1;
 /** The command that writes the lock, as hints name it. */
 export const LOCK_COMMAND = "npx graphspec lock";
+/** An MCP tool's description longer than this is cut when read (the lock is untrusted input). */
+const MAX_DESCRIPTION = 64 * 1024;
 /** A lock bigger than this is not read. */
 const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
@@ -27,9 +30,27 @@ export interface LockedModule {
   exports: ReadonlyMap<string, ExportFacts>;
 }
 
+/** One tool of an MCP server, as the server listed it. */
+export interface LockedMcpTool {
+  description?: string;
+  /** The tool's arguments, the JSON Schema the server gave (any draft), keys sorted. */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface LockedMcpServer {
+  /** The hash of the server's configuration (mcp-identity.ts): what starts or reaches it. */
+  sha256: string;
+  /** The project files its command and arguments name, by path from the project root: their hashes. */
+  files: ReadonlyMap<string, string>;
+  /** Every tool the server listed, by name. */
+  tools: ReadonlyMap<string, LockedMcpTool>;
+}
+
 export interface ToolLock {
   /** Module files by their path from the project root, with `/`. */
   modules: ReadonlyMap<string, LockedModule>;
+  /** MCP servers by their name in the specs' `mcp_servers` (one name, one server per project). */
+  mcpServers: ReadonlyMap<string, LockedMcpServer>;
 }
 
 /** The lock, none (no file), or why it cannot be used. */
@@ -83,11 +104,35 @@ export function parseLock(data: unknown): LockRead {
     }
     modules.set(key, { sha256: entry.sha256, exports });
   }
-  return { ok: true, lock: { modules } };
+  return { ok: true, lock: { modules, mcpServers: parseMcpServers(data.mcp_servers) } };
+}
+
+/** The lock's `mcp_servers`: entries not of the shape lock writes are left out (so: not recorded). */
+function parseMcpServers(data: unknown): Map<string, LockedMcpServer> {
+  const servers = new Map<string, LockedMcpServer>();
+  if (!isObject(data)) return servers;
+  for (const [name, entry] of Object.entries(data)) {
+    if (!isObject(entry) || typeof entry.sha256 !== "string" || !isObject(entry.tools)) continue;
+    const files = new Map<string, string>();
+    for (const [path, hash] of Object.entries(isObject(entry.files) ? entry.files : {}))
+      if (typeof hash === "string") files.set(path, hash);
+    const tools = new Map<string, LockedMcpTool>();
+    for (const [tool, facts] of Object.entries(entry.tools)) {
+      if (!isObject(facts) || !isObject(facts.inputSchema)) continue;
+      tools.set(tool, {
+        inputSchema: facts.inputSchema,
+        ...(typeof facts.description === "string"
+          ? { description: facts.description.slice(0, MAX_DESCRIPTION) }
+          : {}),
+      });
+    }
+    servers.set(name, { sha256: entry.sha256, files, tools });
+  }
+  return servers;
 }
 
 /** Objects with their keys sorted, at every depth: the same lock is written byte for byte the same. */
-function sorted(v: unknown): unknown {
+export function sorted(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sorted);
   if (!isObject(v)) return v;
   // No prototype: an export may be named `__proto__`.
@@ -101,10 +146,22 @@ export function lockText(lock: ToolLock): string {
   const modules: Record<string, unknown> = Object.create(null);
   for (const [key, m] of lock.modules)
     modules[key] = { sha256: m.sha256, exports: Object.fromEntries(m.exports) };
+  const servers: Record<string, unknown> = Object.create(null);
+  for (const [name, s] of lock.mcpServers)
+    servers[name] = {
+      sha256: s.sha256,
+      files: Object.fromEntries(s.files),
+      tools: Object.fromEntries(s.tools),
+    };
+  const mcp = lock.mcpServers.size > 0;
   const body = {
-    "//": `Written by \`graphspec lock\`: the tools' argument schemas, which \`graphspec validate\` checks specs against without running the modules. Run \`${LOCK_COMMAND}\` again when a tool module changes, and commit this file.`,
+    "//": mcp
+      ? `Written by \`graphspec lock\`: the tools' argument schemas, which \`graphspec validate\` checks specs against without running the modules or starting the MCP servers. Run \`${LOCK_COMMAND}\` again when a tool module or an MCP server changes, and commit this file.`
+      : `Written by \`graphspec lock\`: the tools' argument schemas, which \`graphspec validate\` checks specs against without running the modules. Run \`${LOCK_COMMAND}\` again when a tool module changes, and commit this file.`,
     version: LOCK_VERSION,
     modules: sorted(modules),
+    // Left out when no spec declares a server: a lock of module tools only stays as it was.
+    ...(mcp ? { mcp_servers: sorted(servers) } : {}),
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }
