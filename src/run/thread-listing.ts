@@ -23,6 +23,12 @@ export interface StoredThread {
 export interface ThreadListing {
   /** Every thread (with `threadId`: that one, when it exists). */
   list(threadId?: string): Promise<StoredThread[]>;
+  /**
+   * The threads whose root graph got a checkpoint after `cursor` (every thread when undefined),
+   * each with its newest one, and the cursor to ask from next — a listing kept elsewhere is brought
+   * up to date reading only what was written since. Absent: the store cannot say what is new.
+   */
+  since?(cursor: string | undefined): Promise<{ threads: StoredThread[]; cursor: string }>;
 }
 
 /**
@@ -62,11 +68,12 @@ JOIN (SELECT thread_id, MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
   ON latest.thread_id = c.thread_id AND latest.checkpoint_id = c.checkpoint_id
 WHERE c.checkpoint_ns = ''`;
   type Row = { threadId: string; checkpointId: string; graph: string | null };
-  const read = (threadId?: string): Row[] => {
-    const exists = db
+  const tableExists = () =>
+    db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'")
-      .get();
-    if (!exists) return [];
+      .get() !== undefined;
+  const read = (threadId?: string): Row[] => {
+    if (!tableExists()) return [];
     const path = GRAPH_PATH;
     const params = threadId === undefined ? { path } : { path, thread: threadId };
     return db.prepare(sql(threadId !== undefined)).all(params) as Row[];
@@ -74,6 +81,32 @@ WHERE c.checkpoint_ns = ''`;
   return {
     async list(threadId) {
       return read(threadId).map((r) => stored(r.threadId, r.checkpointId, r.graph));
+    },
+    // SQLite's rowid grows with every row written (LangGraph's saver inserts, or replaces: a new
+    // row): the rows past the cursor are those written since, read along the table's own b-tree.
+    async since(cursor) {
+      if (!tableExists()) return { threads: [], cursor: cursor ?? "0" };
+      const { upto } = db
+        .prepare("SELECT COALESCE(MAX(rowid), 0) AS upto FROM checkpoints")
+        .get() as {
+        upto: number;
+      };
+      if (cursor === undefined) return { threads: await this.list(), cursor: String(upto) };
+      const rows = db
+        .prepare(
+          `SELECT ${columns} FROM checkpoints c
+WHERE c.rowid > :after AND c.rowid <= :upto AND c.checkpoint_ns = ''`,
+        )
+        .all({ path: GRAPH_PATH, after: Number(cursor), upto }) as Row[];
+      const newest = new Map<string, Row>();
+      for (const r of rows) {
+        const seen = newest.get(r.threadId);
+        if (!seen || seen.checkpointId < r.checkpointId) newest.set(r.threadId, r);
+      }
+      return {
+        threads: [...newest.values()].map((r) => stored(r.threadId, r.checkpointId, r.graph)),
+        cursor: String(upto),
+      };
     },
   };
 }

@@ -80,6 +80,7 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
 
   return {
     threads: index.threads,
+    threadsSince: index.threadsSince,
     graphOf,
     contextOf: index.contextOf,
     deleteThread: index.deleteThread,
