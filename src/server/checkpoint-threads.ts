@@ -15,7 +15,7 @@ export interface CheckpointThreads {
 }
 
 export function checkpointThreads(
-  p: Pick<ServerParts, "exec" | "graphs" | "store">,
+  p: Pick<ServerParts, "exec" | "graphs" | "store" | "statuses">,
 ): CheckpointThreads {
   /** Where the next reading starts; `done`: the checkpointer cannot say what is new (read once). */
   let at: { cursor: string | undefined } | "done" | undefined;
@@ -33,9 +33,12 @@ export function checkpointThreads(
 
   async function once(): Promise<void> {
     if (at === "done") return;
-    const { threads, cursor } = await p.exec.threadsSince(at?.cursor);
+    const { threads, touched, cursor } = await p.exec.threadsSince(at?.cursor);
+    // What changed may have changed its status: a search by status reads it again.
+    for (const id of touched) p.statuses.evict(id);
     const adopted = [];
     for (const t of threads) {
+      p.statuses.evict(t.threadId);
       const name = await nameOf(t.graph);
       adopted.push({
         id: t.threadId,

@@ -26,6 +26,7 @@ import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
 import { DEFAULT_TENANT_CAPS } from "./tenant-caps.js";
+import { threadStatusMemo } from "./thread-status-memo.js";
 import { webPageRoutes } from "./web-page.js";
 
 export interface ServeOptions {
@@ -130,9 +131,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       : "sqlite" in records
         ? sqlStore(await sqliteSql(records.sqlite))
         : sqlStore(await postgresSql(records.postgres));
-  const store = events
-    ? notifyingStore(recordsStore, (id) => events.threadChanged(id))
-    : recordsStore;
+  // A search by status keeps what it read until the thread changes (thread-status-memo.ts).
+  const statuses = threadStatusMemo();
+  const store = notifyingStore(recordsStore, (id) => {
+    statuses.evict(id);
+    events?.threadChanged(id);
+  });
   const runs = new RunRegistry(
     store,
     undefined,
@@ -149,6 +153,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     runs,
     store,
     queue: undefined,
+    statuses,
     caps,
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,

@@ -92,7 +92,11 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       const page = await p.store.searchThreads(query, { limit: SEARCH_CHUNK, offset: at });
       for (const t of page) {
         if (!matchesFilters(t.record.metadata, filters)) continue;
+        // A thread unchanged since a search read another status is passed by unread.
+        const known = q.status === "busy" ? undefined : p.statuses.get(t.id, t.record.updated_at);
+        if (known !== undefined && q.status !== undefined && known !== q.status) continue;
         const v = await view(t.id);
+        if (v) p.statuses.set(t.id, t.record.updated_at, v.status);
         if (!v || (q.status !== undefined && v.status !== q.status)) continue;
         if (skipped < offset) skipped++;
         else if (found.push(v) === limit) return c.json(found);

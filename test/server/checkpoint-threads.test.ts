@@ -79,6 +79,26 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   );
+  writeFileSync(
+    join(dir, "nodes", "flaky.mjs"),
+    'export default async function flaky(state) {\n  if (state.fail) throw new Error("asked to fail");\n  return { done: true };\n}\n',
+  );
+  writeFileSync(
+    join(graphs, "flaky.yaml"),
+    [
+      "version: 1",
+      "name: flaky",
+      "state:",
+      "  fail: { type: boolean, default: false }",
+      "  done: { type: boolean, default: false }",
+      "nodes:",
+      "  work: { kind: function, module: ../nodes/flaky.mjs, writes: [done] }",
+      "edges:",
+      "  - { from: START, to: work }",
+      "  - { from: work, to: END }",
+      "",
+    ].join("\n"),
+  );
 });
 
 afterAll(async () => {
@@ -140,3 +160,49 @@ describe("threads.search with records in the same SQLite file", () => {
     expect(await client.threads.get("from-the-cli")).toMatchObject({ values: { count: 2 } });
   });
 });
+
+describe("threads.search by status", () => {
+  const statusOf = async (status: "idle" | "error", thread: string) =>
+    ids(await client.threads.search({ status, limit: 1000 })).includes(thread);
+
+  it("follows a thread whose status changed since the last search: through the server, through the CLI", async () => {
+    await serve({ sqlite: sqlitePath });
+    const { thread_id } = await client.threads.create();
+    await client.runs.wait(thread_id, "flaky", { input: {} });
+    expect([await statusOf("idle", thread_id), await statusOf("error", thread_id)]).toEqual([
+      true,
+      false,
+    ]);
+    await expect(client.runs.wait(thread_id, "flaky", { input: { fail: true } })).rejects.toThrow();
+    expect([await statusOf("idle", thread_id), await statusOf("error", thread_id)]).toEqual([
+      false,
+      true,
+    ]);
+    // The CLI on the same file: run again, fixed (idle), then failing (error).
+    await run(
+      process.execPath,
+      [BIN, "run", "flaky", "--thread", thread_id, "--input", '{"fail":false}'],
+      { cwd: dir },
+    );
+    expect([await statusOf("idle", thread_id), await statusOf("error", thread_id)]).toEqual([
+      true,
+      false,
+    ]);
+    await cliRunWith("flaky", thread_id, '{"fail":true}');
+    expect([await statusOf("idle", thread_id), await statusOf("error", thread_id)]).toEqual([
+      false,
+      true,
+    ]);
+  });
+});
+
+/** `graphspec run <graph> --thread <id> --input <json>`, its failure expected. */
+const cliRunWith = (graph: string, thread: string, input: string) =>
+  run(process.execPath, [BIN, "run", graph, "--thread", thread, "--input", input], {
+    cwd: dir,
+  }).then(
+    () => {
+      throw new Error("the run was expected to fail");
+    },
+    () => undefined,
+  );
