@@ -4,6 +4,7 @@
  * declare pass through (a subgraph runs with its parent's context).
  */
 import { isObject } from "../spec/data.js";
+import { isSecretKey } from "../spec/secrets.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
 import { preview } from "./preview.js";
@@ -11,10 +12,27 @@ import { fieldJsonSchema, type ValueCheck, valueCheck } from "./value-check.js";
 
 export type ResolveContext = (raw: unknown, node?: string) => Record<string, unknown>;
 
+/**
+ * Marks a context given without its secrets on purpose: a state update (a fork) runs with the
+ * context the thread kept, which never holds a secret, and runs no node — only edges, where a
+ * secret is never in scope — so a required secret field is not demanded there. A symbol: it
+ * survives LangGraph's copies of the config and never reaches JSON.
+ */
+const SECRETS_WITHHELD = Symbol.for("graphspec.secretsWithheld");
+
+/** `context` as a state update passes it: its secret fields may be missing (above). */
+export const withheldSecrets = (context: Record<string, unknown>): Record<string, unknown> => ({
+  ...context,
+  [SECRETS_WITHHELD]: true,
+});
+
 export function contextResolver(spec: GraphSpec): ResolveContext {
   const fields = Object.entries(spec.context ?? {});
   const defaults = fields.filter(([, f]) => Object.hasOwn(f, "default"));
   const required = fields.filter(([, f]) => f.required === true).map(([k]) => k);
+  const secret = new Set(
+    fields.filter(([k, f]) => f.secret === true || isSecretKey(k)).map(([k]) => k),
+  );
   const checks = new Map<string, ValueCheck>(
     fields.map(([k, f]) => [k, valueCheck(fieldJsonSchema(f))]),
   );
@@ -40,16 +58,18 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
       if (out === given) out = { ...given };
       out[key] = JSON.parse(JSON.stringify(field.default));
     }
-    const missing = required.filter((k) => out[k] === undefined);
+    const withheld = (given as { [SECRETS_WITHHELD]?: boolean })[SECRETS_WITHHELD] === true;
+    const missing = required.filter((k) => out[k] === undefined && !(withheld && secret.has(k)));
     if (missing.length) {
+      const first = missing[0]!;
+      // A secret is never kept with the thread: a run or resume on it passes it again.
+      const hint = secret.has(first)
+        ? `\`${first}\` is a secret, not kept with the thread: pass it with every run and resume on it, context \`{ ${first}: … }\``
+        : `pass it with the run: context \`{ ${first}: … }\``;
       throw new GraphspecRunError(
         "invalid-context",
-        `the run's context is missing ${missing.map((k) => `\`${k}\``).join(", ")}, which the spec requires`,
-        {
-          ...where,
-          field: missing[0]!,
-          hint: `pass it with the run: context \`{ ${missing[0]}: … }\``,
-        },
+        `the run's context is missing ${missing.map((k) => `\`${k}\`${secret.has(k) ? " (a secret)" : ""}`).join(", ")}, which the spec requires`,
+        { ...where, field: first, hint },
       );
     }
     for (const [key, check] of checks) {

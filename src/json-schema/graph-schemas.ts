@@ -2,6 +2,8 @@
  * The JSON Schemas of a graph's input, output, state and context, as its spec declares them: what
  * the server's `/assistants/{id}/schemas` answers and what `graphspec types` turns into TypeScript.
  */
+
+import { isSecretKey } from "../spec/secrets.js";
 import type { ContextField, GraphSpec, StateField } from "../spec/spec-types.generated.js";
 import { fieldJsonSchema } from "./field-schema.js";
 
@@ -37,10 +39,16 @@ export function graphJsonSchemas(spec: GraphSpec): GraphJsonSchemas {
     keys ? state.filter(([k]) => keys.includes(k)) : state;
   const context = Object.entries(spec.context ?? {});
   const required = context.filter(([, f]) => f.required === true).map(([k]) => k);
+  const contextSchema = objectSchema(`${spec.name} context`, context, required);
+  // A secret (declared, or named like one) is `writeOnly`: sent with each run, never read back —
+  // the thread does not keep it — so a form shows it as a password.
+  for (const [k, f] of context)
+    if (f.secret === true || isSecretKey(k))
+      contextSchema.properties[k] = { ...contextSchema.properties[k], writeOnly: true };
   return {
     input: objectSchema(`${spec.name} input`, pick(spec.input)),
     output: objectSchema(`${spec.name} output`, pick(spec.output)),
     state: objectSchema(`${spec.name} state`, state),
-    context: objectSchema(`${spec.name} context`, context, required),
+    context: contextSchema,
   };
 }

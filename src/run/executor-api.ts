@@ -254,6 +254,17 @@ export interface Executor {
   ): Promise<{ checkpointId: string } | RunResult>;
   /** Every thread, newest checkpoint first, with the graph it ran (one query per store; no checkpoint is loaded). */
   threads(): Promise<ThreadInfo[]>;
+  /**
+   * The threads with a root checkpoint written after `cursor` (every thread when undefined) —
+   * by this process or another (`graphspec run --thread` on the same SQLite file) — and the
+   * cursor to ask from next: a list of threads kept elsewhere (the server's records) is brought up
+   * to date reading only what is new; `touched`: the threads with other writes since (a failure
+   * kept, an interrupt's answer), whose status may have changed. The cursor is undefined when the checkpointer cannot say
+   * what is new (memory, PostgreSQL, a checkpointer given): the list is then every thread, once.
+   */
+  threadsSince(
+    cursor: string | undefined,
+  ): Promise<{ threads: ThreadInfo[]; touched: string[]; cursor: string | undefined }>;
   /** The graph a thread ran (a spec path), when it was run by graphspec and the spec is inside the project. */
   graphOf(threadId: string): Promise<string | undefined>;
   /** The context stored with a thread (secret keys are never stored). */

@@ -23,6 +23,7 @@ export function lazyExecutor(options: ExecutorOptions = {}): Executor {
     updateState: async (threadId, values, opts) =>
       (await real()).updateState(threadId, values, opts),
     threads: async () => (await real()).threads(),
+    threadsSince: async (cursor) => (await real()).threadsSince(cursor),
     graphOf: async (threadId) => (await real()).graphOf(threadId),
     contextOf: async (threadId) => (await real()).contextOf(threadId),
     deleteThread: async (threadId) => (await real()).deleteThread(threadId),

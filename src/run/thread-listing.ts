@@ -23,6 +23,15 @@ export interface StoredThread {
 export interface ThreadListing {
   /** Every thread (with `threadId`: that one, when it exists). */
   list(threadId?: string): Promise<StoredThread[]>;
+  /**
+   * The threads whose root graph got a checkpoint after `cursor` (every thread when undefined),
+   * each with its newest one; `touched`, the threads with other writes since (a failure kept, an
+   * answer); and the cursor to ask from next — a listing kept elsewhere is brought
+   * up to date reading only what was written since. Absent: the store cannot say what is new.
+   */
+  since?(
+    cursor: string | undefined,
+  ): Promise<{ threads: StoredThread[]; touched: string[]; cursor: string }>;
 }
 
 /**
@@ -62,11 +71,13 @@ JOIN (SELECT thread_id, MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
   ON latest.thread_id = c.thread_id AND latest.checkpoint_id = c.checkpoint_id
 WHERE c.checkpoint_ns = ''`;
   type Row = { threadId: string; checkpointId: string; graph: string | null };
+  const exists = (table: string) =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
+    undefined;
+  const tableExists = () => exists("checkpoints");
+  const writesExist = () => exists("writes");
   const read = (threadId?: string): Row[] => {
-    const exists = db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'checkpoints'")
-      .get();
-    if (!exists) return [];
+    if (!tableExists()) return [];
     const path = GRAPH_PATH;
     const params = threadId === undefined ? { path } : { path, thread: threadId };
     return db.prepare(sql(threadId !== undefined)).all(params) as Row[];
@@ -74,6 +85,45 @@ WHERE c.checkpoint_ns = ''`;
   return {
     async list(threadId) {
       return read(threadId).map((r) => stored(r.threadId, r.checkpointId, r.graph));
+    },
+    // SQLite's rowid grows with every row written (LangGraph's saver inserts, or replaces: a new
+    // row): the rows past the cursor are those written since, read along the tables' own b-trees.
+    // The cursor is `<checkpoints rowid>:<writes rowid>`; writes (a failure kept, an interrupt's
+    // answer) change a thread's status without a checkpoint.
+    async since(cursor) {
+      if (!tableExists()) return { threads: [], touched: [], cursor: cursor ?? "0:0" };
+      const last = (table: string) =>
+        (db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS n FROM ${table}`).get() as { n: number }).n;
+      const upto = { c: last("checkpoints"), w: writesExist() ? last("writes") : 0 };
+      const next = `${upto.c}:${upto.w}`;
+      if (cursor === undefined) return { threads: await this.list(), touched: [], cursor: next };
+      const [afterC, afterW] = cursor.split(":").map(Number) as [number, number];
+      const rows = db
+        .prepare(
+          `SELECT ${columns} FROM checkpoints c
+WHERE c.rowid > :after AND c.rowid <= :upto AND c.checkpoint_ns = ''`,
+        )
+        .all({ path: GRAPH_PATH, after: afterC, upto: upto.c }) as Row[];
+      const newest = new Map<string, Row>();
+      for (const r of rows) {
+        const seen = newest.get(r.threadId);
+        if (!seen || seen.checkpointId < r.checkpointId) newest.set(r.threadId, r);
+      }
+      const touched =
+        upto.w > afterW
+          ? (
+              db
+                .prepare(
+                  "SELECT DISTINCT thread_id AS threadId FROM writes WHERE rowid > :after AND rowid <= :upto",
+                )
+                .all({ after: afterW, upto: upto.w }) as { threadId: string }[]
+            ).map((r) => r.threadId)
+          : [];
+      return {
+        threads: [...newest.values()].map((r) => stored(r.threadId, r.checkpointId, r.graph)),
+        touched,
+        cursor: next,
+      };
     },
   };
 }

@@ -4,6 +4,7 @@
  * what is written masked like a run's writes) and delete threads.
  */
 import type { StateSnapshot } from "@langchain/langgraph";
+import { withheldSecrets } from "../compile/run-context.js";
 import { atCheckpoint, missingCheckpoint } from "./checkpoint-at.js";
 import { GRAPH_KEY } from "./checkpointer.js";
 import { toRunError } from "./classify-error.js";
@@ -83,6 +84,7 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
 
   return {
     threads: index.threads,
+    threadsSince: index.threadsSince,
     graphOf,
     contextOf: index.contextOf,
     deleteThread: index.deleteThread,
@@ -238,7 +240,8 @@ export function threadOperations(parts: ThreadParts): ThreadOperations {
             ...remembered,
             ...secrets.configurable,
           },
-          ...(context ? { context } : {}),
+          // Its secrets were never kept: the update runs edges only, where none is in scope.
+          context: withheldSecrets(context ?? {}),
         };
         try {
           const next = await compiled.updateState(config, values, opts.asNode);

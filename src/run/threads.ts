@@ -49,6 +49,17 @@ export function threadIndex(
 
   return {
     threads,
+    /**
+     * The threads with a checkpoint written after `cursor` (every thread without one), those with
+     * other writes since (`touched`), and the cursor to ask from next; undefined when the store cannot say what is new (thread-listing.ts).
+     */
+    async threadsSince(
+      cursor: string | undefined,
+    ): Promise<{ threads: ThreadInfo[]; touched: string[]; cursor: string | undefined }> {
+      const { listing } = await store();
+      if (listing.since) return listing.since(cursor);
+      return { threads: await threads(), touched: [], cursor: undefined };
+    },
     /** The graph path stored with a thread's latest checkpoint, as stored: not checked. */
     async storedGraph(threadId: string): Promise<string | undefined> {
       return (await find(threadId))?.graph;

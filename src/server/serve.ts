@@ -29,6 +29,7 @@ import { memoryStore, type ServerStore } from "./server-store.js";
 import { sqlAssistants } from "./sql-assistant-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
 import { DEFAULT_TENANT_CAPS } from "./tenant-caps.js";
+import { threadStatusMemo } from "./thread-status-memo.js";
 import { webPageRoutes } from "./web-page.js";
 
 export interface ServeOptions {
@@ -167,9 +168,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         ? await sqliteSql(records.sqlite)
         : await postgresSql(records.postgres);
   const recordsStore: ServerStore = sql ? sqlStore(sql) : memoryStore();
-  const store = events
-    ? notifyingStore(recordsStore, (id) => events.threadChanged(id))
-    : recordsStore;
+  // A search by status keeps what it read until the thread changes (thread-status-memo.ts).
+  const statuses = threadStatusMemo();
+  const store = notifyingStore(recordsStore, (id) => {
+    statuses.evict(id);
+    events?.threadChanged(id);
+  });
   const runs = new RunRegistry(
     store,
     undefined,
@@ -192,6 +196,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       ...(o.maxAssistantBytes !== undefined ? { maxBytes: o.maxAssistantBytes } : {}),
     },
     queue: undefined,
+    statuses,
     caps,
     auth: o.auth,
     maxBodyBytes: o.maxBodyBytes ?? 4 * 1024 * 1024,

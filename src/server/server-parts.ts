@@ -10,6 +10,7 @@ import type { RecordsKey } from "./sealed-context.js";
 import type { ServerStore } from "./server-store.js";
 import type { Tenancy } from "./tenancy.js";
 import type { TenantCaps } from "./tenant-caps.js";
+import type { ThreadStatusMemo } from "./thread-status-memo.js";
 
 export interface ServerParts {
   exec: Executor;
@@ -23,6 +24,8 @@ export interface ServerParts {
   assistantCaps: AssistantCaps;
   /** The background-run queue (run-queue.ts). */
   queue: RunQueue | undefined;
+  /** Threads' statuses as searches last read them (thread-status-memo.ts). */
+  statuses: ThreadStatusMemo;
   /** Each tenant's queued and running runs (tenant-caps.ts). */
   caps: TenantCaps;
   /** Undefined: no authentication (`--no-auth`, or `dev` on 127.0.0.1). */

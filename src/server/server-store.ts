@@ -70,6 +70,13 @@ export interface StoredRun {
   error: RunFailure | undefined;
 }
 
+/** A thread found in the checkpointer (its latest checkpoint's time), for `adoptThreads`. */
+export interface AdoptedThread {
+  id: string;
+  metadata: Record<string, unknown>;
+  updatedAt: string;
+}
+
 export interface ThreadQuery {
   /** Stored ids start with this (the tenant's scope). */
   prefix: string;
@@ -93,6 +100,12 @@ export interface ServerStore {
   touchThread(storedId: string): Promise<void>;
   deleteThread(storedId: string): Promise<boolean>;
   threadIds(prefix: string): Promise<string[]>;
+  /**
+   * Records for threads the checkpointer holds (checkpoint-threads.ts): a missing one is created
+   * with `metadata`, made and updated at `updatedAt`; an existing one older than that is updated
+   * then (its metadata left as it is). Writes only what changes.
+   */
+  adoptThreads(threads: AdoptedThread[]): Promise<void>;
   /** Records matching the query, newest update first (`total`: before `limit`/`offset`). */
   searchThreads(
     q: ThreadQuery,
@@ -222,6 +235,18 @@ export function memoryStore(): ServerStore {
     },
     async threadIds(prefix) {
       return [...threads.keys()].filter((id) => id.startsWith(prefix));
+    },
+    async adoptThreads(found) {
+      for (const t of found) {
+        const r = threads.get(t.id);
+        if (!r)
+          threads.set(t.id, {
+            created_at: t.updatedAt,
+            updated_at: t.updatedAt,
+            metadata: { ...t.metadata },
+          });
+        else if (r.updated_at < t.updatedAt) r.updated_at = t.updatedAt;
+      }
     },
     async searchThreads(q, page) {
       return [...threads.entries()]

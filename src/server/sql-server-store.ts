@@ -326,6 +326,21 @@ export function sqlStore(sql: Sql): ServerStore {
       );
       return rows.map((r) => String(r.thread_id));
     },
+    async adoptThreads(found) {
+      // One read of the records' times, then a write only for what is new or newer.
+      const rows = await sql.query("SELECT thread_id, updated_at FROM graphspec_server_threads");
+      const known = new Map(rows.map((r) => [String(r.thread_id), String(r.updated_at)]));
+      for (const t of found) {
+        const at = known.get(t.id);
+        if (at !== undefined && at >= t.updatedAt) continue;
+        await sql.query(
+          `INSERT INTO graphspec_server_threads (thread_id, created_at, updated_at, metadata)
+           VALUES ($1, $2, $2, $3) ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at
+           WHERE graphspec_server_threads.updated_at < excluded.updated_at`,
+          [t.id, t.updatedAt, JSON.stringify(t.metadata)],
+        );
+      }
+    },
     async searchThreads(q, page) {
       const where = ["substr(thread_id, 1, length($1)) = $1"];
       const params: unknown[] = [q.prefix];

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { ApiError, notFound, refusalError } from "./api-error.js";
 import { type AuthFilters, matchesFilters } from "./auth-filters.js";
+import { checkpointThreads } from "./checkpoint-threads.js";
 import {
   checkpointOf,
   HistoryQuery,
@@ -22,6 +23,7 @@ const SEARCH_CHUNK = 100;
 
 export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const api = new Hono<ServerEnv>();
+  const fromCheckpoints = checkpointThreads(p);
   const ids = (c: {
     get(k: "tenancy"): ServerEnv["Variables"]["tenancy"];
     req: { param(k: string): string };
@@ -61,10 +63,12 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   // Paged in the store (newest update first): only the threads of the page are read from the
   // checkpointer. Status and the Auth handler's filters need a thread's view: then the store is
-  // read a page at a time until enough threads match.
+  // read a page at a time until enough threads match. Threads only the checkpointer knows are
+  // adopted into the store first (checkpoint-threads.ts).
   api.post("/threads/search", async (c) => {
     const q = parsed(ThreadSearch, await jsonBody(c, p.maxBodyBytes));
     const filters = await allow(c, "threads", "search", q);
+    await fromCheckpoints.adopt();
     const tenancy = c.get("tenancy");
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 10;
@@ -88,7 +92,11 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       const page = await p.store.searchThreads(query, { limit: SEARCH_CHUNK, offset: at });
       for (const t of page) {
         if (!matchesFilters(t.record.metadata, filters)) continue;
+        // A thread unchanged since a search read another status is passed by unread.
+        const known = q.status === "busy" ? undefined : p.statuses.get(t.id, t.record.updated_at);
+        if (known !== undefined && q.status !== undefined && known !== q.status) continue;
         const v = await view(t.id);
+        if (v) p.statuses.set(t.id, t.record.updated_at, v.status);
         if (!v || (q.status !== undefined && v.status !== q.status)) continue;
         if (skipped < offset) skipped++;
         else if (found.push(v) === limit) return c.json(found);

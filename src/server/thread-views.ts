@@ -80,9 +80,14 @@ export async function threadView(p: ServerParts, storedId: string, clientId: str
   // is still pending in the checkpoint (`next` names it); only a pause is `interrupted`. The
   // checkpoint keeps the failure too (step-failure.ts): a thread whose run records are gone (a
   // server started again on the same checkpoints) still says it failed, and why.
+  // A failed run record counts unless the thread moved on after it (another process ran it
+  // since, on the same checkpoints: `graphspec run --thread`).
+  const lastFailed =
+    last?.record.status === "error" &&
+    !(state?.createdAt && state.createdAt > last.record.updated_at);
   const status = live
     ? "busy"
-    : last?.record.status === "error" || state?.error
+    : lastFailed || state?.error
       ? "error"
       : pending.length || state?.next.length
         ? "interrupted"

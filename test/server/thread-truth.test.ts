@@ -195,5 +195,13 @@ describe("a failed thread", () => {
     const after = await client.threads.get(thread_id);
     expect(after.status).toBe("error");
     expect(after.error).toEqual(before.error);
+    // The state says which task failed and why, and the failed step is what a Retry runs again.
+    const state = await client.threads.getState(thread_id);
+    expect(state.next).toEqual(["wrong"]);
+    expect(state.tasks).toEqual([
+      expect.objectContaining({ name: "wrong", error: expect.stringContaining("`n` must be") }),
+    ]);
+    const [listed] = await client.threads.search({ status: "error", ids: [thread_id] });
+    expect(listed).toMatchObject({ thread_id, status: "error", error: before.error });
   });
 });

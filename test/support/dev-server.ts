@@ -19,7 +19,8 @@ export interface DevServer {
   write(rel: string, text: string): void;
   /** What the server wrote on stderr so far (reloads, refusals). */
   stderr(): string;
-  stop(): Promise<void>;
+  /** Stops the server and removes the project — unless `keep` (to start another on it: `root`). */
+  stop(keep?: boolean): Promise<void>;
 }
 
 export interface DevServerOptions {
@@ -33,18 +34,24 @@ export interface DevServerOptions {
   args?: string[];
   /** Environment variables over this process's (a provider key emptied). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Serve this project (another DevServer's `root`, stopped with `keep`): a restart on the same
+   * files and `.graphspec/state.db`. Its files are left as they are.
+   */
+  root?: string;
 }
 
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
-  const root = mkdtempSync(join(tmpdir(), "graphspec-web-"));
+  const own = opts.root === undefined;
+  const root = opts.root ?? mkdtempSync(join(tmpdir(), "graphspec-web-"));
   const write = (rel: string, text: string) => {
     const abs = join(root, rel);
     mkdirSync(dirname(abs), { recursive: true });
     writeFileSync(abs, text);
   };
-  write("package.json", '{ "type": "module" }\n');
+  if (own) write("package.json", '{ "type": "module" }\n');
   mkdirSync(join(root, "graphs"), { recursive: true });
-  if (opts.repoGraphs) {
+  if (own && opts.repoGraphs) {
     cpSync(join(ROOT, "graphs"), join(root, "graphs"), { recursive: true });
     cpSync(join(ROOT, "tools"), join(root, "tools"), { recursive: true });
     // Tool modules import @langchain/core and zod: resolve them from the repository's install.
@@ -68,12 +75,12 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
     err += b;
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  const stop = async () => {
+  const stop = async (keep = false) => {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGTERM");
       await exited;
     }
-    rmSync(root, { recursive: true, force: true });
+    if (!keep) rmSync(root, { recursive: true, force: true });
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {

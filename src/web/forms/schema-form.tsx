@@ -257,6 +257,17 @@ function FieldControl(props: {
           />
         );
       default:
+        // A secret (`writeOnly`: the thread does not keep it) is typed unseen.
+        if (f.schema.writeOnly === true)
+          return (
+            <input
+              {...a}
+              type="password"
+              autocomplete="off"
+              value={text}
+              onInput={(e) => props.onText(e.currentTarget.value)}
+            />
+          );
         return f.schema.format === "textarea" || Number(f.schema.maxLength ?? 0) > 200 ? (
           <textarea
             {...a}

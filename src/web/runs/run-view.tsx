@@ -41,6 +41,7 @@ import {
 import { lastStepOf, outputOf, stepsOf } from "./run-steps.js";
 import { optionsOfAssistant } from "./saved-assistant.js";
 import { SavedAssistantPicker } from "./saved-assistant-picker.js";
+import { SecretDialog, secretAskedFor } from "./secret-dialog.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
 import {
   initialStandIn,
@@ -239,6 +240,10 @@ function RunBody(props: {
   const inputValue = formValue(loaded.input, input);
   const contextValue = formValue(loaded.context, context);
   const startProblem = run.problem?.from === "start" ? run.problem.problem : undefined;
+  // A Continue, Retry or answer refused: a secret the thread does not keep is asked for again.
+  const resumeProblem = run.problem?.from === "resume" ? run.problem.problem : undefined;
+  const secretField = secretAskedFor(resumeProblem, loaded.context);
+  const [secretClosed, closeSecret] = useState<ServerProblem | undefined>(undefined);
   const problemForm = startProblem ? formOfProblem(startProblem) : undefined;
   const errorsOf = (form: "input" | "context", own: Record<string, string>) => ({
     ...(checked ? own : {}),
@@ -344,6 +349,40 @@ function RunBody(props: {
         ) : null}
         {run.cancelProblem ? <CancelFailureNote problem={run.cancelProblem} /> : null}
         <RunFailureNote progress={run.progress} />
+        {run.failedAt.length > 0 && !run.interrupts.length ? (
+          <p class="retry">
+            <button
+              type="button"
+              class="primary"
+              disabled={run.busy}
+              aria-describedby="retry-help"
+              onClick={() => {
+                run.continueRun();
+                focusRunStatus();
+              }}
+            >
+              Retry
+            </button>{" "}
+            <span id="retry-help" class="help">
+              Runs {run.failedAt.join(", ")} again from the last checkpoint (after a fix, say). To
+              change the state first, fork it from the thread's page.
+            </span>
+          </p>
+        ) : null}
+        {resumeProblem && !run.interrupts.length ? <ProblemNote problem={resumeProblem} /> : null}
+        {secretField && resumeProblem && secretClosed !== resumeProblem ? (
+          <SecretDialog
+            field={secretField}
+            context={loaded.context}
+            problem={resumeProblem}
+            onClose={() => closeSecret(resumeProblem)}
+            onSend={(context) => {
+              closeSecret(resumeProblem);
+              run.again(context);
+              focusRunStatus();
+            }}
+          />
+        ) : null}
         {run.pausedBefore.length > 0 && !run.interrupts.length ? (
           <p>
             <button

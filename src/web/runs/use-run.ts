@@ -38,6 +38,11 @@ export interface RunState {
   interrupts: PendingInterrupt[];
   /** Paused at a static breakpoint (`interrupts.before/after`, `interrupt_before`): the next nodes. */
   pausedBefore: string[];
+  /**
+   * The last run failed, and these nodes — the failed ones, still pending in the checkpoint — run
+   * again on Retry (a run with no input goes on from the last checkpoint, as on LangGraph's server).
+   */
+  failedAt: string[];
   /** The server refused the request (a 422 naming a field): shown by the form that sent it. */
   problem: { from: "start" | "resume"; problem: ServerProblem } | undefined;
   /** Cancel failed (refused, or the server out of reach): shown until the next run or Cancel. */
@@ -60,13 +65,21 @@ async function pendingInterrupts(thread: string): Promise<PendingInterrupt[]> {
   );
 }
 
-/** Where a thread stands once no run is going: its interrupts, or the nodes a breakpoint holds. */
+/**
+ * Where a thread stands once no run is going: its interrupts, the nodes a breakpoint holds, or —
+ * the last run failed — the nodes that failed, which a Retry runs again.
+ */
 async function pauseOf(thread: string, failed: boolean) {
   const state = await client.threads.getState(thread);
   const interrupts = await pendingInterrupts(thread);
   // `next` without interrupts is a breakpoint — unless the last run failed there.
-  const pausedBefore = interrupts.length || failed ? [] : (state.next ?? []);
-  return { state, interrupts, pausedBefore };
+  const next = interrupts.length ? [] : (state.next ?? []);
+  return {
+    state,
+    interrupts,
+    pausedBefore: failed ? [] : next,
+    failedAt: failed ? next : [],
+  };
 }
 
 const withNodes = (p: RunProgress, nodes: string[], status: NodeStatus): RunProgress => ({
@@ -75,6 +88,13 @@ const withNodes = (p: RunProgress, nodes: string[], status: NodeStatus): RunProg
 });
 
 type StreamChunk = { event: string; data: unknown };
+
+/** What a run on the thread is sent besides the run options. */
+type FollowUp = {
+  input?: Record<string, unknown> | null;
+  context?: Record<string, unknown>;
+  command?: Command;
+};
 
 let saidCount = 0;
 /** The person's chat message among the streamed answers (the stream carries only the graph's). */
@@ -105,6 +125,7 @@ export function useRun(
     thread: initialThread,
     interrupts: [],
     pausedBefore: [],
+    failedAt: [],
     problem: undefined,
     cancelProblem: undefined,
     busy: false,
@@ -147,17 +168,19 @@ export function useRun(
               thread,
               interrupts: [],
               pausedBefore: [],
+              failedAt: [],
               progress: withNodes(startedProgress(s.progress), running, "running"),
             }));
           }
           set((s) => ({ ...s, progress: applyEvent(s.progress, chunk.event, chunk.data) }));
         }
-        const { state: ended, interrupts, pausedBefore } = await pauseOf(thread, failed);
+        const { state: ended, interrupts, pausedBefore, failedAt } = await pauseOf(thread, failed);
         set((s) => ({
           ...s,
           busy: false,
           interrupts,
           pausedBefore,
+          failedAt,
           progress: finishedProgress(
             {
               ...withNodes(s.progress, pausedBefore, "interrupted"),
@@ -186,17 +209,12 @@ export function useRun(
     [graph],
   );
 
+  /** The last resume, Continue or Retry sent: sent again, with a context, by `again`. */
+  const lastFollowUp = useRef<{ thread: string; payload: FollowUp } | undefined>(undefined);
   const follow = useCallback(
-    (
-      thread: string,
-      from: "start" | "resume",
-      payload: {
-        input?: Record<string, unknown> | null;
-        context?: Record<string, unknown>;
-        command?: Command;
-      },
-    ) =>
-      show(
+    (thread: string, from: "start" | "resume", payload: FollowUp) => {
+      if (from === "resume") lastFollowUp.current = { thread, payload };
+      return show(
         thread,
         from,
         client.runs.stream(thread, assistantId, {
@@ -205,7 +223,8 @@ export function useRun(
           streamMode: [...RUN_STREAM_MODES],
           streamSubgraphs: true,
         }),
-      ),
+      );
+    },
     [assistantId, show],
   );
 
@@ -229,6 +248,7 @@ export function useRun(
         progress: said === undefined ? emptyProgress() : withSaid(emptyProgress(), said),
         interrupts: [],
         pausedBefore: [],
+        failedAt: [],
       }));
       await follow(thread, "start", { input, context });
     },
@@ -273,11 +293,30 @@ export function useRun(
     [follow, state.thread],
   );
 
-  /** Goes on from a static breakpoint: a run with no input continues from the last checkpoint. */
+  /**
+   * Goes on from a static breakpoint, or (Retry) runs a failed step again: a run with no input
+   * continues from the last checkpoint.
+   */
   const continueRun = useCallback(async () => {
     if (!state.thread) return;
     await follow(state.thread, "resume", { input: null });
   }, [follow, state.thread]);
+
+  /**
+   * The last resume, Continue or Retry again, with `context` (a secret the thread does not keep,
+   * asked for once the server refused without it).
+   */
+  const again = useCallback(
+    async (context: Record<string, unknown>) => {
+      const last = lastFollowUp.current;
+      if (!last) return;
+      await follow(last.thread, "resume", {
+        ...last.payload,
+        context: { ...last.payload.context, ...context },
+      });
+    },
+    [follow],
+  );
 
   // A thread named in the URL (a reload, a link, "Run from here"): join its run live if one is
   // pending or running — its events replay from the start — else show where it stands.
@@ -307,11 +346,16 @@ export function useRun(
           await show(initialThread, "resume", stream, now.next ?? []);
           return;
         }
+        // The thread's status, not its last run record's: a thread whose records are gone (a
+        // restarted server, `graphspec run --thread`) still says it failed.
+        const failed = (await client.threads.get(initialThread)).status === "error";
+        if (stopped) return;
         const {
           state: threadState,
           interrupts,
           pausedBefore,
-        } = await pauseOf(initialThread, runs[0]?.status === "error");
+          failedAt,
+        } = await pauseOf(initialThread, failed);
         if (stopped) return;
         // What its runs showed and where it stands, failure included (reopen-thread.ts).
         const progress = await reopenedProgress(
@@ -322,7 +366,7 @@ export function useRun(
           leaving.signal,
         );
         if (stopped) return;
-        set((s) => ({ ...s, interrupts, pausedBefore, progress }));
+        set((s) => ({ ...s, interrupts, pausedBefore, failedAt, progress }));
       } catch (e) {
         if (!stopped)
           set((s) => ({
@@ -341,5 +385,5 @@ export function useRun(
     };
   }, [initialThread]);
 
-  return { ...state, start, resume, continueRun, send, cancel };
+  return { ...state, start, resume, continueRun, again, send, cancel };
 }

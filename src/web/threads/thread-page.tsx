@@ -5,10 +5,13 @@
 import type { Thread, ThreadState } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { client } from "../api.js";
+import type { JsonSchema } from "../forms/schema-fields.js";
 import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { hrefOf, navigate } from "../route.js";
 import { RUN_STREAM_MODES } from "../runs/run-progress.js";
+import { SecretDialog, secretAskedFor } from "../runs/secret-dialog.js";
+import { type ServerProblem, serverProblem } from "../runs/server-problem.js";
 import { failureText, statusOf } from "./api-failure.js";
 import { CheckpointTimeline } from "./checkpoint-timeline.js";
 import { DeleteDialog } from "./delete-dialog.js";
@@ -37,6 +40,10 @@ export function ThreadPage(props: { id: string }) {
   const [forking, setForking] = useState<ThreadState | undefined>(undefined);
   const [deleting, setDeleting] = useState(false);
   const [working, setWorking] = useState(false);
+  /** "Run from here" refused for a secret the thread does not keep: asked for, then run again. */
+  const [asking, setAsking] = useState<
+    { from: ThreadState; field: string; context: JsonSchema; problem: ServerProblem } | undefined
+  >(undefined);
 
   const reload = useCallback(async () => {
     try {
@@ -99,12 +106,13 @@ export function ThreadPage(props: { id: string }) {
 
   const graph =
     typeof data?.thread.metadata?.graph_id === "string" ? data.thread.metadata.graph_id : undefined;
-  const runFrom = async (s: ThreadState) => {
+  const runFrom = async (s: ThreadState, context?: Record<string, unknown>) => {
     if (!graph) return;
     setWorking(true);
     try {
       await client.runs.create(id, graph, {
         input: null,
+        ...(context ? { context } : {}),
         checkpointId: s.checkpoint.checkpoint_id ?? undefined,
         // What the run view shows, kept by the server so the run view can join it from the start.
         streamMode: [...RUN_STREAM_MODES],
@@ -112,7 +120,16 @@ export function ThreadPage(props: { id: string }) {
       });
       navigate({ view: "run", graph, thread: id });
     } catch (e) {
-      setError(`The run did not start: ${failureText(e)}`);
+      const problem = serverProblem(e);
+      const schema =
+        problem.code === "invalid-context"
+          ? ((await client.assistants.getSchemas(graph).catch(() => undefined))?.context_schema as
+              | JsonSchema
+              | undefined)
+          : undefined;
+      const field = secretAskedFor(problem, schema);
+      if (field && schema) setAsking({ from: s, field, context: schema, problem });
+      else setError(`The run did not start: ${failureText(e)}`);
     } finally {
       setWorking(false);
     }
@@ -224,6 +241,18 @@ export function ThreadPage(props: { id: string }) {
             setForking(undefined);
             await reload();
             setSelected(checkpointId);
+          }}
+        />
+      ) : null}
+      {asking ? (
+        <SecretDialog
+          field={asking.field}
+          context={asking.context}
+          problem={asking.problem}
+          onClose={() => setAsking(undefined)}
+          onSend={(context) => {
+            setAsking(undefined);
+            runFrom(asking.from, context);
           }}
         />
       ) : null}
