@@ -250,6 +250,32 @@ describe("what a thread keeps is bounded", () => {
     expect(steps[0]! - steps.at(-1)!).toBe(steps.length - 1);
     await exec.close();
   });
+
+  it("a thread at its maxThreadBytes is pruned to below it, not at every checkpoint", async () => {
+    // One step a run, 1 KiB more state each: past 2 MiB after ~35 runs.
+    // Deleting just enough to fit after each checkpoint read every row of the thread at every
+    // step of a long-lived thread (in issue 23's soak, every normal request slowed by tens of ms).
+    const exec = executor({ maxThreadBytes: 2 * MiB });
+    const oldestKept: number[] = [];
+    for (let n = 1; n <= 90; n++) {
+      const r = await exec.run("grow", {
+        threadId: "pruned-in-batches",
+        context: { chunk: "b".repeat(KiB), steps: n },
+      });
+      expect(r.status).toBe("completed");
+      expect(stored("pruned-in-batches").bytes).toBeLessThanOrEqual(2 * MiB);
+      oldestKept.push((await exec.history("pruned-in-batches"))!.at(-1)!.step);
+    }
+    const prunes = oldestKept.filter((step, i) => i > 0 && step !== oldestKept[i - 1]!).length;
+    expect(prunes).toBeGreaterThan(1);
+    // Each prune frees a quarter of the budget, a few runs' worth here (pruned to just under the
+    // budget, the thread was pruned at every run past it: 55 of these 90).
+    expect(prunes).toBeLessThanOrEqual(25);
+    // What is kept is still the newest, without gaps, ending at the last step.
+    const steps = (await exec.history("pruned-in-batches"))!.map((h) => h.step);
+    expect(steps[0]! - steps.at(-1)!).toBe(steps.length - 1);
+    await exec.close();
+  });
 });
 
 describe.skipIf(!serverUrl())("on PostgreSQL", () => {
