@@ -14,6 +14,7 @@
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { inTurn } from "../compile/cpu-turns.js";
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { leastJsonBytes } from "./least-json-bytes.js";
 import { plainSerde } from "./plain-serde.js";
 import { pruneThread, type SqliteDb } from "./prune-thread.js";
 import { serializeOnce, storesWhole } from "./serialize-once.js";
@@ -31,10 +32,10 @@ const RECOUNT_EVERY = 32;
 /** What a checkpoint row holds besides its values (versions, metadata), as followed: generous. */
 const ROW_OVERHEAD = 2048;
 
-const tooLarge = (what: string, bytes: number, limit: number) =>
+const tooLarge = (what: string, bytes: number, limit: number, atLeast = false) =>
   new GraphspecRunError(
     "state-too-large",
-    `${what} would be ${bytes.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")} bytes (${formatBytes(limit)}): it was not stored, and the thread's last checkpoint is kept`,
+    `${what} would be ${atLeast ? "at least " : ""}${bytes.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")} bytes (${formatBytes(limit)}): it was not stored, and the thread's last checkpoint is kept`,
     {
       hint: "keep large values out of state (store them elsewhere and keep a reference), stop the loop that grows it, or raise the executor's `maxStateBytes` (CLI: --max-state-bytes)",
     },
@@ -100,6 +101,10 @@ export function boundCheckpoints(
   ) => {
     let total = stepBytes.get(key) ?? 0;
     for (const [, value] of writes) {
+      // Counted before it is serialized: what is over the limit already is never serialized.
+      const least = total + leastJsonBytes(value, limits.maxStateBytes - total);
+      if (least > limits.maxStateBytes)
+        throw tooLarge("the writes of this step", least, limits.maxStateBytes, true);
       total += await once.size(value);
       if (total > limits.maxStateBytes)
         throw tooLarge("the writes of this step", total, limits.maxStateBytes);
@@ -118,8 +123,13 @@ export function boundCheckpoints(
     // Measured in one turn, stored in the next: two chunks of a state's serialization and its
     // store (each up to the state bound), not one twice as long for the other tenants to wait on.
     // A refused state is not stored (its step's writes may be waiting for a turn to be stored
-    // before they are deleted).
-    const bytes = await inTurn(() => once.stateSize(checkpoint), sync);
+    // before they are deleted). A state over the limit by its count (least-json-bytes.ts) is
+    // refused unserialized.
+    const { bytes, atLeast } = await inTurn(async () => {
+      const least = leastJsonBytes(checkpoint.channel_values, limits.maxStateBytes);
+      if (least > limits.maxStateBytes) return { bytes: least, atLeast: true };
+      return { bytes: await once.stateSize(checkpoint), atLeast: false };
+    }, sync);
     const refused = bytes > limits.maxStateBytes ? bytes : undefined;
     let stored: Awaited<ReturnType<typeof put>> | undefined;
     if (refused === undefined)
@@ -149,7 +159,7 @@ export function boundCheckpoints(
         String(c.checkpoint_id),
       );
     }
-    throw tooLarge("the state", refused, limits.maxStateBytes);
+    throw tooLarge("the state", refused, limits.maxStateBytes, atLeast);
   };
   return saver;
 }

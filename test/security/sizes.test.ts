@@ -41,6 +41,21 @@ edges:
 `,
 );
 writeFileSync(
+  join(dir, "graphs", "spread.yaml"),
+  `version: 1
+name: spread
+state:
+  chunk: { type: string }
+  seeds: { type: array, items: { type: integer } }
+  log: { type: array, items: { type: string }, default: [] }
+nodes:
+  spread: { kind: set, values: { log: "\${{ state.seeds.map(i, state.chunk) }}" } }
+edges:
+  - { from: START, to: spread }
+  - { from: spread, to: END }
+`,
+);
+writeFileSync(
   join(dir, "graphs", "ask.yaml"),
   `version: 1
 name: ask
@@ -173,6 +188,26 @@ describe("what a thread keeps is bounded", () => {
       .get("one-big-write") as { n: number };
     db.close();
     expect(largest.n).toBeLessThan(64 * KiB);
+    await exec.close();
+  });
+
+  it("writes whose JSON would pass the longest string V8 makes are refused as state-too-large, unserialized", async () => {
+    // 2,048 references to one 512 KiB string: a few KiB of memory, 1 GiB of JSON. Measured by
+    // serializing, the measure threw `Invalid string length` (after building half a GiB).
+    const exec = executor();
+    const r = await exec.run("spread", {
+      threadId: "spread",
+      input: { chunk: "c".repeat(512 * KiB), seeds: Array.from({ length: 2048 }, (_, i) => i) },
+    });
+    expect(r.error).toMatchObject({ code: "state-too-large", phase: "run" });
+    // Counted up to the limit, not to the end.
+    expect(r.error?.message).toMatch(
+      /writes of this step would be at least [\d,]+ bytes, over the limit of 16,777,216 bytes/,
+    );
+    // The thread stands before the refused step, its input stored.
+    const s = stored("spread");
+    expect(s.largest).toBeLessThan(1 * MiB);
+    expect((await exec.state("spread"))?.values.seeds).toHaveLength(2048);
     await exec.close();
   });
 
