@@ -51,7 +51,7 @@ export function toCel(value: unknown, type: ExprType, depth = 0): unknown {
       return typeof value === "bigint" ? Number(value) : value;
     case "list":
       return Array.isArray(value)
-        ? value.map((v) => toCel(v, type.item, depth + 1))
+        ? convertList(value, (v) => toCel(v, type.item, depth + 1))
         : untyped(value, depth);
     case "map":
       return typeof value === "object" && !Array.isArray(value)
@@ -70,9 +70,27 @@ function untyped(value: unknown, depth: number): unknown {
   tooDeep(depth);
   if (typeof value === "number") return Number.isSafeInteger(value) ? BigInt(value) : value;
   if (typeof value !== "object" || value === null) return value;
-  if (Array.isArray(value)) return value.map((v) => untyped(v, depth + 1));
+  if (Array.isArray(value)) return convertList(value, (v) => untyped(v, depth + 1));
   if (value instanceof Map || isPlainObject(value)) return mapValues(value, () => undefined, depth);
   return value;
+}
+
+/**
+ * A list with each item converted: the list itself when no item changes (strings, booleans,
+ * doubles), not a copy of it at every evaluation.
+ */
+function convertList(value: readonly unknown[], convert: (v: unknown) => unknown): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < value.length; i++) {
+    const v = value[i];
+    const c = convert(v);
+    if (out) out.push(c);
+    else if (c !== v) {
+      out = value.slice(0, i);
+      out.push(c);
+    }
+  }
+  return out ?? (value as unknown[]);
 }
 
 /** A plain object with each value converted; undefined values are left out so `has()` is false. */

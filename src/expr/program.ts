@@ -94,13 +94,22 @@ function runtimeProgram(source: string): Runner {
   }
 }
 
-/** The scope's variables as cel-js values. */
+/**
+ * The scope's variables that `sources` may read, by a name that appears in them: CEL reads a
+ * variable only by its name, so one whose name is nowhere in the text is never read. Converting
+ * it anyway converted the whole state at every evaluation of `${{ ['one'] }}` (a copy of each of
+ * its lists: in issue 23's soak, a thread's path of thousands of items, at each of its nodes).
+ */
+const readableIn = (scope: Scope, sources: readonly string[]): [string, ExprType][] =>
+  Object.entries(scope.variables).filter(([name]) => sources.some((s) => s.includes(name)));
+
+/** The given variables as cel-js values. */
 function celVariables(
-  scope: Scope,
+  readable: readonly [string, ExprType][],
   variables: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [name, type] of Object.entries(scope.variables)) {
+  for (const [name, type] of readable) {
     if (Object.hasOwn(variables, name)) out[name] = toCel(variables[name], type);
   }
   return out;
@@ -155,13 +164,14 @@ export function compileProgram(
 ): CompiledExpression {
   const run = runner(source);
   const maxCost = options.maxCost ?? DEFAULT_EXPRESSION_COST;
+  const readable = readableIn(scope, [source]);
   return {
     source,
     type,
     evaluate(variables) {
       let result: ReturnType<typeof withBudget<unknown>>;
       try {
-        const vars = celVariables(scope, variables);
+        const vars = celVariables(readable, variables);
         result = withBudget(maxCost, () => run(vars));
         if (!result.exceeded) return fromCel(result.value);
       } catch (e) {
@@ -183,6 +193,10 @@ export function compileTemplateProgram(
   );
   const text = template.text;
   const maxCost = options.maxCost ?? DEFAULT_EXPRESSION_COST;
+  const readable = readableIn(
+    scope,
+    template.parts.flatMap((p) => (p.kind === "expr" ? [p.source] : [])),
+  );
   const runPart = (p: { part: ExprPart; run: Runner }, vars: Record<string, unknown>) => {
     try {
       return fromCel(p.run(vars));
@@ -192,7 +206,7 @@ export function compileTemplateProgram(
   };
   const convert = (variables: Readonly<Record<string, unknown>>) => {
     try {
-      return celVariables(scope, variables);
+      return celVariables(readable, variables);
     } catch (e) {
       throw evalError(e, text, 0, text.length);
     }

@@ -8,13 +8,15 @@
  *   fails (`string or blob too big`) for every thread, not just the runaway one.
  * - LangGraph's SQLite checkpointer stores every channel's full value in every checkpoint (a 3 MB
  *   state after 300 appends is 500 MB). Past `maxThreadBytes`, a thread's oldest checkpoints and
- *   their writes are deleted after each new one, so a thread keeps its recent history within
- *   the bound (docs/design.md, "A thread's stored checkpoints are bounded").
+ *   their writes are deleted (prune-thread.ts), so a thread keeps its recent history within the
+ *   bound (docs/design.md, "A thread's stored checkpoints are bounded").
  */
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { inTurn } from "../compile/cpu-turns.js";
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { leastJsonBytes } from "./least-json-bytes.js";
 import { plainSerde } from "./plain-serde.js";
+import { pruneThread, type SqliteDb } from "./prune-thread.js";
 import { serializeOnce, storesWhole } from "./serialize-once.js";
 import { formatBytes, type SizeLimits } from "./size-limits.js";
 
@@ -30,10 +32,10 @@ const RECOUNT_EVERY = 32;
 /** What a checkpoint row holds besides its values (versions, metadata), as followed: generous. */
 const ROW_OVERHEAD = 2048;
 
-const tooLarge = (what: string, bytes: number, limit: number) =>
+const tooLarge = (what: string, bytes: number, limit: number, atLeast = false) =>
   new GraphspecRunError(
     "state-too-large",
-    `${what} would be ${bytes.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")} bytes (${formatBytes(limit)}): it was not stored, and the thread's last checkpoint is kept`,
+    `${what} would be ${atLeast ? "at least " : ""}${bytes.toLocaleString("en-US")} bytes, over the limit of ${limit.toLocaleString("en-US")} bytes (${formatBytes(limit)}): it was not stored, and the thread's last checkpoint is kept`,
     {
       hint: "keep large values out of state (store them elsewhere and keep a reference), stop the loop that grows it, or raise the executor's `maxStateBytes` (CLI: --max-state-bytes)",
     },
@@ -99,6 +101,10 @@ export function boundCheckpoints(
   ) => {
     let total = stepBytes.get(key) ?? 0;
     for (const [, value] of writes) {
+      // Counted before it is serialized: what is over the limit already is never serialized.
+      const least = total + leastJsonBytes(value, limits.maxStateBytes - total);
+      if (least > limits.maxStateBytes)
+        throw tooLarge("the writes of this step", least, limits.maxStateBytes, true);
       total += await once.size(value);
       if (total > limits.maxStateBytes)
         throw tooLarge("the writes of this step", total, limits.maxStateBytes);
@@ -117,8 +123,13 @@ export function boundCheckpoints(
     // Measured in one turn, stored in the next: two chunks of a state's serialization and its
     // store (each up to the state bound), not one twice as long for the other tenants to wait on.
     // A refused state is not stored (its step's writes may be waiting for a turn to be stored
-    // before they are deleted).
-    const bytes = await inTurn(() => once.stateSize(checkpoint), sync);
+    // before they are deleted). A state over the limit by its count (least-json-bytes.ts) is
+    // refused unserialized.
+    const { bytes, atLeast } = await inTurn(async () => {
+      const least = leastJsonBytes(checkpoint.channel_values, limits.maxStateBytes);
+      if (least > limits.maxStateBytes) return { bytes: least, atLeast: true };
+      return { bytes: await once.stateSize(checkpoint), atLeast: false };
+    }, sync);
     const refused = bytes > limits.maxStateBytes ? bytes : undefined;
     let stored: Awaited<ReturnType<typeof put>> | undefined;
     if (refused === undefined)
@@ -129,10 +140,11 @@ export function boundCheckpoints(
           once.forget(checkpoint);
         }
         const threadId = config.configurable?.thread_id;
-        if (threadId !== undefined && threadBytes) {
+        const db = sqliteDb(saver);
+        if (threadId !== undefined && threadBytes && db) {
           const id = String(threadId);
           if (threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))
-            threadBytes.counted(id, pruneThread(saver, id, limits.maxThreadBytes));
+            threadBytes.counted(id, pruneThread(db, id, limits.maxThreadBytes));
         }
       }, sync);
     if (refused === undefined) return stored!;
@@ -147,7 +159,7 @@ export function boundCheckpoints(
         String(c.checkpoint_id),
       );
     }
-    throw tooLarge("the state", refused, limits.maxStateBytes);
+    throw tooLarge("the state", refused, limits.maxStateBytes, atLeast);
   };
   return saver;
 }
@@ -219,73 +231,9 @@ async function discardWrites(
     delete saver.writes[JSON.stringify([threadId, ns, checkpointId])];
 }
 
-/** better-sqlite3's database, as LangGraph's SqliteSaver holds it. */
-interface SqliteDb {
-  prepare(sql: string): {
-    get(...args: unknown[]): unknown;
-    all(...args: unknown[]): unknown[];
-    run(...args: unknown[]): unknown;
-  };
-  transaction<T>(fn: () => T): () => T;
-}
-
 const sqliteDb = (saver: BaseCheckpointSaver): SqliteDb | undefined => {
   const db = (saver as { db?: SqliteDb }).db;
   return saver.constructor.name === "SqliteSaver" && typeof db?.prepare === "function"
     ? db
     : undefined;
 };
-
-/**
- * Deletes a thread's oldest checkpoints (and their writes) until what it keeps is within
- * `budget`; the newest checkpoint of each namespace always stays. SQLite only for now. Answers
- * the bytes the thread keeps (0 where nothing is pruned).
- */
-function pruneThread(saver: BaseCheckpointSaver, threadId: string, budget: number): number {
-  const db = sqliteDb(saver);
-  if (!db) return 0;
-  // The cheap question first: SQLite reads a blob's length from its record header.
-  const { total } = db
-    .prepare(
-      `SELECT (SELECT coalesce(sum(length(checkpoint) + length(metadata)), 0) FROM checkpoints WHERE thread_id = ?)
-            + (SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = ?) AS total`,
-    )
-    .get(threadId, threadId) as { total: number };
-  if (total <= budget) return total;
-  const rows = db
-    .prepare(
-      `SELECT c.checkpoint_ns AS ns, c.checkpoint_id AS id,
-              length(c.checkpoint) + length(c.metadata)
-              + coalesce((SELECT sum(length(w.value)) FROM writes w
-                          WHERE w.thread_id = c.thread_id AND w.checkpoint_ns = c.checkpoint_ns
-                            AND w.checkpoint_id = c.checkpoint_id), 0) AS bytes
-       FROM checkpoints c WHERE c.thread_id = ? ORDER BY c.checkpoint_id DESC`,
-    )
-    .all(threadId) as { ns: string; id: string; bytes: number }[];
-  const newest = new Set<string>();
-  let kept = 0;
-  let full = false;
-  const drop: { ns: string; id: string }[] = [];
-  for (const row of rows) {
-    const first = !newest.has(row.ns);
-    newest.add(row.ns);
-    // Newest first: once one does not fit, every older one goes (no gaps in what is kept).
-    full ||= !first && kept + row.bytes > budget;
-    if (first || !full) kept += row.bytes;
-    else drop.push(row);
-  }
-  if (!drop.length) return kept;
-  const deleteCheckpoint = db.prepare(
-    "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
-  );
-  const deleteWrites = db.prepare(
-    "DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
-  );
-  db.transaction(() => {
-    for (const { ns, id } of drop) {
-      deleteCheckpoint.run(threadId, ns, id);
-      deleteWrites.run(threadId, ns, id);
-    }
-  })();
-  return kept;
-}

@@ -41,6 +41,21 @@ edges:
 `,
 );
 writeFileSync(
+  join(dir, "graphs", "spread.yaml"),
+  `version: 1
+name: spread
+state:
+  chunk: { type: string }
+  seeds: { type: array, items: { type: integer } }
+  log: { type: array, items: { type: string }, default: [] }
+nodes:
+  spread: { kind: set, values: { log: "\${{ state.seeds.map(i, state.chunk) }}" } }
+edges:
+  - { from: START, to: spread }
+  - { from: spread, to: END }
+`,
+);
+writeFileSync(
   join(dir, "graphs", "ask.yaml"),
   `version: 1
 name: ask
@@ -176,6 +191,26 @@ describe("what a thread keeps is bounded", () => {
     await exec.close();
   });
 
+  it("writes whose JSON would pass the longest string V8 makes are refused as state-too-large, unserialized", async () => {
+    // 2,048 references to one 512 KiB string: a few KiB of memory, 1 GiB of JSON. Measured by
+    // serializing, the measure threw `Invalid string length` (after building half a GiB).
+    const exec = executor();
+    const r = await exec.run("spread", {
+      threadId: "spread",
+      input: { chunk: "c".repeat(512 * KiB), seeds: Array.from({ length: 2048 }, (_, i) => i) },
+    });
+    expect(r.error).toMatchObject({ code: "state-too-large", phase: "run" });
+    // Counted up to the limit, not to the end.
+    expect(r.error?.message).toMatch(
+      /writes of this step would be at least [\d,]+ bytes, over the limit of 16,777,216 bytes/,
+    );
+    // The thread stands before the refused step, its input stored.
+    const s = stored("spread");
+    expect(s.largest).toBeLessThan(1 * MiB);
+    expect((await exec.state("spread"))?.values.seeds).toHaveLength(2048);
+    await exec.close();
+  });
+
   it("a runaway thread leaves the others listable and deletable (the CLI, as a user runs it)", () => {
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, [BIN, ...args], {
@@ -247,6 +282,32 @@ describe("what a thread keeps is bounded", () => {
     // What is kept is the newest, without gaps.
     const steps = history!.map((h) => h.step);
     expect(steps).toEqual([...steps].sort((a, b) => b - a));
+    expect(steps[0]! - steps.at(-1)!).toBe(steps.length - 1);
+    await exec.close();
+  });
+
+  it("a thread at its maxThreadBytes is pruned to below it, not at every checkpoint", async () => {
+    // One step a run, 1 KiB more state each: past 2 MiB after ~35 runs.
+    // Deleting just enough to fit after each checkpoint read every row of the thread at every
+    // step of a long-lived thread (in issue 23's soak, every normal request slowed by tens of ms).
+    const exec = executor({ maxThreadBytes: 2 * MiB });
+    const oldestKept: number[] = [];
+    for (let n = 1; n <= 90; n++) {
+      const r = await exec.run("grow", {
+        threadId: "pruned-in-batches",
+        context: { chunk: "b".repeat(KiB), steps: n },
+      });
+      expect(r.status).toBe("completed");
+      expect(stored("pruned-in-batches").bytes).toBeLessThanOrEqual(2 * MiB);
+      oldestKept.push((await exec.history("pruned-in-batches"))!.at(-1)!.step);
+    }
+    const prunes = oldestKept.filter((step, i) => i > 0 && step !== oldestKept[i - 1]!).length;
+    expect(prunes).toBeGreaterThan(1);
+    // Each prune frees a quarter of the budget, a few runs' worth here (pruned to just under the
+    // budget, the thread was pruned at every run past it: 55 of these 90).
+    expect(prunes).toBeLessThanOrEqual(25);
+    // What is kept is still the newest, without gaps, ending at the last step.
+    const steps = (await exec.history("pruned-in-batches"))!.map((h) => h.step);
     expect(steps[0]! - steps.at(-1)!).toBe(steps.length - 1);
     await exec.close();
   });
