@@ -52,6 +52,12 @@ function alternativesMessage(path: Path, value: unknown): { message: string; hin
       hint: "or give a function of yours: `reducer: { module: ./reducers.ts, export: name }`",
     };
   }
+  if (path[0] === "nodes" && path.length === 3 && (last === "system" || last === "prompt")) {
+    return {
+      message: `\`${last}\` must be a template (text) or \`{ file: PATH }\`, not ${typeName(value)}`,
+      hint: `e.g. \`${last}: { file: prompts/${String(path[1])}.md }\`, a file beside the spec whose text is the template`,
+    };
+  }
   if (last === "write") {
     return {
       message: "`write` must be a state channel name or a mapping from channel to value",

@@ -5,6 +5,7 @@ import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
 import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { isCatalog } from "../../spec/catalog.js";
+import { promptSources } from "../../spec/document.js";
 import { notASpec } from "../../spec/not-a-spec.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { durationArg } from "../args.js";
@@ -94,6 +95,8 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
     // Its catalog's entries are reported in the catalog file: quote them from there.
     if (doc.catalog?.doc.text) sources.set(doc.catalog.doc.file, doc.catalog.doc.text);
+    // Expressions in a prompt file are reported there: quote them from it.
+    for (const [file, text] of promptSources(doc)) sources.set(file, text);
     for (const d of await validate(doc, { loadModules, severity, cache, probes })) {
       // A catalog is checked on its own and through every spec that names it: say each once.
       // Named from different folders, one file has several names: compare where it is.

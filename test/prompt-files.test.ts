@@ -1,0 +1,289 @@
+/**
+ * Prompts in their own files (`system: { file: prompts/triage.md }`), through the surfaces users
+ * meet them on: `graphspec validate` (findings at the prompt file's own line and column, in every
+ * output format), `compile()` from the package entry running the real OpenAI client against the
+ * provider simulator (the system prompt the model received), and `graphspec dev`'s reloads
+ * (createDevExecutor). Files outside the project, missing or too large are findings, never read.
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  CompileError,
+  compile,
+  createDevExecutor,
+  LOAD_LIMITS,
+  parseSpec,
+  platformGraph,
+} from "../src/index.js";
+import { recorder, until } from "./dev/project.js";
+import { graphspecIn, scratchDir } from "./support/cli.js";
+import { type OpenAIStub, startOpenAIStub } from "./support/openai-stub.js";
+
+const spec = (model: string, node = "    system: { file: prompts/triage.md }") => `version: 1
+name: triage
+state:
+  messages: { type: messages }
+  ticket: { type: string }
+models:
+  default: ${model}
+nodes:
+  triage:
+    kind: llm
+${node}
+edges:
+  - { from: START, to: triage }
+  - { from: triage, to: END }
+`;
+const SCRIPTED = '{ model: "scripted:triage" }';
+
+function projectWith(files: Record<string, string>): string {
+  const root = scratchDir("prompts");
+  for (const [rel, text] of Object.entries({ "package.json": "{}", ...files })) {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
+}
+
+describe("graphspec validate: a prompt file's expressions", () => {
+  const root = projectWith({
+    "graphs/triage.yaml": spec(SCRIPTED),
+    "graphs/prompts/triage.md":
+      "You sort support tickets.\n\nThe ticket: ${{ state.tickt }}\nUrgent: ${{ state.ticket + }}\n",
+  });
+  const graphspec = graphspecIn(root);
+
+  it("are checked as inline ones, each finding at the prompt file's line and column", () => {
+    const r = graphspec("validate", "graphs/triage.yaml", "--format", "json");
+    expect(r.status).toBe(1);
+    const found = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(found).toEqual([
+      expect.objectContaining({
+        file: "graphs/prompts/triage.md",
+        line: 3,
+        column: 23,
+        endColumn: 28,
+        rule: "unknown-state-key",
+        hint: "did you mean `ticket`?",
+      }),
+      expect.objectContaining({
+        file: "graphs/prompts/triage.md",
+        line: 4,
+        rule: "expression-syntax",
+      }),
+    ]);
+  });
+
+  it("quotes the prompt file's line under the finding", () => {
+    const r = graphspec("validate", "graphs/triage.yaml");
+    expect(r.stdout).toContain("graphs/prompts/triage.md:3:23: error: `tickt` is not a state");
+    expect(r.stdout).toContain("3 | The ticket: ${{ state.tickt }}");
+  });
+
+  it("names the prompt file in GitHub annotations and SARIF", () => {
+    const github = graphspec("validate", "graphs/triage.yaml", "--format", "github");
+    expect(github.stdout).toContain(
+      "::error file=graphs/prompts/triage.md,line=3,col=23,endLine=3,endColumn=28,title=graphspec unknown-state-key::",
+    );
+    const sarif = JSON.parse(
+      graphspec("validate", "graphs/triage.yaml", "--format", "sarif").stdout,
+    );
+    const locations = sarif.runs[0].results.map(
+      (r: { locations: { physicalLocation: unknown }[] }) => r.locations[0]!.physicalLocation,
+    );
+    expect(locations[0]).toMatchObject({
+      artifactLocation: { uri: "graphs/prompts/triage.md" },
+      region: { startLine: 3, startColumn: 23 },
+    });
+  });
+
+  it("a fixed prompt file validates", () => {
+    const fixed = projectWith({
+      "graphs/triage.yaml": spec(SCRIPTED),
+      "graphs/prompts/triage.md": "You sort support tickets.\n\nThe ticket: ${{ state.ticket }}\n",
+    });
+    const r = graphspecIn(fixed)("validate", "graphs/triage.yaml");
+    expect(r.stderr + r.stdout).toContain("✔");
+    expect(r.status).toBe(0);
+  });
+});
+
+describe("graphspec validate: a prompt file it cannot use", () => {
+  const findings = (root: string) => {
+    const r = graphspecIn(root)("validate", "graphs/triage.yaml", "--format", "json");
+    expect(r.status).toBe(1);
+    return JSON.parse(r.stdout) as Record<string, unknown>[];
+  };
+
+  it("missing: at the spec's `file:` value, with a hint", () => {
+    const root = projectWith({ "graphs/triage.yaml": spec(SCRIPTED) });
+    expect(findings(root)).toEqual([
+      {
+        file: "graphs/triage.yaml",
+        line: 11,
+        column: 21,
+        endLine: 11,
+        endColumn: 38,
+        rule: "prompt-file",
+        severity: "error",
+        message: "prompt file `prompts/triage.md` does not exist",
+        hint: "create it, or fix the path: it is relative to the spec's folder",
+      },
+    ]);
+  });
+
+  it("outside the project, by `..` or through a symbolic link: path-escape, not read", () => {
+    const root = projectWith({
+      "graphs/triage.yaml": spec(SCRIPTED, "    system: { file: ../../secret.md }"),
+    });
+    writeFileSync(join(root, "..", "secret.md"), "TOKEN=abc\n");
+    const [outside] = findings(root);
+    expect(outside).toMatchObject({ rule: "path-escape", file: "graphs/triage.yaml", line: 11 });
+    expect(JSON.stringify(outside)).not.toContain("TOKEN");
+
+    const linked = projectWith({ "graphs/triage.yaml": spec(SCRIPTED) });
+    const elsewhere = scratchDir("prompts-outside");
+    writeFileSync(join(elsewhere, "secret.md"), "TOKEN=abc ${{ state.nope }}\n");
+    mkdirSync(join(linked, "graphs", "prompts"));
+    symlinkSync(join(elsewhere, "secret.md"), join(linked, "graphs", "prompts", "triage.md"));
+    const [link] = findings(linked);
+    expect(link).toMatchObject({
+      rule: "path-escape",
+      message: expect.stringContaining("symbolic link to a file outside the project root"),
+    });
+  });
+
+  it("larger than the bound: resource-limit, not read", () => {
+    const root = projectWith({
+      "graphs/triage.yaml": spec(SCRIPTED),
+      "graphs/prompts/triage.md": "x".repeat(LOAD_LIMITS.maxPromptBytes + 1),
+    });
+    expect(findings(root)).toEqual([
+      expect.objectContaining({
+        rule: "resource-limit",
+        line: 11,
+        message: `prompt file \`prompts/triage.md\` is ${LOAD_LIMITS.maxPromptBytes + 1} bytes; a prompt file may have at most ${LOAD_LIMITS.maxPromptBytes}`,
+      }),
+    ]);
+  });
+});
+
+describe("compile(): a prompt file's text is the template the model gets", () => {
+  let stub: OpenAIStub | undefined;
+  afterAll(() => stub?.close());
+
+  it("sends the file's text, its expressions evaluated, as the system prompt", async () => {
+    stub = await startOpenAIStub(["Priority: low."]);
+    const model = `{ model: "openai:gpt-4o-mini", base_url: "${stub.url}", api_key: test }`;
+    const root = projectWith({
+      "graphs/triage.yaml": spec(model),
+      "graphs/prompts/triage.md": "You sort support tickets.\nThe ticket: ${{ state.ticket }}\n",
+    });
+    const graph = await compile(join(root, "graphs", "triage.yaml"));
+    const out = await graph.invoke({ ticket: "printer on fire", messages: [] });
+    expect(stub.requests[0]!.messages).toEqual([
+      { role: "system", content: "You sort support tickets.\nThe ticket: printer on fire\n" },
+    ]);
+    expect(out.messages.at(-1)?.content).toBe("Priority: low.");
+  });
+
+  it("an expression of the prompt file that fails in a run is named at its line and column there", async () => {
+    const root = projectWith({
+      "graphs/triage.yaml": spec(SCRIPTED).replace(
+        "  ticket: { type: string }",
+        "  ticket: { type: string }\n  notes: { type: array, items: { type: string }, default: [] }",
+      ),
+      "graphs/prompts/triage.md": "You sort tickets.\nFirst note: ${{ state.notes[3] }}\n",
+    });
+    const graph = await compile(join(root, "graphs", "triage.yaml"), {
+      scripts: { triage: ["ok"] },
+    });
+    const err = await graph.invoke({ messages: [] }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(
+      /node `triage`: the expression at \S*graphs\/prompts\/triage\.md:2:17 failed/,
+    );
+  });
+
+  it("the graph `graphspec export` serves (platformGraph) reads its prompt file from the project", async () => {
+    const served = await startOpenAIStub(["Served."]);
+    try {
+      const model = `{ model: "openai:gpt-4o-mini", base_url: "${served.url}", api_key: test }`;
+      const root = projectWith({
+        "graphs/triage.yaml": spec(model),
+        "graphs/prompts/triage.md": "Served prompt for ${{ state.ticket }}.",
+      });
+      const factory = await platformGraph(pathToFileURL(join(root, "graphs", "triage.yaml")));
+      await factory().invoke({ ticket: "t-1", messages: [] });
+      expect(served.requests[0]!.messages).toEqual([
+        { role: "system", content: "Served prompt for t-1." },
+      ]);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("refuses a spec given as text that names a prompt file: there is no folder to read it from", async () => {
+    const doc = parseSpec(spec(SCRIPTED));
+    const err = await compile(doc).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CompileError);
+    expect((err as CompileError).message).toContain(
+      "prompt file `prompts/triage.md` was not read: this spec was given as text, so it has no folder to read it from [prompt-file]",
+    );
+  });
+});
+
+describe("graphspec dev: prompt files are watched", () => {
+  let stub: OpenAIStub | undefined;
+  afterAll(() => stub?.close());
+
+  it("editing the prompt file reloads the graph; a broken one is refused at its line, the last good version kept", async () => {
+    stub = await startOpenAIStub(["one", "two", "three"]);
+    const model = `{ model: "openai:gpt-4o-mini", base_url: "${stub.url}", api_key: test }`;
+    const root = projectWith({
+      "graphs/triage.yaml": spec(model),
+      "graphs/prompts/triage.md": "Version one.\n",
+    });
+    const prompt = join(root, "graphs", "prompts", "triage.md");
+    const r = recorder();
+    const dev = await createDevExecutor({
+      dir: join(root, "graphs"),
+      checkpointer: "memory",
+      onReload: r.onReload,
+    });
+    try {
+      await dev.executor.run("triage", { input: { ticket: "t", messages: [] } });
+      expect(stub.requests.at(-1)!.messages).toEqual([
+        { role: "system", content: "Version one.\n" },
+      ]);
+
+      writeFileSync(prompt, "Version two: ${{ state.ticket }}\n");
+      await until(() => dev.versionOf("triage") === 2);
+      await dev.executor.run("triage", { input: { ticket: "t", messages: [] } });
+      expect(stub.requests.at(-1)!.messages).toEqual([
+        { role: "system", content: "Version two: t\n" },
+      ]);
+
+      writeFileSync(prompt, "Broken:\n${{ state.tickt }}\n");
+      await until(() => r.count("rejected") === 1);
+      expect(r.events.find((e) => e.type === "rejected")).toMatchObject({
+        kept: 2,
+        diagnostics: [
+          expect.objectContaining({
+            file: expect.stringMatching(/prompts[/\\]triage\.md$/),
+            line: 2,
+            column: 11,
+            rule: "unknown-state-key",
+          }),
+        ],
+      });
+      await dev.executor.run("triage", { input: { ticket: "t", messages: [] } });
+      expect(stub.requests.at(-1)!.messages).toEqual([
+        { role: "system", content: "Version two: t\n" },
+      ]);
+    } finally {
+      await dev.close();
+    }
+  });
+});
