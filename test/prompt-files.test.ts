@@ -99,6 +99,22 @@ describe("graphspec validate: a prompt file's expressions", () => {
     });
   });
 
+  it("beside a catalog, each finding stays in its own file", () => {
+    const root = projectWith({
+      "catalog.yaml": "tools:\n  lookup: { module: ./missing.ts }\n",
+      "graphs/triage.yaml": spec(SCRIPTED).replace("models:", "catalog: ../catalog.yaml\nmodels:"),
+      "graphs/prompts/triage.md": "Ticket:\n  ${{ state.tickt }}\n",
+    });
+    const r = graphspecIn(root)("validate", "graphs/triage.yaml", "--format", "json");
+    const found = (JSON.parse(r.stdout) as Record<string, unknown>[]).map(
+      (d) => `${d.file}:${d.line}:${d.column} ${d.rule}`,
+    );
+    expect(found).toEqual([
+      "catalog.yaml:2:21 unknown-module",
+      "graphs/prompts/triage.md:2:13 unknown-state-key",
+    ]);
+  });
+
   it("a fixed prompt file validates", () => {
     const fixed = projectWith({
       "graphs/triage.yaml": spec(SCRIPTED),
