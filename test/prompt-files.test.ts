@@ -5,7 +5,7 @@
  * provider simulator (the system prompt the model received), and `graphspec dev`'s reloads
  * (createDevExecutor). Files outside the project, missing or too large are findings, never read.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
@@ -254,8 +254,8 @@ describe("graphspec dev: prompt files are watched", () => {
   let stub: OpenAIStub | undefined;
   afterAll(() => stub?.close());
 
-  it("editing the prompt file reloads the graph; a broken one is refused at its line, the last good version kept", async () => {
-    stub = await startOpenAIStub(["one", "two", "three"]);
+  it("editing the prompt file reloads the graph; a broken, deleted or not-yet-created one is refused, the last good version kept, and the fix reloads", async () => {
+    stub = await startOpenAIStub(["one", "two", "three", "four", "five"]);
     const model = `{ model: "openai:gpt-4o-mini", base_url: "${stub.url}", api_key: test }`;
     const root = projectWith({
       "graphs/triage.yaml": spec(model),
@@ -297,6 +297,32 @@ describe("graphspec dev: prompt files are watched", () => {
       await dev.executor.run("triage", { input: { ticket: "t", messages: [] } });
       expect(stub.requests.at(-1)!.messages).toEqual([
         { role: "system", content: "Version two: t\n" },
+      ]);
+
+      // Deleted: refused at the spec's `file:`; created again: the fix is a reload.
+      rmSync(prompt);
+      await until(() => r.count("rejected") === 2);
+      expect(r.events.filter((e) => e.type === "rejected").at(-1)).toMatchObject({
+        diagnostics: [expect.objectContaining({ rule: "prompt-file", line: 11 })],
+      });
+      writeFileSync(prompt, "Version three.\n");
+      await until(() => dev.versionOf("triage") === 3);
+      await dev.executor.run("triage", { input: { ticket: "t", messages: [] } });
+      expect(stub.requests.at(-1)!.messages).toEqual([
+        { role: "system", content: "Version three.\n" },
+      ]);
+
+      // A spec now naming a file not there yet: creating it is the fix.
+      writeFileSync(
+        join(root, "graphs", "triage.yaml"),
+        spec(model, "    system: { file: prompts/other.md }"),
+      );
+      await until(() => r.count("rejected") === 3);
+      writeFileSync(join(root, "graphs", "prompts", "other.md"), "Other prompt.\n");
+      await until(() => dev.versionOf("triage") === 4);
+      await dev.executor.run("triage", { input: { ticket: "t", messages: [] } });
+      expect(stub.requests.at(-1)!.messages).toEqual([
+        { role: "system", content: "Other prompt.\n" },
       ]);
     } finally {
       await dev.close();
