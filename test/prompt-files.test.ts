@@ -14,8 +14,10 @@ import {
   compile,
   createDevExecutor,
   LOAD_LIMITS,
+  loadSpec,
   parseSpec,
   platformGraph,
+  validate,
 } from "../src/index.js";
 import { recorder, until } from "./dev/project.js";
 import { graphspecIn, scratchDir } from "./support/cli.js";
@@ -182,6 +184,31 @@ describe("graphspec validate: a prompt file it cannot use", () => {
         line: 11,
         message: `prompt file \`prompts/triage.md\` is ${LOAD_LIMITS.maxPromptBytes + 1} bytes; a prompt file may have at most ${LOAD_LIMITS.maxPromptBytes}`,
       }),
+    ]);
+  });
+});
+
+describe("validate(): a prompt of the wrong shape", () => {
+  it("one finding per mistake, saying the two forms a prompt takes", async () => {
+    const root = projectWith({
+      "graphs/triage.yaml": spec(SCRIPTED).replace(
+        "    system: { file: prompts/triage.md }",
+        "    system: { file: prompts/triage.md, cache: true }\n    prompt: { file: 3 }",
+      ),
+      "graphs/prompts/triage.md": "Triage.\n",
+    });
+    const found = await validate(await loadSpec(join(root, "graphs", "triage.yaml")));
+    expect(found.map((d) => [d.line, d.rule, d.message])).toEqual([
+      [
+        11,
+        "schema",
+        "unknown key `cache` in `system`: a prompt in its own file is `{ file: PATH }`",
+      ],
+      [12, "schema", "`prompt: { file }` must be a path (text), not number"],
+    ]);
+    const inline = parseSpec(spec(SCRIPTED, "    system: [You triage tickets.]"));
+    expect((await validate(inline)).map((d) => d.message)).toEqual([
+      "`system` must be a template (text) or `{ file: PATH }`, not a list",
     ]);
   });
 });

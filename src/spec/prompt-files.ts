@@ -37,7 +37,9 @@ export function promptFileRefs(data: unknown): PromptRef[] {
     if (!isObject(node) || !PROMPT_KINDS.has(node.kind as string)) continue;
     for (const field of PROMPT_FIELDS) {
       const value = node[field];
-      if (isObject(value) && typeof value.file === "string" && value.file)
+      // Exactly `{ file: PATH }`: any other shape is left for the schema check to name.
+      if (!isObject(value) || typeof value.file !== "string" || !value.file) continue;
+      if (Object.keys(value).length === 1)
         out.push({ path: ["nodes", name, field], ref: value.file });
     }
   }
