@@ -117,6 +117,19 @@ describe("graphspec validate: a prompt file's expressions", () => {
     ]);
   });
 
+  it("a prompt file two specs share: a finding there is said once", () => {
+    const root = projectWith({
+      "graphs/triage.yaml": spec(SCRIPTED),
+      "graphs/again.yaml": spec(SCRIPTED).replace("name: triage", "name: again"),
+      "graphs/prompts/triage.md": "Ticket: ${{ state.tickt }}\n",
+    });
+    const r = graphspecIn(root)("validate", "graphs/", "--format", "json");
+    const found = (JSON.parse(r.stdout) as Record<string, unknown>[]).map(
+      (d) => `${d.file}:${d.line}:${d.column} ${d.rule}`,
+    );
+    expect(found).toEqual(["graphs/prompts/triage.md:1:19 unknown-state-key"]);
+  });
+
   it("a fixed prompt file validates", () => {
     const fixed = projectWith({
       "graphs/triage.yaml": spec(SCRIPTED),

@@ -107,7 +107,7 @@ function finish(doc: SpecDocument, found: Diagnostic[], options: ValidateOptions
     const catalog = doc.catalog?.doc;
     const suppressions =
       catalog && d.file === catalog.file ? catalog.suppressions : doc.suppressions;
-    const inPrompt = d.file !== doc.file && doc.prompts?.some((p) => p.file === d.file);
+    const inPrompt = doc.prompts?.some((p) => p.file === d.file);
     if (!inPrompt && suppressions.covers(d.rule, d.line)) continue;
     const key = `${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`;
     if (seen.has(key)) continue;
