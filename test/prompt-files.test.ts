@@ -186,6 +186,24 @@ describe("graphspec validate: a prompt file it cannot use", () => {
     });
   });
 
+  it("not UTF-8 text: encoding, not read", () => {
+    const root = projectWith({ "graphs/triage.yaml": spec(SCRIPTED) });
+    mkdirSync(join(root, "graphs", "prompts"));
+    writeFileSync(
+      join(root, "graphs", "prompts", "triage.md"),
+      Buffer.from([0x54, 0x69, 0xff, 0x0a]),
+    );
+    expect(findings(root)).toEqual([
+      expect.objectContaining({
+        rule: "encoding",
+        line: 11,
+        message:
+          "prompt file `prompts/triage.md` is not text: the file is not valid UTF-8 (byte 0xff at offset 2)",
+        hint: "save it as UTF-8 text",
+      }),
+    ]);
+  });
+
   it("larger than the bound: resource-limit, not read", () => {
     const root = projectWith({
       "graphs/triage.yaml": spec(SCRIPTED),

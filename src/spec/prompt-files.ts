@@ -121,7 +121,7 @@ async function readPrompt(abs: string, root: string, probes: PathProbes): Promis
     if ("error" in decoded)
       return {
         rule: "encoding",
-        message: `is not text: ${decoded.error.message.replace(/, not a YAML or JSON text$/, "")} (line ${decoded.line})`,
+        message: `is not text: ${decoded.error.message.replace(/, not a YAML or JSON text$/, "")}`,
         hint: "save it as UTF-8 text",
       };
     return decoded;
