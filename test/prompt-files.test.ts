@@ -186,6 +186,32 @@ describe("graphspec validate: a prompt file it cannot use", () => {
     });
   });
 
+  it("more prompt text in all than a spec may take (one file named by many nodes): resource-limit at the first past it", () => {
+    const nodes = Array.from(
+      { length: 20 },
+      (_, i) => `  n${i}: { kind: llm, system: { file: prompts/big.md } }`,
+    ).join("\n");
+    const edges = Array.from({ length: 20 }, (_, i) =>
+      i === 0 ? "  - { from: START, to: n0 }" : `  - { from: n${i - 1}, to: n${i} }`,
+    ).join("\n");
+    const root = projectWith({
+      "graphs/triage.yaml": `version: 1\nname: triage\nstate:\n  messages: { type: messages }\nmodels:\n  default: ${SCRIPTED}\nnodes:\n${nodes}\nedges:\n${edges}\n  - { from: n19, to: END }\n`,
+      "graphs/prompts/big.md": "x".repeat(LOAD_LIMITS.maxPromptBytes),
+    });
+    const over = Math.floor(LOAD_LIMITS.maxPromptTotal / LOAD_LIMITS.maxPromptBytes);
+    expect(findings(root)).toEqual(
+      Array.from({ length: 20 - over }, (_, i) =>
+        expect.objectContaining({
+          rule: "resource-limit",
+          line: 8 + over + i,
+          message: expect.stringContaining(
+            `a spec may take at most ${LOAD_LIMITS.maxPromptTotal} (counted for each prompt naming a file)`,
+          ),
+        }),
+      ),
+    );
+  });
+
   it("not UTF-8 text: encoding, not read", () => {
     const root = projectWith({ "graphs/triage.yaml": spec(SCRIPTED) });
     mkdirSync(join(root, "graphs", "prompts"));

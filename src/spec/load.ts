@@ -17,7 +17,7 @@ import { firstJsonSyntaxError } from "./json-syntax.js";
 import { flowDepthExceeded } from "./nesting.js";
 import { PathProbes } from "./path-probes.js";
 import { findProjectRoot } from "./project-root.js";
-import { attachPrompts, MAX_PROMPT_BYTES } from "./prompt-files.js";
+import { attachPrompts, MAX_PROMPT_BYTES, MAX_PROMPT_TOTAL } from "./prompt-files.js";
 import { type Path, SourceMap, type Span } from "./source-map.js";
 import { scanSuppressions } from "./suppressions.js";
 import { findUnresolvedAliases } from "./unresolved-aliases.js";
@@ -36,6 +36,8 @@ export const LOAD_LIMITS = {
   maxSyntaxErrors: 100,
   /** Bytes in one prompt file (`system: { file: ... }`). */
   maxPromptBytes: MAX_PROMPT_BYTES,
+  /** Characters of prompt text one spec takes from files, counted for each prompt naming one. */
+  maxPromptTotal: MAX_PROMPT_TOTAL,
 };
 
 /** Keys that could reach an object's prototype in code that handles the data; never meaningful in a spec. */

@@ -17,6 +17,12 @@ import { type Path, SourceMap } from "./source-map.js";
 
 /** Bytes in one prompt file: far more than a reviewed prompt needs, bounded like a spec. */
 export const MAX_PROMPT_BYTES = 256 * 1024;
+/**
+ * Characters of prompt text one spec takes from files, counted per prompt naming one: each is
+ * checked and compiled on its own, so one file named by 10,000 nodes would otherwise cost as much
+ * as 10,000 files (an inline prompt is bounded by the spec's own size).
+ */
+export const MAX_PROMPT_TOTAL = 4 * 1024 * 1024;
 
 /** The node kinds whose prompts may name a file, and those prompts (schema `PromptText`). */
 const PROMPT_KINDS = new Set(["llm", "agent"]);
@@ -58,10 +64,22 @@ export async function attachPrompts(doc: SpecDocument, probes: PathProbes): Prom
   doc.prompts = prompts;
   // Past the spec's text and its catalog's: spans there are in a prompt file.
   let base = doc.map.text.length + 1;
+  // One read per file, however many prompts name it: a spec naming one file 10,000 times holds
+  // its text once (the entries share the string and its source map).
+  const reads = new Map<string, Promise<Read>>();
+  const maps = new Map<string, SourceMap>();
+  let taken = 0;
   for (const { path, ref } of promptFileRefs(doc.data)) {
     const abs = resolve(dirname(doc.path), ref);
     const file = join(dirname(doc.file), ref).split("\\").join("/");
-    const read = await readPrompt(abs, doc.root, probes);
+    if (!reads.has(abs)) reads.set(abs, readPrompt(abs, doc.root, probes));
+    let read = await reads.get(abs)!;
+    if ("text" in read && taken + read.text.length > MAX_PROMPT_TOTAL)
+      read = {
+        rule: "resource-limit",
+        message: `would bring the prompt text this spec takes from files to ${taken + read.text.length} characters; a spec may take at most ${MAX_PROMPT_TOTAL} (counted for each prompt naming a file)`,
+        hint: "name fewer prompt files, or write the text once into state and read it from there",
+      };
     if (!("text" in read)) {
       doc.problems.push(
         diagnosticAtPath(doc, [...path, "file"], {
@@ -73,8 +91,11 @@ export async function attachPrompts(doc: SpecDocument, probes: PathProbes): Prom
       );
       continue;
     }
-    const text = read.text.startsWith("\uFEFF") ? read.text.slice(1) : read.text;
-    prompts.push({ path, ref, abs, file, text, map: new SourceMap(text), base });
+    const text = read.text;
+    taken += text.length;
+    const map = maps.get(abs) ?? new SourceMap(text);
+    maps.set(abs, map);
+    prompts.push({ path, ref, abs, file, text, map, base });
     base += text.length + 1;
     const node = (doc.data as { nodes: Record<string, Record<string, unknown>> }).nodes[path[1]!]!;
     node[path[2]!] = text;
@@ -124,7 +145,8 @@ async function readPrompt(abs: string, root: string, probes: PathProbes): Promis
         message: `is not text: ${decoded.error.message.replace(/, not a YAML or JSON text$/, "")}`,
         hint: "save it as UTF-8 text",
       };
-    return decoded;
+    // A BOM is no part of the prompt.
+    return { text: decoded.text.startsWith("\uFEFF") ? decoded.text.slice(1) : decoded.text };
   } catch (e) {
     return { rule: "prompt-file", message: `cannot be read: ${ioReason(e)}` };
   }
