@@ -102,12 +102,14 @@ function finish(doc: SpecDocument, found: Diagnostic[], options: ValidateOptions
     const override = options.severity?.[d.rule as keyof typeof CATALOG];
     if (override === "off") continue;
     if (override) d.severity = override;
-    // A finding in the spec's catalog is suppressed by the catalog file's comments, not the spec's.
+    // A finding in the spec's catalog is suppressed by the catalog file's comments, not the spec's;
+    // one in a prompt file by nothing (its text is the prompt: a comment there would be sent).
     const catalog = doc.catalog?.doc;
     const suppressions =
       catalog && d.file === catalog.file ? catalog.suppressions : doc.suppressions;
-    if (suppressions.covers(d.rule, d.line)) continue;
-    const key = `${d.line}:${d.column}:${d.rule}:${d.message}`;
+    const inPrompt = doc.prompts?.some((p) => p.file === d.file);
+    if (!inPrompt && suppressions.covers(d.rule, d.line)) continue;
+    const key = `${d.file}:${d.line}:${d.column}:${d.rule}:${d.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(d);

@@ -12,7 +12,7 @@ import {
   type Scope,
 } from "../expr/index.js";
 import { isObject } from "../spec/data.js";
-import type { SpecDocument } from "../spec/document.js";
+import { locateSpan, type SpecDocument } from "../spec/document.js";
 import { spanInScalar } from "../spec/scalar-spans.js";
 import type { Path } from "../spec/source-map.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
@@ -30,8 +30,8 @@ export function locationOf(
   const span =
     (range && text !== undefined && spanInScalar(doc, path, text, range.start, range.end)) ||
     doc.map.span(path, "value");
-  const { line, column } = doc.map.locate(span);
-  return `${doc.file}:${line}:${column}`;
+  const { file, line, column } = locateSpan(doc, span);
+  return `${file}:${line}:${column}`;
 }
 
 export interface ValueCompiler {

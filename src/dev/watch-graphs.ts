@@ -101,7 +101,13 @@ export function watchGraphs<T>(
     // Only new files: adding a watched one again re-creates its watch, and a change can slip between.
     const files = registry.paths().flatMap((p) => [...registry.filesOf(p)]);
     const fresh = files.filter((f) => !watched.has(f));
-    for (const f of fresh) watched.add(f);
+    for (const f of fresh) {
+      watched.add(f);
+      // chokidar sets a watch up after `add` returns: a file created or saved meanwhile (the prompt
+      // file a refused spec names, written right after the refusal) has no event. Looked at again.
+      builtFrom.set(f, stampOf(f));
+      lookAgain(f);
+    }
     if (fresh.length) watcher?.add(fresh);
   };
 

@@ -66,6 +66,11 @@ export const CATALOG = {
       "A model's key or secret header reads a context key that is not declared `secret: true`.",
   },
   "unknown-module": { severity: "error", summary: "A module path does not resolve to a file." },
+  "prompt-file": {
+    severity: "error",
+    summary:
+      "A prompt's `file` cannot be used: it does not exist, is not a file, or the spec was given as text with no folder to read it from.",
+  },
   "unknown-export": {
     severity: "error",
     summary: "A module does not export the named function or tool.",
@@ -73,7 +78,7 @@ export const CATALOG = {
   "path-escape": {
     severity: "error",
     summary:
-      "A spec file, module or graph path leaves the project root (through `..` or a symbolic link).",
+      "A spec file, module, graph or prompt file path leaves the project root (through `..` or a symbolic link).",
   },
   // Graph structure
   "missing-entry": { severity: "error", summary: "No edge leaves START." },

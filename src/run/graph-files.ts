@@ -1,6 +1,7 @@
 /**
  * The files one version of a graph is built from: its spec, the modules it references (tools,
- * functions, routers, reducers), the catalog it takes tools and models from, and, through subgraph
+ * functions, routers, reducers), the catalog it takes tools and models from, its prompt files
+ * (`system: { file: ... }`), and, through subgraph
  * nodes, each child spec and its files. A
  * change to any of them makes a new version (dev/watch.ts). Tolerant: a spec that does not parse
  * gives what it can, so the file that would fix it is still watched.
@@ -11,12 +12,13 @@ import { catalogFile, graphRefs, moduleRefs } from "../modules/refs.js";
 import { resolveModuleFile } from "../modules/resolve.js";
 import { isInside } from "../spec/inside-root.js";
 import { readSpec } from "../spec/load.js";
+import { promptFileRefs } from "../spec/prompt-files.js";
 
 /** Subgraph chains deeper than this are not followed (the checker refuses cycles anyway). */
 const MAX_DEPTH = 32;
 
 export interface GraphFiles {
-  /** Every file: specs and modules, absolute. */
+  /** Every file: specs, modules and prompt files, absolute. */
   files: Set<string>;
   /** The module files among them. */
   modules: Set<string>;
@@ -42,6 +44,9 @@ export async function graphFiles(specPath: string, root: string): Promise<GraphF
       const named = (doc.data as { catalog?: unknown } | null)?.catalog;
       if (typeof named === "string") missing(abs, named);
     }
+    // Prompt files read, and those not (yet) there: creating one is the fix.
+    for (const p of doc.prompts ?? []) if (isInside(root, p.abs)) files.add(p.abs);
+    for (const { ref } of promptFileRefs(doc.data)) missing(abs, ref);
     for (const ref of moduleRefs(doc.data)) {
       const file = await resolveModuleFile({ specPath: abs, root }, ref);
       if (file.ok) {

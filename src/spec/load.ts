@@ -1,6 +1,5 @@
-import type { Stats } from "node:fs";
-import { lstat, readFile, realpath, stat } from "node:fs/promises";
-import { basename, dirname, extname, join, resolve } from "node:path";
+import { lstat, readFile, stat } from "node:fs/promises";
+import { basename, dirname, extname, resolve } from "node:path";
 import { parseDocument, type YAMLError } from "yaml";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { RuleName } from "../diagnostics/rule-catalog.js";
@@ -13,11 +12,12 @@ import {
   type SpecDocument,
 } from "./document.js";
 import { findDuplicateKeys } from "./duplicate-keys.js";
-import { isInside } from "./inside-root.js";
+import { escapesRoot, ioReason } from "./inside-root.js";
 import { firstJsonSyntaxError } from "./json-syntax.js";
 import { flowDepthExceeded } from "./nesting.js";
 import { PathProbes } from "./path-probes.js";
 import { findProjectRoot } from "./project-root.js";
+import { attachPrompts, MAX_PROMPT_BYTES, MAX_PROMPT_TOTAL } from "./prompt-files.js";
 import { type Path, SourceMap, type Span } from "./source-map.js";
 import { scanSuppressions } from "./suppressions.js";
 import { findUnresolvedAliases } from "./unresolved-aliases.js";
@@ -34,6 +34,10 @@ export const LOAD_LIMITS = {
   maxAliasCount: 100,
   /** Syntax errors (and duplicate keys) reported per file; a broken file can have one per character. */
   maxSyntaxErrors: 100,
+  /** Bytes in one prompt file (`system: { file: ... }`). */
+  maxPromptBytes: MAX_PROMPT_BYTES,
+  /** Characters of prompt text one spec takes from files, counted for each prompt naming one. */
+  maxPromptTotal: MAX_PROMPT_TOTAL,
 };
 
 /** Keys that could reach an object's prototype in code that handles the data; never meaningful in a spec. */
@@ -82,18 +86,16 @@ export async function loadSpec(path: string, options: ReadOptions = {}): Promise
 
 /**
  * Like `loadSpec`, but never throws on bad input: problems are in `doc.problems`. A spec that
- * names a `catalog:` takes its tools and models (catalog.ts).
+ * names a `catalog:` takes its tools and models (catalog.ts); a prompt naming its `file` takes
+ * the file's text (prompt-files.ts).
  */
 export async function readSpec(path: string, options: ReadOptions = {}): Promise<SpecDocument> {
-  const doc = await readSpecFile(path, options);
+  const probes = options.probes ?? new PathProbes();
+  const doc = await readSpecFile(path, { ...options, probes });
   // The catalog's own `catalog:` key is refused as a key a catalog does not hold, not followed.
-  await attachCatalog(doc, (abs, file) =>
-    readSpecFile(abs, {
-      root: doc.root,
-      file,
-      ...(options.probes ? { probes: options.probes } : {}),
-    }),
-  );
+  await attachCatalog(doc, (abs, file) => readSpecFile(abs, { root: doc.root, file, probes }));
+  // After the catalog: prompt files' spans come after its text (document.ts `locateSpan`).
+  if (doc.data !== undefined) await attachPrompts(doc, probes);
   return doc;
 }
 
@@ -186,54 +188,8 @@ async function readSpecFile(path: string, options: ReadOptions = {}): Promise<Sp
   return parseSpec(bytes, { ...parseOptions, root, file, format: formatOf(abs) }, abs);
 }
 
-/** Where `abs` (its `lstat` is `link`) really is; undefined when it does not exist. */
-async function realPathOf(
-  abs: string,
-  probes: PathProbes,
-  link: Stats | undefined,
-): Promise<string | undefined> {
-  if (!link) return undefined;
-  const folder = link.isSymbolicLink() ? undefined : await probes.realpath(dirname(abs));
-  return folder !== undefined
-    ? join(folder, basename(abs))
-    : await realpath(abs).catch(() => undefined);
-}
-
 const ESCAPE_HINT =
   "validate specs inside the project; copy a spec into it rather than linking to one elsewhere";
-
-/**
- * Why the file at `abs` is not inside the project `root` — it lies elsewhere, or a symbolic link
- * leads out of it — or undefined when it is inside (or does not exist: that is for `io` to say).
- * A spec that leads out is never read: its content (a token in `~/.docker/config.json`) must not
- * reach the output.
- */
-async function escapesRoot(
-  abs: string,
-  root: string,
-  probes: PathProbes,
-  link: Stats | undefined,
-): Promise<string | undefined> {
-  if (!isInside(root, abs)) return "is outside the project root";
-  const real = await realPathOf(abs, probes, link);
-  if (real === undefined) return undefined;
-  const realRoot = (await probes.realpath(root)) ?? root;
-  return isInside(realRoot, real)
-    ? undefined
-    : "is a symbolic link to a file outside the project root";
-}
-
-function ioReason(e: unknown): string {
-  const code = (e as NodeJS.ErrnoException)?.code;
-  const reasons: Record<string, string> = {
-    ENOENT: "no such file",
-    EACCES: "permission denied",
-    EPERM: "permission denied",
-    ENOTDIR: "a part of the path is not a directory",
-    ELOOP: "too many symbolic links",
-  };
-  return code ? `${reasons[code] ?? "error"} (${code})` : String((e as Error)?.message ?? e);
-}
 
 /** Parses spec text (or bytes) that did not come from a file read by graphspec. Never throws on bad input. */
 export function parseSpec(

@@ -1,5 +1,5 @@
 /** Where a piece of a string value stands in the file: for diagnostics that point inside a scalar (an expression in a template). */
-import type { SpecDocument } from "./document.js";
+import { promptFileAt, type SpecDocument } from "./document.js";
 import type { Path, Span } from "./source-map.js";
 
 /**
@@ -16,6 +16,9 @@ export function spanInScalar(
   end: number,
   anchors: readonly (readonly [number, number])[] = [],
 ): Span | undefined {
+  // A prompt read from its own file: the value is the file's text, offset for offset.
+  const prompt = promptFileAt(doc, path);
+  if (prompt) return [prompt.base + start, prompt.base + Math.max(end, start)];
   if (!doc.map.has(path)) return undefined;
   const outer = doc.map.span(path, "value");
   // The map's text: a spec's own, followed by its catalog's (source-map.ts `withGraft`).

@@ -162,13 +162,13 @@ export type LlmNode = NodeCommon & {
   kind: "llm";
   model?: ModelRef;
   /**
-   * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
+   * The system prompt: a template, or `{ file: PATH }`.
    */
-  system?: string;
+  system?: Template | PromptFile;
   /**
-   * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
+   * A user message appended after the history: a template, or `{ file: PATH }`.
    */
-  prompt?: string;
+  prompt?: Template | PromptFile;
   /**
    * Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.
    */
@@ -208,8 +208,14 @@ export type ToolList = string[];
 export type AgentNode = NodeCommon & {
   kind: "agent";
   model?: ModelRef;
-  system?: Template;
-  prompt?: Template;
+  /**
+   * The system prompt: a template, or `{ file: PATH }`.
+   */
+  system?: Template | PromptFile;
+  /**
+   * A user message, sent once after the history: a template, or `{ file: PATH }`.
+   */
+  prompt?: Template | PromptFile;
   messages?: Template;
   tools: ToolList1;
   approve?: ToolList2;
@@ -431,6 +437,13 @@ export type NodeRef = string;
  * via the `definition` "NodeList".
  */
 export type NodeList2 = string[];
+/**
+ * A prompt: a template written here, or `{ file: PATH }`, a file whose whole text is the template.
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "PromptText".
+ */
+export type PromptText = Template | PromptFile;
 /**
  * A bare CEL expression (no `${{ }}`).
  *
@@ -765,6 +778,18 @@ export interface Retry {
   backoff_factor?: number;
   max_interval_ms?: number;
   jitter?: boolean;
+}
+/**
+ * A prompt in its own file: its text is the template (`${{ expr }}` as inline). Read, never run; it must stay inside the project.
+ *
+ * This interface was referenced by `GraphSpec`'s JSON-Schema
+ * via the `definition` "PromptFile".
+ */
+export interface PromptFile {
+  /**
+   * The prompt file, relative to the spec's folder (e.g. `prompts/triage.md`).
+   */
+  file: string;
 }
 /**
  * Structured output: the model's answer must match this JSON Schema. It is `output` in `write` expressions.

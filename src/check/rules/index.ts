@@ -13,6 +13,7 @@ import { noPathToEnd } from "./no-path-to-end.js";
 import { outputSchema } from "./output-schema.js";
 import { parallelWrite } from "./parallel-write.js";
 import { pathEscape } from "./path-escape.js";
+import { promptFile } from "./prompt-file.js";
 import { reducerType } from "./reducer-type.js";
 import { reducerWrite } from "./reducer-write.js";
 import { regex } from "./regex.js";
@@ -48,6 +49,7 @@ export const RULES: readonly Rule[] = [
   unknownModule,
   unknownExport,
   pathEscape,
+  promptFile,
   missingEntry,
   unreachableNode,
   noPathToEnd,

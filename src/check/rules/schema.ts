@@ -52,6 +52,27 @@ function alternativesMessage(path: Path, value: unknown): { message: string; hin
       hint: "or give a function of yours: `reducer: { module: ./reducers.ts, export: name }`",
     };
   }
+  if (path[0] === "nodes" && path.length === 3 && (last === "system" || last === "prompt")) {
+    const hint = `e.g. \`${last}: { file: prompts/${String(path[1])}.md }\`, a file beside the spec whose text is the template`;
+    if (value && typeof value === "object" && !Array.isArray(value)) {
+      const other = Object.keys(value).find((k) => k !== "file");
+      if (other !== undefined)
+        return {
+          message: `unknown key \`${other}\` in \`${last}\`: a prompt in its own file is \`{ file: PATH }\``,
+          hint,
+        };
+      return {
+        message: Object.hasOwn(value, "file")
+          ? `\`${last}: { file }\` must be a path (text), not ${typeName((value as { file: unknown }).file)}`
+          : `\`${last}\` is missing \`file\``,
+        hint,
+      };
+    }
+    return {
+      message: `\`${last}\` must be a template (text) or \`{ file: PATH }\`, not ${typeName(value)}`,
+      hint,
+    };
+  }
   if (last === "write") {
     return {
       message: "`write` must be a state channel name or a mapping from channel to value",
@@ -204,6 +225,9 @@ function sectionBroken(e: ErrorObject, data: object): string | undefined {
   return undefined;
 }
 
+/** An error inside an llm or agent node's `system` or `prompt` (group 1: the prompt's pointer). */
+const PROMPT_INSIDE = /^(\/nodes\/[^/]+\/(?:system|prompt))\/./;
+
 /** The findings for Ajv's errors (one per mistake, with positions and hints), and the broken sections. */
 function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): SchemaCheck {
   const data = doc.data as object;
@@ -226,6 +250,9 @@ function findingsOf(doc: SpecDocument, errors: readonly ErrorObject[]): SchemaCh
   const seen = new Set<string>();
   for (const e of errors) {
     if (alternatives.has(e.instancePath) && e.keyword !== "oneOf" && e.keyword !== "not") continue;
+    // Inside a prompt's `{ file }`: the prompt's own message (alternativesMessage) says it.
+    const prompt = PROMPT_INSIDE.exec(e.instancePath)?.[1];
+    if (prompt !== undefined && alternatives.has(prompt)) continue;
     if (e.keyword === "required" && misspelt.has(`${e.instancePath}/${e.params.missingProperty}`))
       continue;
     if (

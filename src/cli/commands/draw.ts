@@ -7,6 +7,7 @@ import { toMermaid } from "../../draw/mermaid.js";
 import { toSvg } from "../../draw/svg.js";
 import { requirePeers } from "../../peers/load-peer.js";
 import { graphDrawing } from "../../server/graph-drawing.js";
+import { promptSources } from "../../spec/document.js";
 import { readSpec } from "../../spec/load.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
 import { formatPretty } from "../format/pretty.js";
@@ -81,7 +82,10 @@ export async function drawCommand(argv: string[], io: Io): Promise<number> {
   // A stale tool lock does not stop a run (it imports the tools), so not a drawing either.
   const diagnostics = await validate(doc, { toolLock: false });
   if (diagnostics.length) {
-    const sources = new Map(doc.text ? [[doc.file, doc.text]] : []);
+    const sources = new Map([
+      ...(doc.text ? [[doc.file, doc.text] as const] : []),
+      ...promptSources(doc),
+    ]);
     io.err(formatPretty(diagnostics, sources, io.isTty));
   }
   const errors = diagnostics.filter((d) => d.severity === "error").length;

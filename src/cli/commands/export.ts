@@ -15,6 +15,7 @@ import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { GRAPH_EXTENSIONS } from "../../modules/files.js";
 import { BESIDE_SPECS } from "../../spec/beside-specs.js";
 import { isCatalog } from "../../spec/catalog.js";
+import { promptSources } from "../../spec/document.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { ENV_FILE_OPTION, envFilePath } from "../env-file.js";
 import { formatPretty, summaryLine } from "../format/pretty.js";
@@ -145,6 +146,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const graphs: ExportedGraph[] = [];
   for await (const doc of readSpecsAhead(files, io.cwd, probes)) {
     if (doc.text) sources.set(doc.file, doc.text);
+    for (const [file, text] of promptSources(doc)) sources.set(file, text);
     findings.push(...(await validate(doc, { cache, probes })));
     // A catalog of tools and models is no graph: the specs naming it bring it along.
     if (isCatalog(doc)) continue;

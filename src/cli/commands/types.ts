@@ -5,6 +5,7 @@ import { validate } from "../../check/validate.js";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
 import { loadPeer } from "../../peers/load-peer.js";
 import { isCatalog } from "../../spec/catalog.js";
+import { promptSources } from "../../spec/document.js";
 import { notASpec } from "../../spec/not-a-spec.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
@@ -66,6 +67,7 @@ export async function typesCommand(argv: string[], io: Io): Promise<number> {
     // A shared catalog of tools and models is no graph.
     if (isCatalog(doc)) continue;
     if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
+    for (const [file, text] of promptSources(doc)) sources.set(file, text);
     // A stale tool lock is CI's to report (validate); the types do not depend on it.
     const errors = (await validate(doc, { probes, toolLock: false })).filter(
       (d) => d.severity === "error",

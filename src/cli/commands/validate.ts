@@ -5,6 +5,7 @@ import type { Diagnostic, Severity } from "../../diagnostics/diagnostic.js";
 import { RULE_NAMES, type RuleName } from "../../diagnostics/rule-catalog.js";
 import { didYouMean } from "../../diagnostics/suggest.js";
 import { isCatalog } from "../../spec/catalog.js";
+import { promptSources } from "../../spec/document.js";
 import { notASpec } from "../../spec/not-a-spec.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { durationArg } from "../args.js";
@@ -83,7 +84,8 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const cache = new Map<string, unknown>();
   const all: Diagnostic[] = escapes.flatMap((e) => escapeFinding(e, severity));
   const catalogFiles = new Set<string>();
-  const catalogFindings = new Set<string>();
+  const promptFiles = new Set<string>();
+  const sharedFindings = new Set<string>();
   // One run's answers about folders and modules, shared by all its files.
   const probes = new PathProbes();
   for await (const doc of readSpecsAhead(files, io.cwd, probes)) {
@@ -94,14 +96,24 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
     if (doc.text && !notASpec(doc)) sources.set(doc.file, doc.text);
     // Its catalog's entries are reported in the catalog file: quote them from there.
     if (doc.catalog?.doc.text) sources.set(doc.catalog.doc.file, doc.catalog.doc.text);
+    // Expressions in a prompt file are reported there: quote them from it.
+    for (const [file, text] of promptSources(doc)) sources.set(file, text);
+    for (const p of doc.prompts ?? []) promptFiles.add(p.abs);
     for (const d of await validate(doc, { loadModules, severity, cache, probes })) {
-      // A catalog is checked on its own and through every spec that names it: say each once.
+      // A catalog is checked on its own and through every spec that names it, and a prompt file
+      // through every spec that names it: say each finding there once.
       // Named from different folders, one file has several names: compare where it is.
       const abs = resolve(io.cwd, d.file);
-      if (catalogFiles.has(abs)) {
-        const key = `${abs}:${d.line}:${d.column}:${d.rule}`;
-        if (catalogFindings.has(key)) continue;
-        catalogFindings.add(key);
+      const at = `${abs}:${d.line}:${d.column}:${d.rule}`;
+      // Specs with other state may find other things at one place of a prompt file: those stay.
+      const key = catalogFiles.has(abs)
+        ? at
+        : promptFiles.has(abs)
+          ? `${at}:${d.message}`
+          : undefined;
+      if (key !== undefined) {
+        if (sharedFindings.has(key)) continue;
+        sharedFindings.add(key);
       }
       all.push(d);
     }

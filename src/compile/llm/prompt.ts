@@ -17,6 +17,7 @@ import {
 import { renderText } from "../../expr/index.js";
 import type { AgentNode, LlmNode } from "../../spec/spec-types.generated.js";
 import type { CompileContext } from "../compile-context.js";
+import { CompileError } from "../compile-error.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import type { NodeCall } from "../node-kind.js";
 import { preview } from "../preview.js";
@@ -44,10 +45,17 @@ export function promptBuilder(
 ): BuildPrompt {
   const values = ctx.values(name);
   const scope = ctx.expr.scope(`the prompt of node \`${name}\``);
-  const text = (field: "system" | "prompt"): Evaluate | undefined =>
-    node[field] === undefined
-      ? undefined
-      : compileText(values, ["nodes", name, field], node[field]!, scope);
+  const text = (field: "system" | "prompt"): Evaluate | undefined => {
+    const given = node[field];
+    if (given === undefined) return undefined;
+    // A spec read from its file holds a prompt file's text here (spec/prompt-files.ts); one given
+    // as text and compiled unchecked (`validate: false`) still names the file.
+    if (typeof given !== "string")
+      throw new CompileError(
+        `node \`${name}\`: \`${field}\` names the prompt file \`${given.file}\`, which was not read: the spec was given as text, with no folder to read it from; load it from its file (\`compile(path)\`, \`loadSpec(path)\`)`,
+      );
+    return compileText(values, ["nodes", name, field], given, scope);
+  };
   const system = text("system");
   const prompt = text("prompt");
   const history =
