@@ -18,6 +18,7 @@ import {
 } from "vscode-languageserver/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { validate } from "../check/validate.js";
+import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import type { SpecDocument } from "../spec/document.js";
 import { readSpecText } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
@@ -39,6 +40,8 @@ export function startLanguageServer(
   const latest = new Map<string, number>();
   // Each document's last text that parsed: names to complete while a line is half typed.
   const lastGood = new Map<string, SpecDocument>();
+  // The other files (prompt files, a catalog) each document's last check published findings to.
+  const publishedElsewhere = new Map<string, Set<string>>();
 
   connection.onInitialize(() => ({
     capabilities: {
@@ -66,12 +69,23 @@ export function startLanguageServer(
     if (!notSpec && spec.data && typeof spec.data === "object") lastGood.set(doc.uri, spec);
     const found = notSpec ? [] : await validate(spec, { probes });
     if (latest.get(doc.uri) !== ticket) return;
-    const own = found.filter((d) => resolve(d.file) === path);
-    await connection.sendDiagnostics({
-      uri: doc.uri,
-      version: doc.version,
-      diagnostics: own.map(toLspDiagnostic),
-    });
+    // Findings of the spec's prompt files and catalog are shown in those files; a file that had
+    // some from this spec and has none now is cleared.
+    const byFile = new Map<string, Diagnostic[]>([[path, []]]);
+    for (const d of found) {
+      const file = resolve(d.file);
+      byFile.set(file, [...(byFile.get(file) ?? []), d]);
+    }
+    const others = new Set([...byFile.keys()].filter((f) => f !== path));
+    for (const gone of publishedElsewhere.get(doc.uri) ?? [])
+      if (!others.has(gone)) byFile.set(gone, []);
+    publishedElsewhere.set(doc.uri, others);
+    for (const [file, diagnostics] of byFile)
+      await connection.sendDiagnostics({
+        uri: file === path ? doc.uri : pathToFileURL(file).href,
+        ...(file === path ? { version: doc.version } : {}),
+        diagnostics: diagnostics.map(toLspDiagnostic),
+      });
   };
   const schedule = (doc: TextDocument) => {
     clearTimeout(pending.get(doc.uri));
@@ -133,6 +147,9 @@ export function startLanguageServer(
     clearTimeout(pending.get(e.document.uri));
     latest.delete(e.document.uri);
     lastGood.delete(e.document.uri);
+    for (const file of publishedElsewhere.get(e.document.uri) ?? [])
+      void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
+    publishedElsewhere.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
   documents.listen(connection);

@@ -101,7 +101,7 @@ export async function readSpec(path: string, options: ReadOptions = {}): Promise
 
 /**
  * Like `readSpec`, for text that is not (or not yet) what the file holds — an editor's unsaved
- * buffer: parsed as the file at `path` would be, its catalog read from disk.
+ * buffer: parsed as the file at `path` would be, its catalog and prompt files read from disk.
  */
 export async function readSpecText(
   path: string,
@@ -113,6 +113,7 @@ export async function readSpecText(
   const root = options.root ?? probes.projectRoot(dirname(abs));
   const doc = parseSpec(text, { ...parseOptions, root, format: formatOf(abs) }, abs);
   await attachCatalog(doc, (catalog, file) => readSpecFile(catalog, { root, file, probes }));
+  if (doc.data !== undefined) await attachPrompts(doc, probes);
   return doc;
 }
 

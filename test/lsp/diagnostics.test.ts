@@ -130,6 +130,45 @@ describe("graphspec lsp: diagnostics", () => {
     expect(await got).toEqual([]);
   });
 
+  it("a prompt file's findings are shown in the prompt file, and cleared when it is no longer named", async () => {
+    mkdirSync(join(dir, "graphs", "prompts"), { recursive: true });
+    const prompt = join(dir, "graphs", "prompts", "p.md");
+    writeFileSync(prompt, "Be brief.\nThe draft: ${{ state.drfat }}\n");
+    const promptUri = pathToFileURL(prompt).href;
+    const withPrompt = `${FIXED}models:\n  default: { model: "scripted:x" }\n`.replace(
+      "  write: { kind: set, values: { draft: first draft } }",
+      "  write: { kind: llm, system: { file: prompts/p.md }, prompt: hi, write: draft }",
+    );
+    const from = published.length;
+    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 3 },
+      contentChanges: [{ text: withPrompt }],
+    });
+    const inPrompt = await new Promise<Diagnostic[]>((resolve) => {
+      const look = () => {
+        const found = published.slice(from).find((p) => p.uri === promptUri);
+        if (found) resolve(found.diagnostics);
+        else waiters.push(look);
+      };
+      look();
+    });
+    expect(inPrompt.map((d) => [d.code, d.range.start.line])).toEqual([["unknown-state-key", 1]]);
+    const cleared = published.length;
+    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: 4 },
+      contentChanges: [{ text: FIXED }],
+    });
+    const after = await new Promise<Diagnostic[]>((resolve) => {
+      const look = () => {
+        const found = published.slice(cleared).find((p) => p.uri === promptUri);
+        if (found) resolve(found.diagnostics);
+        else waiters.push(look);
+      };
+      look();
+    });
+    expect(after).toEqual([]);
+  });
+
   it("ends on shutdown and exit", async () => {
     const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
     await client.sendRequest(ShutdownRequest.type);
