@@ -20,10 +20,11 @@ export async function generateArtifacts(schema) {
   ajv.addKeyword("tsType");
   ajv.addFormat("regex", true);
   const validate = ajv.compile(schema);
-  // Ajv's standalone output still require()s one runtime helper even in ESM mode.
+  // Ajv's standalone output still require()s its runtime helpers even in ESM mode.
   const validatorCode = standaloneCode
     .default(ajv, validate)
-    .replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length");
+    .replaceAll('require("ajv/dist/runtime/ucs2length").default', "ucs2length")
+    .replaceAll('require("ajv/dist/runtime/equal").default', "equal");
   const types = await compile(schema, "GraphSpec", {
     bannerComment: `${HEADER}/** A JSON Schema object (draft 2020-12). */\nexport type JsonSchemaObject = { [keyword: string]: unknown };`,
     additionalProperties: false,
@@ -35,7 +36,7 @@ export async function generateArtifacts(schema) {
     "src/json-schema/meta-schema-validator.generated.ts": metaSchemaValidator(),
     "schema/graph.portable.schema.json": `${JSON.stringify(portableSchema(schema), null, 2)}\n`,
     "src/spec/spec-types.generated.ts": types,
-    "src/spec/schema-validator.generated.ts": `${HEADER}// @ts-nocheck\nimport ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;\n${validatorCode.replace('"use strict";', "")}\n`,
+    "src/spec/schema-validator.generated.ts": `${HEADER}// @ts-nocheck\nimport ucs2lengthModule from "ajv/dist/runtime/ucs2length.js";\n// Node gives the CommonJS exports object; bundlers may give its default export directly.\nconst ucs2length = ucs2lengthModule.default ?? ucs2lengthModule;\nimport equalModule from "ajv/dist/runtime/equal.js";\nconst equal = equalModule.default ?? equalModule;\n${validatorCode.replace('"use strict";', "")}\n`,
   };
 }
 
