@@ -10,6 +10,7 @@
  * and deleting threads). This file puts them together.
  */
 import { resolve } from "node:path";
+import { McpConnections } from "../compile/mcp/mcp-connections.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import { executeRun } from "./execute-run.js";
@@ -40,7 +41,13 @@ export function createReloadableExecutor(
   const { saver, store, close } = persistence(options, limits);
   /** The environment's secret-looking variables and the secrets given: masked in every run (run-secrets.ts). */
   const envSecrets = [...secretValues(options.env ?? process.env), ...(options.secrets ?? [])];
-  const { registry, pathOf, load } = graphLoader(dir, options, registryOptions, { saver, store });
+  // One connection per MCP server for all the executor's graphs, closed with it.
+  const mcp = new McpConnections();
+  const { registry, pathOf, load } = graphLoader(dir, options, registryOptions, {
+    saver,
+    store,
+    mcp,
+  });
 
   const index = threadIndex(saver);
   // Specs a thread names in its checkpoints are loaded only from inside this project (thread-graph.ts).
@@ -65,6 +72,12 @@ export function createReloadableExecutor(
     envSecrets,
   });
 
-  const executor: Executor = { ...threads, ...driver, close };
+  const executor: Executor = {
+    ...threads,
+    ...driver,
+    close: async () => {
+      await Promise.all([close(), mcp.close()]);
+    },
+  };
   return { executor, registry };
 }

@@ -30,8 +30,19 @@ function reportUndeclared(
 export const unknownTool: Rule = {
   name: "unknown-tool",
   check(ctx) {
-    const declared = isObject(ctx.spec.tools) ? Object.keys(ctx.spec.tools) : [];
-    const isDeclared = (t: string) => Object.hasOwn(ctx.spec.tools ?? {}, t);
+    // Tools an MCP server gives under their own names count as declared; a server that gives
+    // `all` has names validate cannot know without connecting (graphspec.lock.json records them).
+    const servers = isObject(ctx.spec.mcp_servers) ? Object.values(ctx.spec.mcp_servers) : [];
+    const fromServers = servers.flatMap((s) =>
+      isObject(s) && Array.isArray(s.tools) ? s.tools.filter((t) => typeof t === "string") : [],
+    );
+    const takesAll = servers.some((s) => isObject(s) && s.tools === "all");
+    const declared = [
+      ...(isObject(ctx.spec.tools) ? Object.keys(ctx.spec.tools) : []),
+      ...fromServers,
+    ];
+    const isDeclared = (t: string) =>
+      takesAll || Object.hasOwn(ctx.spec.tools ?? {}, t) || fromServers.includes(t);
     for (const [name, node] of Object.entries(ctx.spec.nodes ?? {})) {
       if (!isObject(node)) continue;
       const nodeTools = stringsAt(node.tools);

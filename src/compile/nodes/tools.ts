@@ -7,11 +7,17 @@
  * is nothing to run, and the node writes nothing.
  */
 
-import { type AIMessage, isAIMessage } from "@langchain/core/messages";
+import { type AIMessage, isAIMessage, ToolMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
-import { type Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import {
+  type Command,
+  isCommand,
+  isGraphInterrupt,
+  type LangGraphRunnableConfig,
+} from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { ToolsNode } from "../../spec/spec-types.generated.js";
+import { failsRun } from "../fails-run.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import type { NodeKind, NodeResult } from "../node-kind.js";
 import { policyDenial } from "../tool-policy.js";
@@ -23,9 +29,20 @@ class PolicyToolNode extends ToolNode {
     config: LangGraphRunnableConfig,
     state: unknown,
   ): Promise<import("@langchain/core/messages").ToolMessage | Command> {
-    return (
-      (await policyDenial(call, config.configurable, config)) ?? super.runTool(call, config, state)
-    );
+    const denial = await policyDenial(call, config.configurable, config);
+    if (denial) return denial;
+    try {
+      return await super.runTool(call, config, state);
+    } catch (e) {
+      // LangGraph's own handling (handleToolErrors), but for the errors that fail the run.
+      if (isGraphInterrupt(e) || failsRun(e)) throw e;
+      return new ToolMessage({
+        status: "error",
+        content: `Error: ${(e as Error)?.message ?? e}\n Please fix your mistakes.`,
+        name: call.name,
+        tool_call_id: call.id ?? "",
+      });
+    }
   }
 }
 
@@ -91,7 +108,10 @@ function checkCommands(name: string, outputs: readonly unknown[], state: unknown
 export const toolsKind: NodeKind<ToolsNode> = {
   lower(name, node, ctx) {
     const names = node.tools ?? Object.keys(ctx.spec.tools ?? {});
-    const toolNode = new PolicyToolNode(names.map((n) => ctx.tool(n)));
+    const toolNode = new PolicyToolNode(
+      names.map((n) => ctx.tool(n)),
+      { handleToolErrors: false },
+    );
     return {
       run: async ({ state, config }) => {
         // Nothing to run when the last message is not an AI message (the history is empty, or a

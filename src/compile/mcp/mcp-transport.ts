@@ -1,0 +1,50 @@
+/**
+ * The official SDK's transport to one MCP server: stdio for a server started by `command`, streamable
+ * HTTP for one at `url`. HTTP headers are computed for each request, so a header read from the run's
+ * `context` carries the context of the run that makes the call (one connection, per-call credentials).
+ */
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+
+export type ServerTarget =
+  | {
+      kind: "stdio";
+      command: string;
+      args: string[];
+      /** Added to the SDK's default environment (PATH, HOME, …): the parent's other variables are not passed. */
+      env: Record<string, string>;
+      cwd: string;
+    }
+  | {
+      kind: "http";
+      url: string;
+      /** The headers of one request, computed when it is sent (env, and the calling run's context). */
+      headers: () => Record<string, string>;
+    };
+
+export function openTransport(target: ServerTarget): Transport {
+  if (target.kind === "stdio") {
+    return new StdioClientTransport({
+      command: target.command,
+      args: target.args,
+      env: target.env,
+      cwd: target.cwd,
+      stderr: "inherit",
+    });
+  }
+  return new StreamableHTTPClientTransport(new URL(target.url), {
+    fetch: (url, init) => {
+      const headers = new Headers(init?.headers);
+      for (const [k, v] of Object.entries(target.headers())) headers.set(k, v);
+      return fetch(url, { ...init, headers });
+    },
+  });
+}
+
+/** How a message names the server's transport: `stdio: node tools/notes.mjs`, `http: URL`. */
+export function transportName(target: ServerTarget): string {
+  return target.kind === "stdio"
+    ? `stdio: ${[target.command, ...target.args].join(" ")}`
+    : `http: ${target.url}`;
+}
