@@ -58,7 +58,8 @@ export class McpServerConnection {
         if (this.transport === transport) this.dead = true;
       };
       try {
-        await client.connect(transport, { timeout: this.timeoutMs });
+        // `timeout_ms` is a tool call's; starting a server may take longer (the SDK's default).
+        await client.connect(transport);
       } catch (e) {
         void transport.close().catch(() => undefined);
         throw this.unavailable(reasonOf(e), e);
@@ -125,7 +126,8 @@ export class McpServerConnection {
         );
       }
       // An error the server answered with is the tool's (a bad argument, an unknown tool).
-      if (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed) throw e;
+      const timedOut = e instanceof McpError && e.code === ErrorCode.RequestTimeout;
+      if (e instanceof McpError && e.code !== ErrorCode.ConnectionClosed && !timedOut) throw e;
       this.dead = true;
       // A streamable HTTP server that restarted no longer knows the session (HTTP 404): the
       // request never ran, so it is sent once more on a new session.
