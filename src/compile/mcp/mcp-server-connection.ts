@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
-import { openTransport, type ServerTarget, transportName } from "./mcp-transport.js";
+import { openTransport, type ServerTarget, stderrReason, transportName } from "./mcp-transport.js";
 
 /**
  * Where a call that fails for the connection's sake (not the tool's) leaves its error: the adapters
@@ -35,6 +35,8 @@ export class McpServerConnection {
   /** Set when the transport closed or failed: the next use connects again. */
   private dead = false;
   private closed = false;
+  /** What the stdio server last wrote to stderr. */
+  private stderr: () => string = () => "";
   status: McpStatus | undefined;
 
   constructor(
@@ -52,8 +54,9 @@ export class McpServerConnection {
     void old?.close().catch(() => undefined);
     const client = new Client({ name: "graphspec", version: "1" });
     const connecting = (async () => {
-      const transport = openTransport(this.target);
+      const { transport, stderr } = openTransport(this.target);
       this.transport = transport;
+      this.stderr = stderr;
       client.onclose = () => {
         if (this.transport === transport) this.dead = true;
       };
@@ -136,7 +139,9 @@ export class McpServerConnection {
     }
   }
 
-  private unavailable(reason: string, cause?: unknown): GraphspecRunError {
+  private unavailable(failure: string, cause?: unknown): GraphspecRunError {
+    const said = stderrReason(this.stderr());
+    const reason = said ? `${failure}; its stderr says: ${said}` : failure;
     const hint =
       this.target.kind === "stdio"
         ? `check that \`${this.target.command}\` starts and speaks MCP on stdio (run it by hand), then run again; the thread's last checkpoint is kept`

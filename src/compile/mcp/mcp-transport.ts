@@ -23,23 +23,45 @@ export type ServerTarget =
       headers: () => Record<string, string>;
     };
 
-export function openTransport(target: ServerTarget): Transport {
+/**
+ * The transport, and for stdio what the server last wrote to stderr: not shown as it comes (a
+ * server's logs would mix into `graphspec run --json`'s stderr), but quoted when it fails.
+ */
+export function openTransport(target: ServerTarget): {
+  transport: Transport;
+  stderr: () => string;
+} {
   if (target.kind === "stdio") {
-    return new StdioClientTransport({
+    const transport = new StdioClientTransport({
       command: target.command,
       args: target.args,
       env: target.env,
       cwd: target.cwd,
-      stderr: "inherit",
+      stderr: "pipe",
     });
+    let tail = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      tail = (tail + chunk.toString("utf8")).slice(-4096);
+    });
+    return { transport, stderr: () => tail };
   }
-  return new StreamableHTTPClientTransport(new URL(target.url), {
+  const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     fetch: (url, init) => {
       const headers = new Headers(init?.headers);
       for (const [k, v] of Object.entries(target.headers())) headers.set(k, v);
       return fetch(url, { ...init, headers });
     },
   });
+  return { transport, stderr: () => "" };
+}
+
+/** The line of a server's stderr that says why it failed: its error, else its last line. */
+export function stderrReason(text: string): string | undefined {
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("at ") && l !== "^" && !/^throw /.test(l));
+  return (lines.find((l) => /^[A-Za-z]*Error\b/.test(l)) ?? lines.at(-1))?.slice(0, 300);
 }
 
 /** How a message names the server's transport: `stdio: node tools/notes.mjs`, `http: URL`. */

@@ -1,0 +1,92 @@
+/**
+ * `graphspec run` with a graph whose tools come from an MCP server (the built CLI, `npm run build`
+ * first): the server is started over stdio by the run and ended with it, a server that does not
+ * start is a one-line coded error without a stack trace, and one that dies during a call fails the
+ * run with `mcp-unavailable` and a resumable thread.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { graphspecIn, ROOT, scratchDir } from "./support/cli.js";
+
+const SERVER = join(ROOT, "test", "support", "mcp-test-server.mjs");
+const dir = scratchDir("cli-mcp");
+writeFileSync(join(dir, "package.json"), "{}");
+const graphspec = graphspecIn(dir);
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A graph with one `tool` node calling `tool` of a server started by `args`. */
+function spec(file: string, args: string[], tool: string, toolArgs: string): string {
+  writeFileSync(
+    join(dir, file),
+    `version: 1
+name: ${file.replace(".yaml", "")}
+state:
+  out: { type: string }
+mcp_servers:
+  t:
+    command: node
+    args: ${JSON.stringify(args)}
+    env: { MCP_TEST_PID_FILE: ${JSON.stringify(join(dir, "pid"))} }
+    tools: [${tool}]
+nodes:
+  call: { kind: tool, tool: ${tool}, args: ${toolArgs}, write: { out: "\${{ string(result) }}" } }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+  );
+  return file;
+}
+
+describe("graphspec run with an MCP server", () => {
+  it("starts the server for the run and leaves no process behind when it exits", () => {
+    const r = graphspec(
+      "run",
+      spec("echo.yaml", [SERVER], "echo", "{ text: hello }"),
+      "--json",
+      "--checkpointer",
+      "memory",
+    );
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).output.out).toBe("echo: hello");
+    const pid = Number(readFileSync(join(dir, "pid"), "utf8"));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("says which server is unavailable, over which transport, in one coded message", () => {
+    const r = graphspec(
+      "run",
+      spec("down.yaml", [join(dir, "missing.mjs")], "echo", "{ text: x }"),
+      "--checkpointer",
+      "memory",
+    );
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/MCP server `t` \(stdio: node .*missing\.mjs\) is unavailable/);
+    expect(r.stderr).toContain("[mcp-unavailable]");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("fails a run whose server dies during a call with mcp-unavailable, the thread kept", () => {
+    const r = graphspec(
+      "run",
+      spec("crash.yaml", [SERVER], "crash", "{}"),
+      "--json",
+      "--thread",
+      "crashed",
+    );
+    const result = JSON.parse(r.stdout);
+    expect(result.status).toBe("failed");
+    expect(result.error.code).toBe("mcp-unavailable");
+    expect(result.next).toEqual(["call"]);
+  });
+});
