@@ -31,11 +31,11 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
 
 export type { Loaded, RegistryOptions };
 
-/** An executor and the registry it loads graphs through, which a watcher reloads (dev/). */
+/** An executor, the registry it loads graphs through, which a watcher reloads, and its MCP connections (dev/). */
 export function createReloadableExecutor(
   options: ExecutorOptions = {},
   registryOptions: RegistryOptions = {},
-): { executor: Executor; registry: GraphRegistry<Loaded> } {
+): { executor: Executor; registry: GraphRegistry<Loaded>; mcp: McpConnections } {
   const dir = resolve(options.dir ?? "graphs");
   const limits = sizeLimits(options);
   const { saver, store, close } = persistence(options, limits);
@@ -79,5 +79,5 @@ export function createReloadableExecutor(
       await Promise.all([close(), mcp.close()]);
     },
   };
-  return { executor, registry };
+  return { executor, registry, mcp };
 }

@@ -73,7 +73,9 @@ export function assistantRoutes(p: ServerParts): Hono<ServerEnv> {
   );
   api.get("/assistants/:id/schemas", async (c) => {
     const g = await find(c.req.param("id"));
-    return c.json(graphSchemas(g, await subgraphTools(g.spec, g.path)));
+    // graphspec dev: the tools its MCP servers gave (`tools: all` names them only once listed).
+    const fromServers = (g.status?.mcp ?? []).flatMap((s) => s.tools.map((t) => t.name));
+    return c.json(graphSchemas(g, [...(await subgraphTools(g.spec, g.path)), ...fromServers]));
   });
   api.get("/assistants/:id/subgraphs", async (c) => {
     await find(c.req.param("id"));

@@ -10,6 +10,24 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, ROOT, scratchDir } from "../support/cli.js";
 
+/** The test server over streamable HTTP on 127.0.0.1 (on `port`, or any): its port and process. */
+async function httpServer(port = 0): Promise<{ port: number; child: ChildProcess }> {
+  const child = spawn(process.execPath, [SERVER, "--http", "--port", String(port)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  started.push(child);
+  const found = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (b) => {
+      out += b;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`the test server exited (${code})`)));
+  });
+  return { port: found, child };
+}
+
 const SERVER = join(ROOT, "test", "support", "mcp-test-server.mjs");
 const dir = scratchDir("mcp-serve");
 writeFileSync(join(dir, "package.json"), "{}");
@@ -98,5 +116,111 @@ describe.each([
     s.proc.kill("SIGTERM");
     expect(await s.exited).toBe(0);
     expect(alive(pid)).toBe(false);
+  });
+});
+
+interface McpListing {
+  name: string;
+  transport: string;
+  up: boolean | null;
+  message?: string;
+  tools: { name: string; description: string; schema: { properties?: object } }[];
+}
+
+describe("graphspec dev's listing of MCP servers", () => {
+  it("lists each server's tools with their schemas, shows a server that is down, and serves the graph once it is back", async () => {
+    const devGraphs = join(dir, "dev-graphs");
+    mkdirSync(devGraphs);
+    writeFileSync(
+      join(devGraphs, "echo.yaml"),
+      readFileSync(join(dir, "graphs", "echo.yaml"), "utf8"),
+    );
+    // A port nothing listens on, where the HTTP server starts later.
+    const probe = await httpServer();
+    const { port } = probe;
+    await new Promise<void>((r) => {
+      probe.child.once("exit", () => r());
+      probe.child.kill();
+    });
+    writeFileSync(
+      join(devGraphs, "remote.yaml"),
+      `version: 1
+name: remote
+state:
+  out: { type: string }
+mcp_servers:
+  h: { url: "http://127.0.0.1:${port}/mcp", tools: all }
+nodes:
+  call: { kind: tool, tool: echo, args: { text: back }, write: { out: "\${{ string(result) }}" } }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+    );
+    const s = await launch(
+      "dev",
+      "dev-graphs",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--checkpointer",
+      "memory",
+    );
+    const client = new Client({ apiUrl: s.line, callerOptions: { maxRetries: 0 } });
+    const listed = async (graph: string) => {
+      const a = (await client.assistants.search()).find((x) => x.graph_id === graph)!;
+      return a.metadata!.graphspec as {
+        refused: boolean;
+        served_version: number | null;
+        mcp_servers?: McpListing[];
+      };
+    };
+
+    const echo = await listed("echo");
+    expect(echo.mcp_servers).toEqual([
+      {
+        name: "t",
+        transport: "stdio",
+        up: true,
+        tools: [
+          {
+            name: "echo",
+            description: "Says the text back.",
+            schema: expect.objectContaining({
+              properties: { text: { type: "string", description: "What to say back" } },
+            }),
+          },
+        ],
+      },
+    ]);
+    const echoId = (await client.assistants.search()).find((x) => x.graph_id === "echo")!;
+    const schemas = (await client.assistants.getSchemas(echoId.assistant_id)) as unknown as {
+      config_schema: { properties: { toolIds: { items: { enum: string[] } } } };
+    };
+    expect(schemas.config_schema.properties.toolIds.items.enum).toEqual(["echo"]);
+
+    const down = await listed("remote");
+    expect(down.refused).toBe(true);
+    expect(down.served_version).toBeNull();
+    expect(down.mcp_servers).toMatchObject([
+      { name: "h", transport: "http", up: false, tools: [] },
+    ]);
+    expect(down.mcp_servers![0]!.message).toContain("ECONNREFUSED");
+
+    // Back up: a listing tries it again, and the graph is built and served.
+    await httpServer(port);
+    let back = await listed("remote");
+    while (back.served_version === null) {
+      await new Promise((r) => setTimeout(r, 100));
+      back = await listed("remote");
+    }
+    expect(back.refused).toBe(false);
+    expect(back.mcp_servers![0]).toMatchObject({ up: true });
+    expect(back.mcp_servers![0]!.tools.map((t) => t.name)).toContain("whoami");
+    const run = (await client.runs.wait(null, "remote", { input: {} })) as { out?: string };
+    expect(run.out).toBe("echo: back");
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
   });
 });

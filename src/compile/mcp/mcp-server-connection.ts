@@ -38,6 +38,8 @@ export class McpServerConnection {
   /** What the stdio server last wrote to stderr. */
   private stderr: () => string = () => "";
   status: McpStatus | undefined;
+  /** Called when a server that was down is reached again. */
+  onBack: (() => void) | undefined;
 
   constructor(
     readonly name: string,
@@ -67,7 +69,9 @@ export class McpServerConnection {
         void transport.close().catch(() => undefined);
         throw this.unavailable(reasonOf(e), e);
       }
+      const wasDown = this.status?.up === false;
       this.status = { up: true };
+      if (wasDown) this.onBack?.();
       return client;
     })();
     this.client = connecting;
@@ -152,6 +156,17 @@ export class McpServerConnection {
       `MCP server \`${this.name}\` (${transportName(this.target)}) is unavailable: ${reason}`,
       { hint, ...(cause === undefined ? {} : { cause }) },
     );
+  }
+
+  private probing: Promise<unknown> | undefined;
+
+  /** Tries to reach a server that was down (one try at a time); its `status` says how it went. */
+  probe(): void {
+    this.probing ??= this.request((c) => c.listTools(), "list its tools")
+      .catch(() => undefined)
+      .finally(() => {
+        this.probing = undefined;
+      });
   }
 
   /** Closes the connection (a stdio server's process ends with it). */

@@ -7,8 +7,10 @@
  */
 import { dirname, resolve } from "node:path";
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { ExprEnvironment } from "../../expr/index.js";
 import { isTemplate } from "../../expr/index.js";
+import { isObject } from "../../spec/data.js";
 import type { SpecDocument } from "../../spec/document.js";
 import { isInside } from "../../spec/inside-root.js";
 import type { GraphSpec, McpServer } from "../../spec/spec-types.generated.js";
@@ -92,6 +94,12 @@ function targetOf(
   };
 }
 
+/** A tool's schema as JSON Schema: the adapters give it as one; a tool with `bind` as one too. */
+const jsonSchemaOf = (schema: unknown): Record<string, unknown> =>
+  (isObject(schema) && !("_def" in schema) && !("_zod" in schema)
+    ? schema
+    : toJsonSchema(schema as never)) as Record<string, unknown>;
+
 /** The server's tools as LangChain tools, by their names on the server. */
 async function serverTools(
   connection: McpServerConnection,
@@ -128,6 +136,8 @@ export async function mcpTools(
   const found = new Map<string, StructuredToolInterface>();
   const servers = spec.mcp_servers ?? {};
   const listed = new Map<string, Map<string, StructuredToolInterface>>();
+  /** The server each tool came from. */
+  const fromServer = new Map<string, string>();
   for (const name of usedServers(spec)) {
     const server = servers[name]!;
     const target = targetOf(doc, name, server, expr, env);
@@ -151,6 +161,7 @@ export async function mcpTools(
       const tool = tools.get(t);
       if (!tool) throw missingTool(doc, name, t, tools);
       found.set(t, tool);
+      fromServer.set(t, name);
     }
   }
   for (const [name, decl] of Object.entries(spec.tools ?? {})) {
@@ -165,6 +176,17 @@ export async function mcpTools(
     const tool = tools.get(onServer);
     if (!tool) throw missingTool(doc, decl.mcp, onServer, tools);
     found.set(name, buildTool(name, decl, tool, values));
+    fromServer.set(name, decl.mcp);
+  }
+  for (const server of listed.keys()) {
+    const views = [...found]
+      .filter(([name]) => fromServer.get(name) === server)
+      .map(([name, t]) => ({
+        name,
+        description: t.description,
+        schema: jsonSchemaOf(t.schema),
+      }));
+    connections.noteTools(doc.path, server, views);
   }
   return found;
 }
