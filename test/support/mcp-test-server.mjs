@@ -98,15 +98,13 @@ if (argv.includes("--http")) {
     let transport = typeof id === "string" ? sessions.get(id) : undefined;
     if (!transport) {
       if (typeof id === "string") {
-        res
-          .writeHead(404)
-          .end(
-            JSON.stringify({
-              jsonrpc: "2.0",
-              error: { code: -32001, message: "Session not found" },
-              id: null,
-            }),
-          );
+        res.writeHead(404).end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32001, message: "Session not found" },
+            id: null,
+          }),
+        );
         return;
       }
       transport = new StreamableHTTPServerTransport({
