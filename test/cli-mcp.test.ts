@@ -4,6 +4,7 @@
  * start is a one-line coded error without a stack trace, and one that dies during a call fails the
  * run with `mcp-unavailable` and a resumable thread.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -88,5 +89,28 @@ describe("graphspec run with an MCP server", () => {
     expect(result.status).toBe("failed");
     expect(result.error.code).toBe("mcp-unavailable");
     expect(result.next).toEqual(["call"]);
+  });
+});
+
+describe("compile() from the package without McpConnections", () => {
+  it("lets a script that never closes the connections exit", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `
+        import { compile } from "graphspec";
+        const graph = await compile(${JSON.stringify(join(dir, spec("compiled.yaml", [SERVER], "echo", "{ text: once }")))});
+        const out = await graph.invoke({});
+        console.log(out.out);
+        `,
+      ],
+      // A guard against a hang (the bug), not a measure.
+      { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe("echo: once");
   });
 });

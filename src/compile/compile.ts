@@ -102,7 +102,7 @@ export async function compile(
     ctx.mcpTools = await mcpTools(
       doc,
       data,
-      options.mcp ?? new McpConnections(),
+      options.mcp ?? new McpConnections({ holdProcess: false }),
       expr,
       options.env ?? process.env,
       ctx.values(undefined),

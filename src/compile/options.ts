@@ -44,7 +44,8 @@ export interface CompileOptions {
   /**
    * The connections to the spec's MCP servers (`mcp_servers`), opened on first use and shared by
    * the compiles given the same one; whoever makes it closes it (an executor closes its own).
-   * Default: a new one for this compile, whose stdio servers end when the process does.
+   * Default: a new one for this compile, whose stdio servers hold the process only during a
+   * request and end when it exits.
    */
   mcp?: McpConnections;
   /** Tools to use instead of the modules `tools:` names, by tool name. */

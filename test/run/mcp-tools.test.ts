@@ -116,7 +116,7 @@ models:
 ${stdioServer()}
 nodes:
   ask: { kind: llm, tools: [echo, fail] }
-  act: { kind: tools, tools: [echo, fail] }
+  act: { kind: tools }   # every tool, the servers' too
 edges:
   - { from: START, to: ask }
   - { from: ask, to: act }

@@ -31,6 +31,12 @@ export interface McpServerView {
 }
 
 export class McpConnections {
+  /**
+   * `holdProcess: false` (what `compile()` makes when given none): a stdio server's process keeps
+   * this one alive only during a request, so a script that never calls `close()` still exits.
+   */
+  constructor(readonly options: { holdProcess?: boolean } = {}) {}
+
   private readonly byKey = new Map<string, McpServerConnection>();
   private readonly bySpec = new Map<string, Map<string, McpServerConnection>>();
   private readonly toolsBySpec = new Map<string, Map<string, McpToolView[]>>();

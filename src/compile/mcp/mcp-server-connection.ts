@@ -35,6 +35,9 @@ export class McpServerConnection {
   /** Set when the transport closed or failed: the next use connects again. */
   private dead = false;
   private closed = false;
+  /** Requests in flight, for a connection that holds the process only then. */
+  private inFlight = 0;
+  private hold: (on: boolean) => void = () => {};
   /** What the stdio server last wrote to stderr. */
   private stderr: () => string = () => "";
   status: McpStatus | undefined;
@@ -45,6 +48,8 @@ export class McpServerConnection {
     readonly name: string,
     readonly target: ServerTarget,
     readonly timeoutMs: number,
+    /** Whether the server's process keeps this one alive between requests (an executor's: yes). */
+    private readonly holdsProcess = true,
   ) {}
 
   /** The connected client, connecting (again) when there is none or the last one died. */
@@ -56,9 +61,10 @@ export class McpServerConnection {
     void old?.close().catch(() => undefined);
     const client = new Client({ name: "graphspec", version: "1" });
     const connecting = (async () => {
-      const { transport, stderr } = openTransport(this.target);
+      const { transport, stderr, hold } = openTransport(this.target);
       this.transport = transport;
       this.stderr = stderr;
+      this.hold = hold;
       client.onclose = () => {
         if (this.transport === transport) this.dead = true;
       };
@@ -103,12 +109,15 @@ export class McpServerConnection {
     what: string,
     tool?: string,
   ): Promise<T> {
+    this.inFlight++;
     try {
       return await this.attempt(send, what, tool);
     } catch (e) {
       const slot = connectionFailure.getStore();
       if (slot && e instanceof GraphspecRunError) slot.error = e;
       throw e;
+    } finally {
+      if (--this.inFlight === 0 && !this.holdsProcess) this.hold(false);
     }
   }
 
@@ -119,6 +128,7 @@ export class McpServerConnection {
     again = true,
   ): Promise<T> {
     const client = await this.connected();
+    if (!this.holdsProcess) this.hold(true);
     try {
       return await send(client);
     } catch (e) {

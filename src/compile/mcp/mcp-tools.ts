@@ -145,7 +145,13 @@ export async function mcpTools(
       doc.path,
       name,
       server,
-      () => new McpServerConnection(name, target, server.timeout_ms ?? 30_000),
+      () =>
+        new McpServerConnection(
+          name,
+          target,
+          server.timeout_ms ?? 30_000,
+          connections.options.holdProcess !== false,
+        ),
     );
     const tools = await serverTools(connection).catch((e: unknown) => {
       if (!(e instanceof GraphspecRunError)) throw e;

@@ -27,10 +27,24 @@ export type ServerTarget =
  * The transport, and for stdio what the server last wrote to stderr: not shown as it comes (a
  * server's logs would mix into `graphspec run --json`'s stderr), but quoted when it fails.
  */
-export function openTransport(target: ServerTarget): {
+export interface OpenedTransport {
   transport: Transport;
+  /** What a stdio server last wrote to stderr. */
   stderr: () => string;
-} {
+  /**
+   * Whether its process and pipes keep this process alive (stdio only): a compile given no
+   * McpConnections holds them only during a request, so a script that never closes them still exits.
+   */
+  hold: (on: boolean) => void;
+}
+
+/** The stdio server's process, which the SDK's transport keeps to itself. */
+type Spawned = { unref(): void; ref(): void } & Record<
+  "stdin" | "stdout" | "stderr",
+  { ref?(): void; unref?(): void } | null
+>;
+
+export function openTransport(target: ServerTarget): OpenedTransport {
   if (target.kind === "stdio") {
     const transport = new StdioClientTransport({
       command: target.command,
@@ -43,7 +57,13 @@ export function openTransport(target: ServerTarget): {
     transport.stderr?.on("data", (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-4096);
     });
-    return { transport, stderr: () => tail };
+    const hold = (on: boolean) => {
+      const child = (transport as unknown as { _process?: Spawned })._process;
+      if (!child) return;
+      for (const h of [child, child.stdin, child.stdout, child.stderr])
+        (on ? h?.ref : h?.unref)?.call(h);
+    };
+    return { transport, stderr: () => tail, hold };
   }
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     fetch: (url, init) => {
@@ -52,7 +72,7 @@ export function openTransport(target: ServerTarget): {
       return fetch(url, { ...init, headers });
     },
   });
-  return { transport, stderr: () => "" };
+  return { transport, stderr: () => "", hold: () => {} };
 }
 
 /** The line of a server's stderr that says why it failed: its error, else its last line. */

@@ -1,6 +1,6 @@
 /**
  * `tools`: runs the tool calls of the last AI message in `messages` — LangGraph's prebuilt
- * `ToolNode` over the node's tools (default: every declared tool). A tool that throws, a call for
+ * `ToolNode` over the node's tools (default: every declared tool, and MCP servers' tools). A tool that throws, a call for
  * a tool the node does not have, and a call the run's tool allowlist does not name
  * (tool-policy.ts) become error messages for the model to read. A tool that returns a Command
  * updates the state through it, as in LangGraph. When the last message is not an AI message there
@@ -107,7 +107,10 @@ function checkCommands(name: string, outputs: readonly unknown[], state: unknown
 
 export const toolsKind: NodeKind<ToolsNode> = {
   lower(name, node, ctx) {
-    const names = node.tools ?? Object.keys(ctx.spec.tools ?? {});
+    // Default: every declared tool, and those MCP servers give under their own names.
+    const names = node.tools ?? [
+      ...new Set([...Object.keys(ctx.spec.tools ?? {}), ...ctx.mcpTools.keys()]),
+    ];
     const toolNode = new PolicyToolNode(
       names.map((n) => ctx.tool(n)),
       { handleToolErrors: false },
