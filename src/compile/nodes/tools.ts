@@ -1,7 +1,7 @@
 /**
  * `tools`: runs the tool calls of the last AI message in `messages` — LangGraph's prebuilt
- * `ToolNode` over the node's tools (default: every declared tool, and MCP servers' tools). A tool that throws, a call for
- * a tool the node does not have, and a call the run's tool allowlist does not name
+ * `ToolNode` over the node's tools (default: every declared tool, and MCP servers' tools). A tool
+ * that throws, a call for a tool the node does not have, and a call the run's tool allowlist does not name
  * (tool-policy.ts) become error messages for the model to read. A tool that returns a Command
  * updates the state through it, as in LangGraph. When the last message is not an AI message there
  * is nothing to run, and the node writes nothing.
