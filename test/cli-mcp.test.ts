@@ -4,16 +4,22 @@
  * start is a one-line coded error without a stack trace, and one that dies during a call fails the
  * run with `mcp-unavailable` and a resumable thread.
  */
-import { spawnSync } from "node:child_process";
+
+import type { ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { graphspecIn, ROOT, scratchDir } from "./support/cli.js";
 
 const SERVER = join(ROOT, "test", "support", "mcp-test-server.mjs");
 const dir = scratchDir("cli-mcp");
 writeFileSync(join(dir, "package.json"), "{}");
 const graphspec = graphspecIn(dir);
+const servers: ChildProcess[] = [];
+afterAll(() => {
+  for (const s of servers) s.kill();
+});
 
 const alive = (pid: number): boolean => {
   try {
@@ -113,4 +119,63 @@ describe("compile() from the package without McpConnections", () => {
     expect(r.status).toBe(0);
     expect(r.stdout.trim()).toBe("echo: once");
   });
+});
+
+it("compile() without McpConnections lets a script using a streamable HTTP server exit too", async () => {
+  const server = spawn(process.execPath, [SERVER, "--http"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  servers.push(server);
+  const port = await new Promise<number>((resolve) => {
+    let out = "";
+    server.stdout!.on("data", (b) => {
+      out += b;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+  });
+  const file = join(dir, "http.yaml");
+  writeFileSync(
+    file,
+    `version: 1
+name: http
+state:
+  out: { type: string }
+mcp_servers:
+  h: { url: "http://127.0.0.1:${port}/mcp", tools: [echo] }
+nodes:
+  call: { kind: tool, tool: echo, args: { text: once }, write: { out: "\${{ string(result) }}" } }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+  );
+  const r = await new Promise<{ status: number | null; signal: string | null; stdout: string }>(
+    (resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `import { compile } from "graphspec";
+           const graph = await compile(${JSON.stringify(file)});
+           console.log((await graph.invoke({})).out);`,
+        ],
+        { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+      );
+      let stdout = "";
+      child.stdout!.on("data", (b) => {
+        stdout += b;
+      });
+      // A guard against a hang (the bug), not a measure.
+      const guard = setTimeout(() => child.kill(), 60_000);
+      child.on("exit", (status, signal) => {
+        clearTimeout(guard);
+        resolve({ status, signal, stdout });
+      });
+    },
+  );
+  expect(r.signal).toBeNull();
+  expect(r.status).toBe(0);
+  expect(r.stdout.trim()).toBe("echo: once");
 });

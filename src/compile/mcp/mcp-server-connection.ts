@@ -61,7 +61,7 @@ export class McpServerConnection {
     void old?.close().catch(() => undefined);
     const client = new Client({ name: "graphspec", version: "1" });
     const connecting = (async () => {
-      const { transport, stderr, hold } = openTransport(this.target);
+      const { transport, stderr, hold } = openTransport(this.target, this.holdsProcess);
       this.transport = transport;
       this.stderr = stderr;
       this.hold = hold;

@@ -44,7 +44,7 @@ type Spawned = { unref(): void; ref(): void } & Record<
   { ref?(): void; unref?(): void } | null
 >;
 
-export function openTransport(target: ServerTarget): OpenedTransport {
+export function openTransport(target: ServerTarget, holdsProcess = true): OpenedTransport {
   if (target.kind === "stdio") {
     const transport = new StdioClientTransport({
       command: target.command,
@@ -67,6 +67,10 @@ export function openTransport(target: ServerTarget): OpenedTransport {
   }
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     fetch: (url, init) => {
+      // The optional stream of server-sent messages is a request that never ends: a connection
+      // that must not hold the process answers it as a server without one does (405).
+      if (!holdsProcess && (init?.method ?? "GET") === "GET")
+        return Promise.resolve(new Response(null, { status: 405 }));
       const headers = new Headers(init?.headers);
       for (const [k, v] of Object.entries(target.headers())) headers.set(k, v);
       return fetch(url, { ...init, headers });
