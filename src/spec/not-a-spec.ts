@@ -16,6 +16,7 @@ export const SPEC_KEYS = [
   "input",
   "output",
   "models",
+  "mcp_servers",
   "tools",
   "nodes",
   "edges",
