@@ -23,7 +23,7 @@ export function McpServers(props: { servers: McpServerMeta[] | undefined }) {
             class={`mcp-server ${s.up === false ? "down" : s.up ? "up" : "unknown"}`}
           >
             <strong>{s.name}</strong> <span class="transport">{s.transport}</span>{" "}
-            <span class="state">{s.up === false ? "down" : s.up ? "up" : "not used yet"}</span>
+            <span class="mcp-state">{s.up === false ? "down" : s.up ? "up" : "not used yet"}</span>
             {s.up === false ? (
               <p class="fix">
                 {s.message}
