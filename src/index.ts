@@ -7,6 +7,7 @@ export { type LoadModulesOptions, type ValidateOptions, validate } from "./check
 export { CompileError } from "./compile/compile-error.js";
 export { GraphspecRunError } from "./compile/graphspec-run-error.js";
 export type { CompileOptions, ScriptedTurn, Scripts, SpecGraph } from "./compile/index.js";
+export { McpConnections } from "./compile/mcp/mcp-connections.js";
 export {
   ProviderRecording,
   RECORDING_VERSION,

@@ -21,6 +21,7 @@ const DEPENDS_ON: Partial<Record<RuleName, readonly Section[]>> = {
   "name-collision": [],
   "unknown-state-key": ["state", "context"],
   "unknown-tool": ["tools", "catalog", "mcp_servers"],
+  "unknown-mcp-server": ["mcp_servers"],
   "unknown-model": ["models", "catalog"],
   "unknown-provider": [],
   "model-template": [],

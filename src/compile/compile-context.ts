@@ -13,6 +13,7 @@ import { type Path, pointerOf } from "../spec/source-map.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { buildTool } from "./build-tool.js";
 import { CompileError } from "./compile-error.js";
+import { serverReadsContext } from "./mcp/mcp-usage.js";
 import { readsRun } from "./models/run-fields.js";
 import { type RunStandIn, runStandIn, standInBook } from "./models/run-stand-in.js";
 import { ScriptQueues } from "./models/script.js";
@@ -32,6 +33,8 @@ export class CompileContext {
   readonly messageChannels: string[];
   private readonly exportsByPath: Map<string, ResolvedRef>;
   private readonly tools = new Map<string, StructuredToolInterface>();
+  /** The tools of the spec's MCP servers, by the names nodes use (set by compile once listed). */
+  mcpTools = new Map<string, StructuredToolInterface>();
   private readonly models = new Map<string, Promise<BaseChatModel>>();
   /** The scripts of this compile: each run of the graph takes turns from its own place in them. */
   readonly scriptQueues: ScriptQueues | undefined;
@@ -50,7 +53,9 @@ export class CompileContext {
     this.scriptQueues =
       scripts && (scripts instanceof ScriptQueues ? scripts : new ScriptQueues(scripts));
     this.resolveContext = contextResolver(spec);
-    this.bindsTools = Object.values(spec.tools ?? {}).some((t) => t.bind !== undefined);
+    // MCP headers read from the context need the calling node's too (mcp/mcp-tools.ts).
+    this.bindsTools =
+      Object.values(spec.tools ?? {}).some((t) => t.bind !== undefined) || serverReadsContext(spec);
     this.messageChannels = Object.entries(spec.state)
       .filter(([, f]) => f.type === "messages")
       .map(([k]) => k);
@@ -96,7 +101,9 @@ export class CompileContext {
     if (!t) {
       const given = this.options.tools?.[name];
       const decl = this.spec.tools?.[name];
+      const fromServer = this.mcpTools.get(name);
       if (given) t = given;
+      else if (fromServer) t = fromServer;
       else if (decl)
         t = buildTool(
           name,

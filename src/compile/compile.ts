@@ -17,6 +17,7 @@ import { CompileContext } from "./compile-context.js";
 import { CompileError } from "./compile-error.js";
 import { lowerEdges } from "./edges.js";
 import { GraphBuilder } from "./graph-builder.js";
+import { usedServers } from "./mcp/mcp-usage.js";
 import { nodeOptions, wrapNode } from "./node-wrapper.js";
 import { NODE_KINDS } from "./nodes/index.js";
 import type { CompileOptions } from "./options.js";
@@ -92,6 +93,21 @@ export async function compile(
       },
     ),
   );
+  if (usedServers(data).length) {
+    // Loaded only for a spec with MCP servers: the SDK and the adapters stay out of the others.
+    const [{ mcpTools }, { McpConnections }] = await Promise.all([
+      import("./mcp/mcp-tools.js"),
+      import("./mcp/mcp-connections.js"),
+    ]);
+    ctx.mcpTools = await mcpTools(
+      doc,
+      data,
+      options.mcp ?? new McpConnections({ holdProcess: false }),
+      expr,
+      options.env ?? process.env,
+      ctx.values(undefined),
+    );
+  }
   // A node no path from START reaches is dead code (`unreachable-node` warns): left out, with the
   // edges from it, as LangGraph refuses a node no edge leads to.
   const reached = reachedFromStart(buildGraph(data));

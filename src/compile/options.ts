@@ -7,6 +7,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { BaseCheckpointSaver, BaseStore } from "@langchain/langgraph";
 import type { BaseCache } from "@langchain/langgraph-checkpoint";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
+import type { McpConnections } from "./mcp/mcp-connections.js";
 import type { ScriptQueues, Scripts } from "./models/index.js";
 import type { ProviderRecording } from "./models/recording.js";
 
@@ -40,6 +41,13 @@ export interface CompileOptions {
    * offline (`ProviderRecording.replay(text, file)`): docs/testing.md, "Recordings".
    */
   recording?: ProviderRecording;
+  /**
+   * The connections to the spec's MCP servers (`mcp_servers`), opened on first use and shared by
+   * the compiles given the same one; whoever makes it closes it (an executor closes its own).
+   * Default: a new one for this compile, whose stdio servers hold the process only during a
+   * request and end when it exits.
+   */
+  mcp?: McpConnections;
   /** Tools to use instead of the modules `tools:` names, by tool name. */
   tools?: Record<string, StructuredToolInterface>;
   /** The environment `${{ env.NAME }}` reads in `models:`. Default: process.env. */

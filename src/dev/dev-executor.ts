@@ -49,7 +49,7 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
   const dir = resolve(executorOptions.dir ?? "graphs");
   const versions = new Map<string, number>();
   const statuses = new Map<string, ServedStatus>();
-  const { executor, registry } = createReloadableExecutor(
+  const { executor, registry, mcp } = createReloadableExecutor(
     { ...executorOptions, dir },
     { reload: true, ...(extraFiles ? { extraFiles } : {}) },
   );
@@ -75,6 +75,10 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
     },
     debounceMs,
   );
+  // A spec refused because an MCP server was down is built again once the server is back.
+  mcp.onBack = (path) => {
+    if (statuses.get(path)?.refused) watcher.rebuild(path);
+  };
   const pathOf = (graph: string) =>
     registry
       .paths()
@@ -91,7 +95,12 @@ export function createDevExecutor(options: DevExecutorOptions = {}): DevExecutor
       return path === undefined ? undefined : versions.get(path);
     },
     servedSpec: (path) => registry.current(resolve(path))?.value.spec,
-    statusOf: (path) => statuses.get(resolve(path)),
+    statusOf: (path) => {
+      const status = statuses.get(resolve(path));
+      // Its MCP servers as they stand now: up, down (tried again), and the tools taken.
+      const servers = mcp.describe(resolve(path));
+      return status && servers.length ? { ...status, mcp: servers } : status;
+    },
     moduleVersionCount: () => registry.moduleVersionCount,
     idle: () => watcher.idle(),
     async close() {

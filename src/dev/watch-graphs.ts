@@ -54,6 +54,8 @@ export interface GraphWatcher {
   ready: Promise<void>;
   /** Resolves when no batch is waiting or building (tests wait on it, rather than on time). */
   idle(): Promise<void>;
+  /** Builds a spec again as if its file had changed (an MCP server it needs came back). */
+  rebuild(path: string): void;
   close(): Promise<void>;
 }
 
@@ -185,6 +187,9 @@ export function watchGraphs<T>(
 
   return {
     ready,
+    rebuild: (path) => {
+      if (!closed) seen(path);
+    },
     async idle() {
       for (;;) {
         const current = building;

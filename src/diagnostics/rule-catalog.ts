@@ -47,6 +47,10 @@ export const CATALOG = {
     severity: "error",
     summary: "A node uses a tool that is not declared in `tools`.",
   },
+  "unknown-mcp-server": {
+    severity: "error",
+    summary: "A tool declared with `mcp:` names a server that `mcp_servers` does not declare.",
+  },
   "unknown-model": {
     severity: "error",
     summary:

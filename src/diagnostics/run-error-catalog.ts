@@ -87,6 +87,16 @@ export const RUN_ERRORS = {
       "An expression's evaluation cost more than `limits.expression_cost` (steps, and sizes of what its operations scanned or built); in an edge's expression the phase is `edge`.",
   },
   "tool-error": { phase: "node", summary: "A `tool` node's tool failed." },
+  "tool-timeout": {
+    phase: "node",
+    summary:
+      "A tool of an MCP server did not answer within its server's `timeout_ms`; the call was cancelled and the thread's last checkpoint is kept.",
+  },
+  "mcp-unavailable": {
+    phase: "node",
+    summary:
+      "An MCP server could not be reached (not started, refused, or it died during a call); the message names the server and its transport, and the thread's last checkpoint is kept.",
+  },
   subgraph: {
     phase: "node",
     summary:

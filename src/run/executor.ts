@@ -10,6 +10,7 @@
  * and deleting threads). This file puts them together.
  */
 import { resolve } from "node:path";
+import { McpConnections } from "../compile/mcp/mcp-connections.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
 import { executeRun } from "./execute-run.js";
@@ -30,17 +31,23 @@ export function createExecutor(options: ExecutorOptions = {}): Executor {
 
 export type { Loaded, RegistryOptions };
 
-/** An executor and the registry it loads graphs through, which a watcher reloads (dev/). */
+/** An executor, the registry it loads graphs through, which a watcher reloads, and its MCP connections (dev/). */
 export function createReloadableExecutor(
   options: ExecutorOptions = {},
   registryOptions: RegistryOptions = {},
-): { executor: Executor; registry: GraphRegistry<Loaded> } {
+): { executor: Executor; registry: GraphRegistry<Loaded>; mcp: McpConnections } {
   const dir = resolve(options.dir ?? "graphs");
   const limits = sizeLimits(options);
   const { saver, store, close } = persistence(options, limits);
   /** The environment's secret-looking variables and the secrets given: masked in every run (run-secrets.ts). */
   const envSecrets = [...secretValues(options.env ?? process.env), ...(options.secrets ?? [])];
-  const { registry, pathOf, load } = graphLoader(dir, options, registryOptions, { saver, store });
+  // One connection per MCP server for all the executor's graphs, closed with it.
+  const mcp = new McpConnections();
+  const { registry, pathOf, load } = graphLoader(dir, options, registryOptions, {
+    saver,
+    store,
+    mcp,
+  });
 
   const index = threadIndex(saver);
   // Specs a thread names in its checkpoints are loaded only from inside this project (thread-graph.ts).
@@ -65,6 +72,12 @@ export function createReloadableExecutor(
     envSecrets,
   });
 
-  const executor: Executor = { ...threads, ...driver, close };
-  return { executor, registry };
+  const executor: Executor = {
+    ...threads,
+    ...driver,
+    close: async () => {
+      await Promise.all([close(), mcp.close()]);
+    },
+  };
+  return { executor, registry, mcp };
 }

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { compile, type SpecGraph } from "../compile/compile.js";
+import type { McpConnections } from "../compile/mcp/mcp-connections.js";
 import { ScriptQueues } from "../compile/models/script.js";
 import { contextResolver, type ResolveContext } from "../compile/run-context.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
@@ -47,9 +48,9 @@ export function graphLoader(
   dir: string,
   options: ExecutorOptions,
   registryOptions: RegistryOptions,
-  persisted: Pick<Persistence, "saver" | "store">,
+  persisted: Pick<Persistence, "saver" | "store"> & { mcp: McpConnections },
 ): GraphLoader {
-  const { saver, store } = persisted;
+  const { saver, store, mcp } = persisted;
   // A scripted model without a script (none given, or not this one — a subgraph's model too) fails
   // when it is called, not when the graph compiles: a run that never calls it needs none, as in
   // `graphspec test`, and reading a scripted graph's threads (inspect, history) calls no model.
@@ -83,6 +84,7 @@ export function graphLoader(
         offline: options.offline ?? options.scripts !== undefined,
         checkpointer: cp,
         cache,
+        mcp,
         ...(given ? { store: given } : {}),
       };
       const spec = doc.data as GraphSpec;

@@ -1,7 +1,7 @@
 /**
  * The secrets of one run, to mask by value wherever they could show — its result, its events,
- * its checkpoints: the environment's secret-looking variables, what the spec's `models:` hold or
- * read from the environment (compile/models/model-secrets.ts), and the run's context under
+ * its checkpoints: the environment's secret-looking variables, what the spec's `models:` and
+ * `mcp_servers:` hold or read from the environment (compile/models/model-secrets.ts), and the run's context under
  * secret-looking keys or keys the spec declares `secret: true` — the spec's own and those of the
  * subgraphs it runs, which run with its context.
  */
@@ -34,6 +34,8 @@ export async function specSecrets(doc: SpecDocument, env: Env): Promise<SpecSecr
     const spec = d.data as GraphSpec | undefined;
     if (!spec) return;
     values.push(...modelSecrets(spec.models, env));
+    // MCP servers' headers and environment: the same kinds of credentials, read the same ways.
+    values.push(...modelSecrets(spec.mcp_servers, env));
     for (const [key, field] of Object.entries(spec.context ?? {}))
       if (field.secret === true) contextKeys.add(key);
     for (const ref of graphRefs(spec)) {

@@ -5,6 +5,7 @@
  * Keys may be added here (a graph's model prices, say); none is removed or renamed.
  */
 import { dirname, isAbsolute, relative, sep } from "node:path";
+import type { McpServerView } from "../compile/mcp/mcp-connections.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { findProjectRoot } from "../spec/project-root.js";
 
@@ -18,6 +19,8 @@ export interface ServedStatus {
   warnings?: readonly Diagnostic[];
   /** The change sitting in the file that was refused, if any: the served version is older. */
   refused?: { message: string; diagnostics: readonly Diagnostic[] };
+  /** Its MCP servers: up or down, and the tools taken from each, with their schemas. */
+  mcp?: readonly McpServerView[];
 }
 
 export interface MetadataDiagnostic {
@@ -40,6 +43,8 @@ export interface GraphspecMetadata {
   message?: string;
   /** The version that serves; null when none does (the file never built). */
   served_version: number | null;
+  /** Its MCP servers, when it has any: up (`true`), down (`false`, with why) or not used yet (`null`), and their tools. */
+  mcp_servers?: McpServerView[];
 }
 
 const slashes = (p: string) => p.split(sep).join("/");
@@ -56,6 +61,7 @@ export function graphspecMetadata(path: string, status: ServedStatus): Graphspec
     refused: status.refused !== undefined,
     ...(status.refused && !diagnostics.length ? { message: status.refused.message } : {}),
     served_version: status.version ?? null,
+    ...(status.mcp?.length ? { mcp_servers: [...status.mcp] } : {}),
   };
 }
 

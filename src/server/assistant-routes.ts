@@ -139,7 +139,11 @@ export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   );
   api.get("/assistants/:id/schemas", async (c) => {
     const { graph } = await withGraph(c);
-    return c.json(graphSchemas(graph, await subgraphTools(graph.spec, graph.path)));
+    // graphspec dev: the tools its MCP servers gave (`tools: all` names them only once listed).
+    const fromServers = (graph.status?.mcp ?? []).flatMap((s) => s.tools.map((t) => t.name));
+    return c.json(
+      graphSchemas(graph, [...(await subgraphTools(graph.spec, graph.path)), ...fromServers]),
+    );
   });
   api.get("/assistants/:id/subgraphs", async (c) => {
     await withGraph(c);

@@ -42,7 +42,12 @@ export async function subgraphTools(spec: GraphSpec, path: string): Promise<stri
         () => undefined,
       );
       if (!loaded) continue;
-      tools.push(...Object.keys(loaded.tools ?? {}));
+      tools.push(
+        ...Object.keys(loaded.tools ?? {}),
+        ...Object.values(loaded.mcp_servers ?? {}).flatMap((s) =>
+          Array.isArray(s.tools) ? s.tools : [],
+        ),
+      );
       await visit(loaded, child);
     }
   };
@@ -58,7 +63,11 @@ export function runConfigSchema(
   const models = spec.models ?? {};
   // Each name once, in the order the spec's `allow` lists first name it.
   const allowed = [...new Set(Object.values(models).flatMap((m) => m.allow ?? []))];
-  const tools = [...new Set([...Object.keys(spec.tools ?? {}), ...moreTools])];
+  // A server's `tools: [..]` are tools of the spec under their own names (`all`: the executor's listing, in moreTools).
+  const fromServers = Object.values(spec.mcp_servers ?? {}).flatMap((s) =>
+    Array.isArray(s.tools) ? s.tools : [],
+  );
+  const tools = [...new Set([...Object.keys(spec.tools ?? {}), ...fromServers, ...moreTools])];
   if (!allowed.length && !tools.length) return null;
   const described = (name: string) => {
     const m = models[name];

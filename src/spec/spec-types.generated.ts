@@ -84,7 +84,7 @@ export type McpServer = {
    */
   command?: string;
   /**
-   * Its arguments. Paths are relative to the spec file.
+   * Its arguments, passed as given; it starts in `cwd`, so a relative path is relative to it (by default the spec file's folder).
    */
   args?: string[];
   /**
@@ -94,7 +94,7 @@ export type McpServer = {
     [k: string]: Template;
   };
   /**
-   * Its working directory, relative to the spec file. It may not leave the project root.
+   * Its working directory, relative to the spec file (default: the spec file's folder). It may not leave the project root.
    */
   cwd?: string;
   /**

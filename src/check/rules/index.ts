@@ -26,6 +26,7 @@ import { subgraphErrors } from "./subgraph-errors.js";
 import { toolArgs } from "./tool-args.js";
 import { toolLock } from "./tool-lock.js";
 import { unknownExport } from "./unknown-export.js";
+import { unknownMcpServer } from "./unknown-mcp-server.js";
 import { unknownModel } from "./unknown-model.js";
 import { unknownModule } from "./unknown-module.js";
 import { unknownNode } from "./unknown-node.js";
@@ -42,6 +43,7 @@ export const RULES: readonly Rule[] = [
   nameCollision,
   unknownStateKey,
   unknownTool,
+  unknownMcpServer,
   unknownModel,
   unknownProvider,
   modelTemplate,

@@ -30,6 +30,7 @@ import type { AgentNode } from "../../spec/spec-types.generated.js";
 import { agentCallbacks } from "../agent-tokens.js";
 import { boundArguments } from "../build-tool.js";
 import type { CompileContext } from "../compile-context.js";
+import { failsRun } from "../fails-run.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import { outputToolName, structuredAnswers } from "../llm/agent-structured.js";
 import { promptBuilder } from "../llm/prompt.js";
@@ -135,7 +136,7 @@ function toolPolicy(outputTool: string | undefined) {
       } catch (e) {
         // LangChain lets an error from inside a middleware fail the run; a tool's own error is the
         // model's to read, as it is without middleware (its default tool-error handling).
-        if (isGraphInterrupt(e) || runtime.signal?.aborted) throw e;
+        if (isGraphInterrupt(e) || failsRun(e) || runtime.signal?.aborted) throw e;
         const { toolCall } = request;
         return new ToolMessage({
           content: ToolInvocationError.isInstance(e)

@@ -1,17 +1,23 @@
 /**
  * `tools`: runs the tool calls of the last AI message in `messages` — LangGraph's prebuilt
- * `ToolNode` over the node's tools (default: every declared tool). A tool that throws, a call for
- * a tool the node does not have, and a call the run's tool allowlist does not name
+ * `ToolNode` over the node's tools (default: every declared tool, and MCP servers' tools). A tool
+ * that throws, a call for a tool the node does not have, and a call the run's tool allowlist does not name
  * (tool-policy.ts) become error messages for the model to read. A tool that returns a Command
  * updates the state through it, as in LangGraph. When the last message is not an AI message there
  * is nothing to run, and the node writes nothing.
  */
 
-import { type AIMessage, isAIMessage } from "@langchain/core/messages";
+import { type AIMessage, isAIMessage, ToolMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
-import { type Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import {
+  type Command,
+  isCommand,
+  isGraphInterrupt,
+  type LangGraphRunnableConfig,
+} from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { ToolsNode } from "../../spec/spec-types.generated.js";
+import { failsRun } from "../fails-run.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import type { NodeKind, NodeResult } from "../node-kind.js";
 import { policyDenial } from "../tool-policy.js";
@@ -23,9 +29,20 @@ class PolicyToolNode extends ToolNode {
     config: LangGraphRunnableConfig,
     state: unknown,
   ): Promise<import("@langchain/core/messages").ToolMessage | Command> {
-    return (
-      (await policyDenial(call, config.configurable, config)) ?? super.runTool(call, config, state)
-    );
+    const denial = await policyDenial(call, config.configurable, config);
+    if (denial) return denial;
+    try {
+      return await super.runTool(call, config, state);
+    } catch (e) {
+      // LangGraph's own handling (handleToolErrors), but for the errors that fail the run.
+      if (isGraphInterrupt(e) || failsRun(e)) throw e;
+      return new ToolMessage({
+        status: "error",
+        content: `Error: ${(e as Error)?.message ?? e}\n Please fix your mistakes.`,
+        name: call.name,
+        tool_call_id: call.id ?? "",
+      });
+    }
   }
 }
 
@@ -90,8 +107,14 @@ function checkCommands(name: string, outputs: readonly unknown[], state: unknown
 
 export const toolsKind: NodeKind<ToolsNode> = {
   lower(name, node, ctx) {
-    const names = node.tools ?? Object.keys(ctx.spec.tools ?? {});
-    const toolNode = new PolicyToolNode(names.map((n) => ctx.tool(n)));
+    // Default: every declared tool, and those MCP servers give under their own names.
+    const names = node.tools ?? [
+      ...new Set([...Object.keys(ctx.spec.tools ?? {}), ...ctx.mcpTools.keys()]),
+    ];
+    const toolNode = new PolicyToolNode(
+      names.map((n) => ctx.tool(n)),
+      { handleToolErrors: false },
+    );
     return {
       run: async ({ state, config }) => {
         // Nothing to run when the last message is not an AI message (the history is empty, or a

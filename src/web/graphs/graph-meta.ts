@@ -1,7 +1,7 @@
 /**
  * What `graphspec dev` says of a graph in its assistant's `metadata.graphspec` (docs/server.md
  * "Assistants in graphspec dev"; built by src/server/assistant-metadata.ts): the spec file, the
- * refused change's diagnostics, the version that serves.
+ * refused change's diagnostics, the version that serves, its MCP servers.
  */
 import type { Assistant } from "@langchain/langgraph-sdk";
 
@@ -15,12 +15,23 @@ export interface PageDiagnostic {
   hint?: string;
 }
 
+/** An MCP server of the graph, as graphspec dev last found it, with the tools taken from it. */
+export interface McpServerMeta {
+  name: string;
+  transport: "stdio" | "http";
+  up: boolean | null;
+  message?: string;
+  hint?: string;
+  tools: { name: string; description: string; schema: Record<string, unknown> }[];
+}
+
 export interface GraphMeta {
   file: string;
   diagnostics: PageDiagnostic[];
   refused: boolean;
   message?: string;
   served_version: number | null;
+  mcp_servers?: McpServerMeta[];
 }
 
 export function graphMetaOf(a: Assistant): GraphMeta | undefined {

@@ -1,12 +1,13 @@
 /**
  * One graph: its name, description and Run link, its drawing (the last good one while a refused
- * change sits in the file), its schemas, and its diagnostics.
+ * change sits in the file), its schemas, its MCP servers and its diagnostics.
  */
 import type { Assistant } from "@langchain/langgraph-sdk";
 import { GraphDrawing } from "../draw/graph-drawing.js";
 import { hrefOf } from "../route.js";
 import { DiagnosticsList } from "./diagnostics-list.js";
 import { graphMetaOf } from "./graph-meta.js";
+import { McpServers } from "./mcp-servers.js";
 import { SchemaSummary } from "./schema-summary.js";
 import { useDrawing } from "./use-drawing.js";
 
@@ -48,6 +49,7 @@ export function GraphView(props: { assistant: Assistant }) {
         <p class="hint">Drawing…</p>
       )}
       <SchemaSummary schemas={drawing.schemas} />
+      <McpServers servers={meta?.mcp_servers} />
       {meta?.refused || meta?.diagnostics.length ? null : <DiagnosticsList meta={meta} />}
     </section>
   );

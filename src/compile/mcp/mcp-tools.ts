@@ -1,0 +1,209 @@
+/**
+ * The tools a spec takes from its MCP servers, as LangChain tools: each server's tools listed
+ * through LangChain's adapters (`loadMcpTools`, which converts the server's JSON Schemas and each
+ * call's result), over the executor's shared connection (mcp-connections.ts). A server's
+ * `tools: all | [..]` gives tools under their own names; a `tools:` entry with `mcp:` renames one,
+ * describes it or binds its arguments, as build-tool.ts does for a module's tool.
+ */
+import { dirname, resolve } from "node:path";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import type { ExprEnvironment } from "../../expr/index.js";
+import { isTemplate } from "../../expr/index.js";
+import { isObject } from "../../spec/data.js";
+import type { SpecDocument } from "../../spec/document.js";
+import { isInside } from "../../spec/inside-root.js";
+import type { GraphSpec, McpServer } from "../../spec/spec-types.generated.js";
+import { activeNode } from "../active-node.js";
+import { buildTool } from "../build-tool.js";
+import { CompileError } from "../compile-error.js";
+import { GraphspecRunError } from "../graphspec-run-error.js";
+import { readsContext } from "../models/run-fields.js";
+import type { ValueCompiler } from "../values.js";
+import type { McpConnections } from "./mcp-connections.js";
+import { connectionFailure, McpServerConnection } from "./mcp-server-connection.js";
+import type { ServerTarget } from "./mcp-transport.js";
+import { isMcpTool, usedServers } from "./mcp-usage.js";
+
+type Env = Record<string, string | undefined>;
+
+/** Where the server is: its command, arguments, environment and folder, or its URL and headers. */
+function targetOf(
+  doc: SpecDocument,
+  name: string,
+  server: McpServer,
+  expr: ExprEnvironment,
+  env: Env,
+): ServerTarget {
+  const vars = {
+    env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
+  };
+  const evaluate = (field: string, value: string, context?: Record<string, unknown>): string => {
+    if (!isTemplate(value)) return value;
+    try {
+      return String(
+        expr
+          .compileTemplate(value, expr.modelsScope())
+          .evaluate({ ...vars, context: context ?? {} }),
+      );
+    } catch (e) {
+      const missing = /^no such key: (\S+)$/.exec((e as Error).message)?.[1];
+      throw new CompileError(
+        `${doc.file}: \`mcp_servers.${name}.${field}\` could not be computed: ${
+          missing ? `\`${missing}\` is not set` : (e as Error).message
+        }`,
+      );
+    }
+  };
+  if (server.url !== undefined) {
+    const headers = Object.entries(server.headers ?? {});
+    const fixed = Object.fromEntries(
+      headers.filter(([, v]) => !readsContext(v)).map(([k, v]) => [k, evaluate(`headers.${k}`, v)]),
+    );
+    const perRun = headers.filter(([, v]) => readsContext(v));
+    return {
+      kind: "http",
+      url: server.url,
+      headers: () => {
+        // Listing the tools runs outside any node: headers read from a run's context are sent
+        // with the calls that run has, not with the listing.
+        const context = activeNode.getStore()?.context;
+        if (!context || !perRun.length) return fixed;
+        return {
+          ...fixed,
+          ...Object.fromEntries(perRun.map(([k, v]) => [k, evaluate(`headers.${k}`, v, context)])),
+        };
+      },
+    };
+  }
+  const base = dirname(doc.path);
+  const cwd = resolve(base, server.cwd ?? ".");
+  if (!isInside(doc.root, cwd)) {
+    throw new CompileError(
+      `${doc.file}: \`mcp_servers.${name}.cwd\` (${server.cwd}) leaves the project root [path-escape]`,
+    );
+  }
+  return {
+    kind: "stdio",
+    command: server.command!,
+    args: server.args ?? [],
+    env: Object.fromEntries(
+      Object.entries(server.env ?? {}).map(([k, v]) => [k, evaluate(`env.${k}`, v)]),
+    ),
+    cwd,
+  };
+}
+
+/** A tool's schema as JSON Schema: the adapters give it as one; a tool with `bind` as one too. */
+const jsonSchemaOf = (schema: unknown): Record<string, unknown> =>
+  (isObject(schema) && !("_def" in schema) && !("_zod" in schema)
+    ? schema
+    : toJsonSchema(schema as never)) as Record<string, unknown>;
+
+/** The server's tools as LangChain tools, by their names on the server. */
+async function serverTools(
+  connection: McpServerConnection,
+): Promise<Map<string, StructuredToolInterface>> {
+  const { loadMcpTools } = await import("@langchain/mcp-adapters");
+  const tools = await loadMcpTools(connection.name, connection.adapterClient as never, {
+    throwOnLoadError: true,
+  });
+  for (const t of tools) {
+    const call = t.func;
+    // A call the connection failed (server down, timeout) fails the run with the connection's
+    // coded error; the adapters would have made it a message for the model.
+    t.func = async (...args: Parameters<typeof call>) => {
+      const slot: { error?: GraphspecRunError } = {};
+      try {
+        return await connectionFailure.run(slot, () => call(...args));
+      } catch (e) {
+        throw slot.error ?? e;
+      }
+    };
+  }
+  return new Map(tools.map((t) => [t.name, t as StructuredToolInterface]));
+}
+
+/** The spec's MCP tools by the name nodes use, each server connected (once per executor) and listed. */
+export async function mcpTools(
+  doc: SpecDocument,
+  spec: GraphSpec,
+  connections: McpConnections,
+  expr: ExprEnvironment,
+  env: Env,
+  values: ValueCompiler,
+): Promise<Map<string, StructuredToolInterface>> {
+  const found = new Map<string, StructuredToolInterface>();
+  const servers = spec.mcp_servers ?? {};
+  const listed = new Map<string, Map<string, StructuredToolInterface>>();
+  /** The server each tool came from. */
+  const fromServer = new Map<string, string>();
+  for (const name of usedServers(spec)) {
+    const server = servers[name]!;
+    const target = targetOf(doc, name, server, expr, env);
+    const connection = connections.connection(
+      doc.path,
+      name,
+      server,
+      () =>
+        new McpServerConnection(
+          name,
+          target,
+          server.timeout_ms ?? 30_000,
+          connections.options.holdProcess !== false,
+        ),
+    );
+    const tools = await serverTools(connection).catch((e: unknown) => {
+      if (!(e instanceof GraphspecRunError)) throw e;
+      // The graph cannot be built without its tools' schemas; a later run tries again.
+      throw new CompileError(
+        `${doc.file}: ${e.message} [${e.code}]${e.hint ? `\n  hint: ${e.hint}` : ""}`,
+      );
+    });
+    listed.set(name, tools);
+    const taken =
+      server.tools === "all" ? [...tools.keys()] : Array.isArray(server.tools) ? server.tools : [];
+    for (const t of taken) {
+      const tool = tools.get(t);
+      if (!tool) throw missingTool(doc, name, t, tools);
+      found.set(t, tool);
+      fromServer.set(t, name);
+    }
+  }
+  for (const [name, decl] of Object.entries(spec.tools ?? {})) {
+    if (!isMcpTool(decl)) continue;
+    const tools = listed.get(decl.mcp);
+    if (!tools) {
+      throw new CompileError(
+        `${doc.file}: tool \`${name}\` names MCP server \`${decl.mcp}\`, which \`mcp_servers\` does not declare`,
+      );
+    }
+    const onServer = decl.tool ?? name;
+    const tool = tools.get(onServer);
+    if (!tool) throw missingTool(doc, decl.mcp, onServer, tools);
+    found.set(name, buildTool(name, decl, tool, values));
+    fromServer.set(name, decl.mcp);
+  }
+  for (const server of listed.keys()) {
+    const views = [...found]
+      .filter(([name]) => fromServer.get(name) === server)
+      .map(([name, t]) => ({
+        name,
+        description: t.description,
+        schema: jsonSchemaOf(t.schema),
+      }));
+    connections.noteTools(doc.path, server, views);
+  }
+  return found;
+}
+
+function missingTool(
+  doc: SpecDocument,
+  server: string,
+  tool: string,
+  tools: Map<string, unknown>,
+): CompileError {
+  return new CompileError(
+    `${doc.file}: MCP server \`${server}\` has no tool \`${tool}\`; it offers: ${[...tools.keys()].join(", ") || "none"}`,
+  );
+}
