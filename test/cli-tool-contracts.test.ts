@@ -3,7 +3,15 @@
  * tool module that leaves a marker file when it is imported, `graphspec lock` (which runs it) and
  * then `graphspec validate` as the project's CI runs it (which must not), through the built CLI.
  */
-import { appendFileSync, existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { graphspecIn, ROOT, scratchDir } from "./support/cli.js";
@@ -216,6 +224,31 @@ describe("validate checks a module tool's arguments from graphspec.lock.json, ru
       ]);
     } finally {
       rmSync(join(dir, file));
+    }
+  });
+
+  it("the lock holds the specs of the folders it was written for; one elsewhere is checked as without it", () => {
+    const lock = JSON.parse(readFileSync(join(dir, "graphspec.lock.json"), "utf8"));
+    expect(lock.covers).toEqual(["graphs"]);
+    writeFileSync(join(dir, "tools", "other.ts"), TOOL.replace('name: "add"', 'name: "plus"'));
+    mkdirSync(join(dir, "examples"), { recursive: true });
+    const spec = graph("elsewhere", "{ a: 1, b: 2 }").replace(
+      "../tools/math.ts",
+      "../tools/other.ts",
+    );
+    writeFileSync(join(dir, "examples", "elsewhere.yaml"), spec);
+    mkdirSync(join(dir, "graphs", "more"), { recursive: true });
+    writeFileSync(
+      join(dir, "graphs", "more", "below.yaml"),
+      spec.replace("elsewhere", "below").replace("../tools/", "../../tools/"),
+    );
+    try {
+      expect(validate("examples/elsewhere.yaml").findings).toEqual([]);
+      // A folder below one it covers is covered: a new spec there must be locked.
+      expect(validate("graphs/more/below.yaml").findings.map((f) => f.rule)).toEqual(["tool-lock"]);
+    } finally {
+      rmSync(join(dir, "examples"), { recursive: true });
+      rmSync(join(dir, "graphs", "more"), { recursive: true });
     }
   });
 });

@@ -59,7 +59,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   modules: ["diagnostics", "spec"],
   expr: ["diagnostics", "spec"],
   check: ["diagnostics", "spec", "json-schema", "modules", "expr"],
-  compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],
+  compile: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "peers"],
   run: ["diagnostics", "spec", "json-schema", "modules", "expr", "check", "compile", "peers"],
   // `graphspec lsp`: validate's findings in an editor; reads specs, never runs them (no LangChain).
   lsp: ["diagnostics", "spec", "json-schema", "modules", "expr", "check"],

@@ -9,6 +9,7 @@ import { checkDocument } from "../check/validate.js";
 import type { Diagnostic } from "../diagnostics/diagnostic.js";
 import { ExprEnvironment } from "../expr/index.js";
 import { inProcessInspector, moduleRefs, resolveRef, sharedIn } from "../modules/index.js";
+import { loadPeer } from "../peers/load-peer.js";
 import { buildGraph, reachedFromStart } from "../spec/control-flow.js";
 import type { SpecDocument } from "../spec/document.js";
 import { loadSpec } from "../spec/load.js";
@@ -95,10 +96,9 @@ export async function compile(
   );
   if (usedServers(data).length) {
     // Loaded only for a spec with MCP servers: the SDK and the adapters stay out of the others.
-    const [{ mcpTools }, { McpConnections }] = await Promise.all([
-      import("./mcp/mcp-tools.js"),
-      import("./mcp/mcp-connections.js"),
-    ]);
+    const [{ mcpTools }, { McpConnections }] = await loadPeer("mcp", () =>
+      Promise.all([import("./mcp/mcp-tools.js"), import("./mcp/mcp-connections.js")]),
+    );
     ctx.mcpTools = await mcpTools(
       doc,
       data,

@@ -19,6 +19,7 @@ export {
   type LockedMcpTool,
   type LockedModule,
   type LockRead,
+  lockCovers,
   lockKey,
   lockText,
   parseLock,

@@ -30,6 +30,10 @@ export const PEER_FEATURES = {
     what: "drawing a graph as PNG (graphspec draw --format png)",
     packages: ["@resvg/resvg-js"],
   },
+  mcp: {
+    what: "tools from MCP servers (a spec's `mcp_servers`, at run time and in graphspec lock)",
+    packages: ["@langchain/mcp-adapters", "@modelcontextprotocol/sdk"],
+  },
   types: {
     what: "TypeScript types for graphs (graphspec types)",
     packages: ["json-schema-to-typescript"],

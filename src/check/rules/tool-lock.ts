@@ -1,4 +1,4 @@
-import { LOCK_COMMAND, LOCK_FILE, lockKey, moduleHash } from "../../modules/index.js";
+import { LOCK_COMMAND, LOCK_FILE, lockCovers, lockKey, moduleHash } from "../../modules/index.js";
 import { checkedModuleRefs, projectLock, sharedOf } from "../module-refs.js";
 import type { Rule } from "../rule.js";
 
@@ -14,6 +14,8 @@ export const toolLock: Rule = {
   async check(ctx) {
     const read = await projectLock(ctx);
     if (!read) return;
+    // A spec outside the folders the lock was written for is checked as without one.
+    if (read.ok && !lockCovers(read.lock, ctx.doc.root, ctx.doc.path)) return;
     const refs = (await checkedModuleRefs(ctx)).filter((r) => r.ref.kind === "tool" && r.abs);
     if (!read.ok) {
       const first = refs[0];

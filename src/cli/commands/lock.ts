@@ -7,7 +7,7 @@
  * (lock-mcp.ts) and records their tools. `--check` compares instead of writing.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import {
   DEFAULT_LOAD_TIMEOUT_MS,
@@ -25,6 +25,7 @@ import {
   sharedIn,
   type ToolLock,
 } from "../../modules/index.js";
+import { requirePeers } from "../../peers/load-peer.js";
 import { isObject } from "../../spec/data.js";
 import { PathProbes } from "../../spec/path-probes.js";
 import { durationArg, jsonArg } from "../args.js";
@@ -106,6 +107,8 @@ export async function lockCommand(argv: string[], io: Io): Promise<number> {
   // Tool modules by project root, then by their key in that root's lock; MCP servers by root, then name.
   const roots = new Map<string, Map<string, Wanted>>();
   const serversOf = new Map<string, Map<string, WantedServer>>();
+  // The folders of the specs locked, by root: the lock holds specs there to it (lock-file.ts).
+  const coversOf = new Map<string, Set<string>>();
   const probes = new PathProbes();
   const shared = sharedIn(new Map());
   let failed = false;
@@ -115,6 +118,9 @@ export async function lockCommand(argv: string[], io: Io): Promise<number> {
     roots.set(doc.root, wanted);
     const servers = serversOf.get(doc.root) ?? new Map<string, WantedServer>();
     serversOf.set(doc.root, servers);
+    const covers = coversOf.get(doc.root) ?? new Set<string>();
+    coversOf.set(doc.root, covers);
+    covers.add(lockKey(doc.root, dirname(doc.path)) || ".");
     for (const problem of await collectServers(doc, servers, shared)) {
       io.err(problem);
       failed = loadFailed = true;
@@ -160,12 +166,18 @@ export async function lockCommand(argv: string[], io: Io): Promise<number> {
       }
       modules.set(key, { sha256, exports });
     }
+    // Checked before any server starts: one error names what to install.
+    if (servers.size) await requirePeers(["mcp"]);
     const mcp = await lockServers(servers, { timeout, context }, io.err);
     if (rootFailed || mcp.failed) {
       failed = loadFailed = true;
       continue;
     }
-    const text = lockText({ modules, mcpServers: mcp.servers });
+    const text = lockText({
+      modules,
+      mcpServers: mcp.servers,
+      covers: [...(coversOf.get(root) ?? [])],
+    });
     const drift = mcpDrift(lockOnDisk(before), mcp.servers).map((line) => `  ${line}`);
     const tools = [...modules.values()].reduce(
       (n, m) => n + [...m.exports.values()].filter((f) => f.kind === "tool").length,

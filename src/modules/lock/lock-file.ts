@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { isObject } from "../../spec/data.js";
 import type { ExportFacts } from "../export-facts.js";
 import { readFacts } from "../isolated/answer.js";
@@ -51,6 +51,23 @@ export interface ToolLock {
   modules: ReadonlyMap<string, LockedModule>;
   /** MCP servers by their name in the specs' `mcp_servers` (one name, one server per project). */
   mcpServers: ReadonlyMap<string, LockedMcpServer>;
+  /**
+   * The folders (from the project root, with `/`; `.` the root) of the specs it was written for:
+   * a spec in one of them, or below, must find its tool modules in it (`tool-lock`); a spec
+   * elsewhere in the project (a test fixture, a docs example) is checked as without a lock.
+   * Undefined (a lock written before it was kept): every spec of the project.
+   */
+  covers?: readonly string[];
+}
+
+/** Folders a lock may name as covered: far more than a project has. */
+const MAX_COVERS = 10_000;
+
+/** Whether the lock holds the spec at `specPath` to it (see `ToolLock.covers`). */
+export function lockCovers(lock: ToolLock, root: string, specPath: string): boolean {
+  if (!lock.covers) return true;
+  const dir = lockKey(root, dirname(specPath)) || ".";
+  return lock.covers.some((c) => c === "." || dir === c || dir.startsWith(`${c}/`));
 }
 
 /** The lock, none (no file), or why it cannot be used. */
@@ -104,7 +121,13 @@ export function parseLock(data: unknown): LockRead {
     }
     modules.set(key, { sha256: entry.sha256, exports });
   }
-  return { ok: true, lock: { modules, mcpServers: parseMcpServers(data.mcp_servers) } };
+  const covers = Array.isArray(data.covers)
+    ? data.covers.filter((c): c is string => typeof c === "string").slice(0, MAX_COVERS)
+    : undefined;
+  return {
+    ok: true,
+    lock: { modules, mcpServers: parseMcpServers(data.mcp_servers), ...(covers ? { covers } : {}) },
+  };
 }
 
 /** The lock's `mcp_servers`: entries not of the shape lock writes are left out (so: not recorded). */
@@ -141,6 +164,13 @@ export function sorted(v: unknown): unknown {
   return out;
 }
 
+/** Folders without those inside another of them (`graphs/sub` goes with `graphs`), sorted. */
+function outermost(folders: readonly string[]): string[] {
+  const all = [...new Set(folders)].sort();
+  if (all.includes(".")) return ["."];
+  return all.filter((f) => !all.some((g) => g !== f && f.startsWith(`${g}/`)));
+}
+
 /** The lock's text: JSON with sorted keys and two-space indents, which diffs line by line. */
 export function lockText(lock: ToolLock): string {
   const modules: Record<string, unknown> = Object.create(null);
@@ -159,6 +189,7 @@ export function lockText(lock: ToolLock): string {
       ? `Written by \`graphspec lock\`: the tools' argument schemas, which \`graphspec validate\` checks specs against without running the modules or starting the MCP servers. Run \`${LOCK_COMMAND}\` again when a tool module or an MCP server changes, and commit this file.`
       : `Written by \`graphspec lock\`: the tools' argument schemas, which \`graphspec validate\` checks specs against without running the modules. Run \`${LOCK_COMMAND}\` again when a tool module changes, and commit this file.`,
     version: LOCK_VERSION,
+    ...(lock.covers ? { covers: outermost(lock.covers) } : {}),
     modules: sorted(modules),
     // Left out when no spec declares a server: a lock of module tools only stays as it was.
     ...(mcp ? { mcp_servers: sorted(servers) } : {}),
