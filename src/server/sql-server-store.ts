@@ -423,8 +423,15 @@ export function sqlStore(sql: Sql): ServerStore {
       return rows.map((r) => r.status as RunStatus);
     },
     async setRunStatus(id, status, extra = {}) {
-      const sets = ["status = $2"];
-      const params: unknown[] = [id, status];
+      const params: unknown[] = [id, status, now()];
+      // The record's `updated_at` moves with its status (as in memory): a thread's view compares
+      // it with its newest checkpoint to say whether its failed last run still stands.
+      const sets = [
+        "status = $2",
+        pg
+          ? "record = (record::jsonb || jsonb_build_object('updated_at', $3::text))::text"
+          : "record = json_set(record, '$.updated_at', $3)",
+      ];
       // A finished run's request is erased: nothing will start it again.
       if (status !== "pending" && status !== "running") sets.push("request = NULL");
       if (extra.owner !== undefined) {
