@@ -4,27 +4,19 @@
  * The diagnostics are the ones `graphspec validate` prints for the same text, at the same ranges.
  * Run `npm run build` first.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  createProtocolConnection,
-  type Diagnostic,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
   ExitNotification,
-  InitializedNotification,
-  InitializeRequest,
-  type ProtocolConnection,
-  PublishDiagnosticsNotification,
-  type PublishDiagnosticsParams,
   ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { type LspSession, startLsp } from "./lsp-client.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const dir = mkdtempSync(join(tmpdir(), "graphspec-lsp-"));
@@ -43,55 +35,26 @@ edges:
 `;
 const FIXED = BROKEN.replace("to: wrte", "to: END");
 
-let child: ChildProcess;
-let client: ProtocolConnection;
-const published: PublishDiagnosticsParams[] = [];
-const waiters: (() => void)[] = [];
-
-/** The next diagnostics published for the spec from now on. */
-const nextDiagnostics = (from = published.length) =>
-  new Promise<Diagnostic[]>((resolve) => {
-    const look = () => {
-      const found = published.slice(from).find((p) => p.uri === uri);
-      if (found) resolve(found.diagnostics);
-      else waiters.push(look);
-    };
-    look();
-  });
+let lsp: LspSession;
+const nextDiagnostics = () => lsp.nextPublished(uri);
 
 beforeAll(async () => {
   mkdirSync(join(dir, "graphs"));
   writeFileSync(join(dir, "package.json"), "{}");
   writeFileSync(spec, BROKEN);
-  child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
-  client = createProtocolConnection(
-    new StreamMessageReader(child.stdout!),
-    new StreamMessageWriter(child.stdin!),
-  );
-  client.onNotification(PublishDiagnosticsNotification.type, (p) => {
-    published.push(p);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  client.listen();
-  const init = await client.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: pathToFileURL(dir).href,
-    capabilities: {},
-    workspaceFolders: null,
-  });
-  expect(init.serverInfo?.name).toBe("graphspec");
-  await client.sendNotification(InitializedNotification.type, {});
+  lsp = await startLsp(dir);
+  expect(lsp.init.serverInfo?.name).toBe("graphspec");
 });
 
 afterAll(async () => {
-  child?.kill();
+  lsp?.child.kill();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe("graphspec lsp: diagnostics", () => {
   it("publishes validate's findings for the opened text, at validate's range, rule and hint", async () => {
     const got = nextDiagnostics();
-    await client.sendNotification(DidOpenTextDocumentNotification.type, {
+    await lsp.client.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId: "yaml", version: 1, text: BROKEN },
     });
     const diagnostics = await got;
@@ -123,7 +86,7 @@ describe("graphspec lsp: diagnostics", () => {
 
   it("re-checks the unsaved text as it changes: fixed in the buffer, no diagnostics left", async () => {
     const got = nextDiagnostics();
-    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+    await lsp.client.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri, version: 2 },
       contentChanges: [{ text: FIXED }],
     });
@@ -139,40 +102,26 @@ describe("graphspec lsp: diagnostics", () => {
       "  write: { kind: set, values: { draft: first draft } }",
       "  write: { kind: llm, system: { file: prompts/p.md }, prompt: hi, write: draft }",
     );
-    const from = published.length;
-    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+    const inPrompt = lsp.nextPublished(promptUri);
+    await lsp.client.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri, version: 3 },
       contentChanges: [{ text: withPrompt }],
     });
-    const inPrompt = await new Promise<Diagnostic[]>((resolve) => {
-      const look = () => {
-        const found = published.slice(from).find((p) => p.uri === promptUri);
-        if (found) resolve(found.diagnostics);
-        else waiters.push(look);
-      };
-      look();
-    });
-    expect(inPrompt.map((d) => [d.code, d.range.start.line])).toEqual([["unknown-state-key", 1]]);
-    const cleared = published.length;
-    await client.sendNotification(DidChangeTextDocumentNotification.type, {
+    expect((await inPrompt).map((d) => [d.code, d.range.start.line])).toEqual([
+      ["unknown-state-key", 1],
+    ]);
+    const after = lsp.nextPublished(promptUri);
+    await lsp.client.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri, version: 4 },
       contentChanges: [{ text: FIXED }],
     });
-    const after = await new Promise<Diagnostic[]>((resolve) => {
-      const look = () => {
-        const found = published.slice(cleared).find((p) => p.uri === promptUri);
-        if (found) resolve(found.diagnostics);
-        else waiters.push(look);
-      };
-      look();
-    });
-    expect(after).toEqual([]);
+    expect(await after).toEqual([]);
   });
 
   it("ends on shutdown and exit", async () => {
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-    await client.sendRequest(ShutdownRequest.type);
-    await client.sendNotification(ExitNotification.type);
+    const exited = new Promise<number | null>((r) => lsp.child.once("exit", (code) => r(code)));
+    await lsp.client.sendRequest(ShutdownRequest.type);
+    await lsp.client.sendNotification(ExitNotification.type);
     expect(await exited).toBe(0);
   });
 });

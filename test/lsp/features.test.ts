@@ -4,7 +4,6 @@
  * reducers, tools), hover and go-to-definition of a spec's names.
  * Run `npm run build` first.
  */
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,20 +11,14 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CompletionRequest,
-  createProtocolConnection,
   DefinitionRequest,
   DidChangeTextDocumentNotification,
   DidOpenTextDocumentNotification,
   HoverRequest,
-  InitializedNotification,
-  InitializeRequest,
   type ProtocolConnection,
-  PublishDiagnosticsNotification,
-  StreamMessageReader,
-  StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
+import { type LspSession, startLsp } from "./lsp-client.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const dir = mkdtempSync(join(tmpdir(), "graphspec-lsp-completion-"));
 const spec = join(dir, "graphs", "triage.yaml");
 const uri = pathToFileURL(spec).href;
@@ -48,31 +41,17 @@ edges:
   - { from: answer, to: END }
 `;
 
+let lsp: LspSession;
 let client: ProtocolConnection;
 let version = 1;
-const kill: (() => void)[] = [];
 
 beforeAll(async () => {
   mkdirSync(join(dir, "graphs"));
   writeFileSync(join(dir, "package.json"), "{}");
   writeFileSync(spec, TEXT);
-  const child = spawn(process.execPath, [BIN, "lsp", "--stdio"], { stdio: "pipe" });
-  kill.push(() => child.kill());
-  client = createProtocolConnection(
-    new StreamMessageReader(child.stdout),
-    new StreamMessageWriter(child.stdin),
-  );
-  const checked = new Promise<void>((r) =>
-    client.onNotification(PublishDiagnosticsNotification.type, () => r()),
-  );
-  client.listen();
-  await client.sendRequest(InitializeRequest.type, {
-    processId: process.pid,
-    rootUri: pathToFileURL(dir).href,
-    capabilities: {},
-    workspaceFolders: null,
-  });
-  await client.sendNotification(InitializedNotification.type, {});
+  lsp = await startLsp(dir);
+  client = lsp.client;
+  const checked = lsp.nextPublished(uri);
   await client.sendNotification(DidOpenTextDocumentNotification.type, {
     textDocument: { uri, languageId: "yaml", version, text: TEXT },
   });
@@ -80,7 +59,7 @@ beforeAll(async () => {
   await checked;
 });
 afterAll(() => {
-  for (const k of kill) k();
+  lsp?.child.kill();
   rmSync(dir, { recursive: true, force: true });
 });
 
