@@ -161,6 +161,25 @@ describe("graphspec serve's tenant caps", () => {
     expect(await s.exited).toBe(0);
   });
 
+  it("--max-assistants-per-tenant 1 --max-assistant-bytes 2KiB: the second saved assistant is a 403, a big one a 413", async () => {
+    const s = await launch(
+      ...["serve", GRAPHS, "--no-auth", "--port", "0", "--host", "127.0.0.1"],
+      ...["--checkpointer", "memory", "--max-assistants-per-tenant", "1"],
+      ...["--max-assistant-bytes", "2KiB"],
+    );
+    const client = new Client({ apiUrl: s.line, callerOptions: { maxRetries: 0 } });
+    const [graph] = await client.assistants.search({ limit: 1 });
+    await expect(
+      client.assistants.create({ graphId: graph!.graph_id, metadata: { big: "x".repeat(3000) } }),
+    ).rejects.toThrow(/413/);
+    await client.assistants.create({ graphId: graph!.graph_id, name: "one" });
+    await expect(
+      client.assistants.create({ graphId: graph!.graph_id, name: "two" }),
+    ).rejects.toThrow(/403/);
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+
   it("a cap that is not a whole number of runs is a usage error", () => {
     const r = cli("serve", GRAPHS, "--no-auth", "--max-running-per-tenant", "0");
     expect(r.status).toBe(2);

@@ -115,7 +115,7 @@ export function savedAssistantRoutes(
         "too-many-assistants",
         `this tenant has ${p.assistantCaps.maxCount} saved assistants already, the most it may`,
         {
-          hint: `delete some (\`assistants.delete\`), or start the server with a larger maxAssistantsPerTenant (now ${p.assistantCaps.maxCount})`,
+          hint: `delete some (\`assistants.delete\`), or start the server with a larger --max-assistants-per-tenant (startServer({ maxAssistantsPerTenant }), now ${p.assistantCaps.maxCount})`,
         },
       );
     // Made meanwhile by another request with the same id.

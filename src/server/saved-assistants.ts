@@ -151,7 +151,7 @@ export async function assistantVersion(
       "assistant-too-large",
       `the assistant's config, context, metadata, name and description are ${bytes} bytes as JSON, more than the ${p.assistantCaps.maxBytes} one may hold`,
       {
-        hint: `keep large values out of the assistant (pass them with the run), or start the server with a larger maxAssistantBytes (now ${p.assistantCaps.maxBytes})`,
+        hint: `keep large values out of the assistant (pass them with the run), or start the server with a larger --max-assistant-bytes (startServer({ maxAssistantBytes }), now ${p.assistantCaps.maxBytes})`,
       },
     );
   return { body, secrets: keep(p, where, secrets) };

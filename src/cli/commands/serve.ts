@@ -55,6 +55,12 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --max-running-per-tenant <n>
                                   runs one tenant may have running, background and streamed;
                                   more background runs wait, streamed ones are a 429 (default 8)
+      --max-assistants-per-tenant <n>
+                                  saved assistants one tenant may keep; past it,
+                                  assistants.create is a 403 (default 100)
+      --max-assistant-bytes <size>
+                                  one saved assistant's config, context, metadata, name and
+                                  description, as JSON; past it a 413 (default 64KiB)
       --run-deadline <30s|5m|2h|none>
                                   how long a run may take; a run may ask for less with
                                   config.configurable.graphspec_deadline (default 1h)
@@ -94,6 +100,8 @@ const OPTIONS = {
   "max-thread-bytes": { type: "string" },
   "max-queued-per-tenant": { type: "string" },
   "max-running-per-tenant": { type: "string" },
+  "max-assistants-per-tenant": { type: "string" },
+  "max-assistant-bytes": { type: "string" },
   "run-deadline": { type: "string" },
   "run-max-tokens": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
@@ -161,6 +169,11 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   };
   const maxQueuedPerTenant = countArg("max-queued-per-tenant", values["max-queued-per-tenant"]);
   const maxRunningPerTenant = countArg("max-running-per-tenant", values["max-running-per-tenant"]);
+  const maxAssistantsPerTenant = countArg(
+    "max-assistants-per-tenant",
+    values["max-assistants-per-tenant"],
+  );
+  const maxAssistantBytes = bytesArg("max-assistant-bytes", values["max-assistant-bytes"]);
   const runDeadlineMs =
     values["run-deadline"]?.trim() === "none"
       ? null
@@ -278,6 +291,8 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(maxEventBytes ? { maxEventBytes } : {}),
     ...(maxQueuedPerTenant ? { maxQueuedPerTenant } : {}),
     ...(maxRunningPerTenant ? { maxRunningPerTenant } : {}),
+    ...(maxAssistantsPerTenant ? { maxAssistantsPerTenant } : {}),
+    ...(maxAssistantBytes ? { maxAssistantBytes } : {}),
     ...(runDeadlineMs !== undefined ? { runDeadlineMs } : {}),
     ...(runMaxTokens ? { runMaxTokens } : {}),
   });
