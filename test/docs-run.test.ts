@@ -7,8 +7,9 @@
  * - Each markdown file gets a scratch folder of its own: a copy of graphs/ and tools/, a
  *   package.json with `"type": "module"`, and node_modules/ holding `graphspec` (a link to this
  *   repository, so `import … from "graphspec"` goes through package.json `exports` to dist/),
- *   graphspec's own dependencies (linked, as npm hoists them: `@langchain/langgraph`, `zod`, …)
- *   and `.bin/graphspec` (bin/graphspec.js). Its blocks run in order there, so a block may go on
+ *   graphspec's own dependencies (linked, as npm hoists them: `@langchain/langgraph`, `zod`, …),
+ *   the MCP peers the examples' server needs, and `.bin/graphspec` (bin/graphspec.js); and the
+ *   repository's graphspec.lock.json. Its blocks run in order there, so a block may go on
  *   from the one before it (`resume` after `run`); files do not see each other's state, and
  *   run side by side.
  * - ```ts (`typescript`) blocks are written to a file and run once with tsx as ES modules (top-level
@@ -79,11 +80,21 @@ function scratchProject(name: string): string {
   );
   for (const folder of ["graphs", "tools"])
     cpSync(join(ROOT, folder), join(dir, folder), { recursive: true });
+  // The examples' lock (their tool modules' and MCP server's tools), as the project commits it.
+  cpSync(join(ROOT, "graphspec.lock.json"), join(dir, "graphspec.lock.json"));
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
     dependencies: Record<string, string>;
   };
-  // @types/node and typescript: what a TypeScript user has beside the package to type-check.
-  for (const dep of [...Object.keys(pkg.dependencies), "@types/node", "typescript"]) {
+  // @types/node and typescript: what a TypeScript user has beside the package to type-check;
+  // the MCP peers: what a project whose graphs use MCP servers installs (graphs/mcp-notes.yaml,
+  // whose server in tools/ imports the SDK).
+  const besides = [
+    "@types/node",
+    "typescript",
+    "@langchain/mcp-adapters",
+    "@modelcontextprotocol/sdk",
+  ];
+  for (const dep of [...Object.keys(pkg.dependencies), ...besides]) {
     mkdirSync(dirname(join(dir, "node_modules", dep)), { recursive: true });
     symlinkSync(join(ROOT, "node_modules", dep), join(dir, "node_modules", dep), "dir");
   }
