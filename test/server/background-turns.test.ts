@@ -40,7 +40,8 @@ it("a tenant's one background run is not kept behind another tenant's flood: que
   retry: 2,
   timeout: 60_000,
 }, async () => {
-  const sqlitePath = join(dir, "state.db");
+  // A fresh database per attempt: a retry does not meet the last attempt's queue.
+  const sqlitePath = join(dir, `state-${randomUUID()}.db`);
   const keys = join(dir, "keys.json");
   writeFileSync(keys, JSON.stringify({ [KEY_A]: "a", [KEY_B]: "b" }));
   const server = await startServer({
