@@ -91,12 +91,7 @@ export async function loadSpec(path: string, options: ReadOptions = {}): Promise
  */
 export async function readSpec(path: string, options: ReadOptions = {}): Promise<SpecDocument> {
   const probes = options.probes ?? new PathProbes();
-  const doc = await readSpecFile(path, { ...options, probes });
-  // The catalog's own `catalog:` key is refused as a key a catalog does not hold, not followed.
-  await attachCatalog(doc, (abs, file) => readSpecFile(abs, { root: doc.root, file, probes }));
-  // After the catalog: prompt files' spans come after its text (document.ts `locateSpan`).
-  if (doc.data !== undefined) await attachPrompts(doc, probes);
-  return doc;
+  return withReferences(await readSpecFile(path, { ...options, probes }), probes);
 }
 
 /**
@@ -111,8 +106,17 @@ export async function readSpecText(
   const { probes = new PathProbes(), ...parseOptions } = options;
   const abs = resolve(path);
   const root = options.root ?? probes.projectRoot(dirname(abs));
-  const doc = parseSpec(text, { ...parseOptions, root, format: formatOf(abs) }, abs);
-  await attachCatalog(doc, (catalog, file) => readSpecFile(catalog, { root, file, probes }));
+  return withReferences(
+    parseSpec(text, { ...parseOptions, root, format: formatOf(abs) }, abs),
+    probes,
+  );
+}
+
+/** A parsed spec with what it names in other files: its catalog's entries, its prompt files' text. */
+async function withReferences(doc: SpecDocument, probes: PathProbes): Promise<SpecDocument> {
+  // The catalog's own `catalog:` key is refused as a key a catalog does not hold, not followed.
+  await attachCatalog(doc, (abs, file) => readSpecFile(abs, { root: doc.root, file, probes }));
+  // After the catalog: prompt files' spans come after its text (document.ts `locateSpan`).
   if (doc.data !== undefined) await attachPrompts(doc, probes);
   return doc;
 }
