@@ -5,7 +5,7 @@
  * as the text changes — and completes the spec's names (completion.ts). It runs nothing of the repository: the checks are
  * `validate`'s, without `--load-modules`.
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   type Connection,
@@ -61,7 +61,6 @@ export function startLanguageServer(
     const probes = new PathProbes();
     const spec = await readSpecText(path, doc.getText(), {
       file: path,
-      root: probes.projectRoot(dirname(path)),
       probes,
     });
     // A YAML or JSON file that is not a spec (a workflow, a package.json) is not ours to judge.
@@ -74,7 +73,9 @@ export function startLanguageServer(
     const byFile = new Map<string, Diagnostic[]>([[path, []]]);
     for (const d of found) {
       const file = resolve(d.file);
-      byFile.set(file, [...(byFile.get(file) ?? []), d]);
+      const list = byFile.get(file);
+      if (list) list.push(d);
+      else byFile.set(file, [d]);
     }
     const others = new Set([...byFile.keys()].filter((f) => f !== path));
     for (const gone of publishedElsewhere.get(doc.uri) ?? [])

@@ -327,6 +327,8 @@ export function sqlStore(sql: Sql): ServerStore {
       return rows.map((r) => String(r.thread_id));
     },
     async adoptThreads(found) {
+      // Most searches after the first find nothing new: no read of the records then.
+      if (!found.length) return;
       // One read of the records' times, then a write only for what is new or newer.
       const rows = await sql.query("SELECT thread_id, updated_at FROM graphspec_server_threads");
       const known = new Map(rows.map((r) => [String(r.thread_id), String(r.updated_at)]));

@@ -223,6 +223,8 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: Studio's run controls
     const client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
     const runs = await client.runs.list(threadOfUrl());
     expect(runs.map((r) => r.status)).toEqual(["interrupted"]);
+    // A cancelled run did not fail: it is not offered as one to try again.
+    expect(await page.getByRole("button", { name: /^Retry/ }).count()).toBe(0);
   });
 
   it("chats: a follow-up message runs again on the same thread", async () => {

@@ -1,4 +1,4 @@
-import { didYouMean } from "../../diagnostics/suggest.js";
+import { didYouMean, listNames } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { CheckContext } from "../check-context.js";
 import { mcpRecord, mcpTools } from "../mcp-tools.js";
@@ -34,7 +34,7 @@ function reportUndeclared(
 async function checkMcpTools(ctx: CheckContext): Promise<void> {
   const servers = isObject(ctx.spec.mcp_servers) ? ctx.spec.mcp_servers : {};
   for (const tool of (await mcpTools(ctx)).tools.values()) {
-    // An `mcp:` naming no declared server is unknown-mcp-server's to report (branch i28-runtime).
+    // An `mcp:` naming no declared server is unknown-mcp-server's to report.
     if (!Object.hasOwn(servers, tool.server)) continue;
     const record = await mcpRecord(ctx, tool.server);
     if (record.state !== "current" || record.record.tools.has(tool.remote)) continue;
@@ -43,12 +43,7 @@ async function checkMcpTools(ctx: CheckContext): Promise<void> {
       message: `MCP server \`${tool.server}\` has no tool \`${tool.remote}\` (graphspec.lock.json records what it lists)`,
       hint:
         didYouMean(tool.remote, names) ??
-        (names.length
-          ? `its tools: ${names
-              .slice(0, 12)
-              .map((n) => `\`${n}\``)
-              .join(", ")}${names.length > 12 ? ", …" : ""}`
-          : "it lists no tools"),
+        (names.length ? `its tools: ${listNames(names, 12)}` : "it lists no tools"),
       at: tool.at,
     });
   }

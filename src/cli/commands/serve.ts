@@ -172,13 +172,16 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   const maxAssistantsPerTenant = countArg(
     "max-assistants-per-tenant",
     values["max-assistants-per-tenant"],
+    "assistants",
   );
   const maxAssistantBytes = bytesArg("max-assistant-bytes", values["max-assistant-bytes"]);
   const runDeadlineMs =
     values["run-deadline"]?.trim() === "none"
       ? null
       : durationArg("run-deadline", values["run-deadline"]);
-  const runMaxTokens = countArg("run-max-tokens", values["run-max-tokens"]);
+  // Whole milliseconds, as startServer takes them (`1.5ms` is 2).
+  const runDeadline = runDeadlineMs ? Math.ceil(runDeadlineMs) : runDeadlineMs;
+  const runMaxTokens = countArg("run-max-tokens", values["run-max-tokens"], "tokens");
   const grace = values.grace === undefined ? 10_000 : Number(values.grace);
   if (!Number.isInteger(grace) || grace < 0)
     throw new UsageError(`--grace must be a number of milliseconds, not "${values.grace}"`);
@@ -293,7 +296,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(maxRunningPerTenant ? { maxRunningPerTenant } : {}),
     ...(maxAssistantsPerTenant ? { maxAssistantsPerTenant } : {}),
     ...(maxAssistantBytes ? { maxAssistantBytes } : {}),
-    ...(runDeadlineMs !== undefined ? { runDeadlineMs } : {}),
+    ...(runDeadline !== undefined ? { runDeadlineMs: runDeadline } : {}),
     ...(runMaxTokens ? { runMaxTokens } : {}),
   });
   io.out(server.url);
@@ -315,12 +318,12 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   return EXIT.ok;
 }
 
-/** A number of runs, 1 or more (undefined when the option is not given). */
-function countArg(name: string, value: string | undefined): number | undefined {
+/** A count of `unit`, 1 or more (undefined when the option is not given). */
+function countArg(name: string, value: string | undefined, unit = "runs"): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(`--${name} must be a whole number of runs, 1 or more, not "${value}"`);
+    throw new UsageError(`--${name} must be a whole number of ${unit}, 1 or more, not "${value}"`);
   return n;
 }
 

@@ -15,6 +15,7 @@ import { noRunOptions, type RunChoices, type RunOptions, runPayload } from "./ru
 import {
   applyEvent,
   emptyProgress,
+  errorDetailOf,
   finishedProgress,
   type NodeStatus,
   RUN_STREAM_MODES,
@@ -159,7 +160,13 @@ export function useRun(
       let failed = false;
       try {
         for await (const chunk of stream) {
-          if (chunk.event.split("|")[0] === "error") failed = true;
+          // A cancel ends the stream with an error too, but the run did not fail: it can go on
+          // (Continue), not be tried again (Retry).
+          if (
+            chunk.event.split("|")[0] === "error" &&
+            errorDetailOf(chunk.data).code !== "cancelled"
+          )
+            failed = true;
           if (!accepted) {
             accepted = true;
             remember(thread);
