@@ -396,6 +396,35 @@ edges:
     expect(r.status).toBe(1);
   });
 
+  it("a server whose cwd leaves the project is refused as a run refuses it, and not started", async () => {
+    const marker = join(dir, "..", "escaped-mcp.marker");
+    rmSync(marker, { force: true });
+    const file = broken(
+      "escape",
+      `  escape:\n    command: node\n    args: ["-e", "require('fs').writeFileSync('escaped-mcp.marker', '')"]\n    cwd: ../..`,
+    );
+    const r = await graphspecAsync("lock", file);
+    rmSync(join(dir, file));
+    expect(r.stderr).toBe(
+      "graphs/escape.yaml: `mcp_servers.escape.cwd` (../..) leaves the project root [path-escape]\n" +
+        "graphspec.lock.json was not written: fix the modules and MCP servers above first\n",
+    );
+    expect(r.status).toBe(1);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it("one server name declared as two different servers in two specs", async () => {
+    const a = broken("twin-a", "  twin:\n    command: node\n    args: [../servers/a.mjs]");
+    const b = broken("twin-b", "  twin:\n    command: node\n    args: [../servers/b.mjs]");
+    const r = await graphspecAsync("lock", a, b);
+    rmSync(join(dir, a));
+    rmSync(join(dir, b));
+    expect(r.stderr).toMatch(
+      /^MCP server `twin` is declared as two different servers, in graphs\/twin-a\.yaml and in graphs\/twin-b\.yaml: give them different names/,
+    );
+    expect(r.status).toBe(1);
+  });
+
   it("a header from an unset variable, or refused by the server", async () => {
     const unset = broken(
       "unset",
@@ -403,7 +432,7 @@ edges:
     );
     const r = await graphspecAsync("lock", unset);
     expect(r.stderr).toBe(
-      "graphs/unset.yaml: MCP server `orders`: header `Authorization` reads the environment variable `NO_SUCH_TOKEN`, which is not set (set it, or put it in the project's .env)\n" +
+      "graphs/unset.yaml: `mcp_servers.orders.headers.Authorization` reads the environment variable `NO_SUCH_TOKEN`, which is not set (set it, or put it in the project's .env)\n" +
         "graphspec.lock.json was not written: fix the modules and MCP servers above first\n",
     );
     expect(r.status).toBe(1);
@@ -450,7 +479,7 @@ edges:
   it("is said to need --context, and locks with it", async () => {
     const without = await inProject("lock");
     expect(without.stderr).toBe(
-      `graphs/tenant.yaml: MCP server \`orders\`: header \`Authorization\` reads the run's \`context\`, which \`graphspec lock\` does not have: give the fields it reads with --context '{"field": "value"}' (or --context @file.json)\n` +
+      `graphs/tenant.yaml: \`mcp_servers.orders.headers.Authorization\` reads the run's \`context\`, which \`graphspec lock\` does not have: give the fields it reads with --context '{"field": "value"}' (or --context @file.json)\n` +
         "graphspec.lock.json was not written: fix the modules and MCP servers above first\n",
     );
     expect(without.status).toBe(1);

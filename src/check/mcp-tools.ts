@@ -11,7 +11,6 @@ import {
   mcpServerIdentity,
   readLock,
 } from "../modules/index.js";
-import { catalogOf } from "../spec/catalog.js";
 import { isObject } from "../spec/data.js";
 import type { Path } from "../spec/source-map.js";
 import type { CheckContext } from "./check-context.js";
@@ -60,8 +59,7 @@ async function computeRecord(ctx: CheckContext, name: string): Promise<ServerRec
   const record = lock.lock.mcpServers.get(name);
   if (!record) return { state: "missing", why: "it is not in graphspec.lock.json" };
   const decl = (ctx.spec.mcp_servers as Record<string, Record<string, unknown>>)[name];
-  const declaredIn = (decl && catalogOf(decl)) ?? ctx.doc.path;
-  const now = await mcpServerIdentity(decl ?? {}, declaredIn, ctx.doc.root, sharedOf(ctx));
+  const now = await mcpServerIdentity(decl ?? {}, ctx.doc.path, ctx.doc.root, sharedOf(ctx));
   if (now.sha256 !== record.sha256) {
     return {
       state: "stale",

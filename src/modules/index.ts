@@ -28,7 +28,6 @@ export {
 } from "./lock/lock-file.js";
 export { lockedInspector } from "./lock/locked-inspector.js";
 export { type McpServerIdentity, mcpServerCwd, mcpServerIdentity } from "./lock/mcp-identity.js";
-export { listMcpTools, type McpListing, type McpTarget } from "./lock/mcp-list.js";
 export { moduleHash } from "./lock/module-hash.js";
 export type { ModuleInspector, ModuleReport } from "./module-report.js";
 export { type ModuleVersions, moduleVersions } from "./module-versions.js";

@@ -4,28 +4,25 @@
  * `--context`, for a header that reads the run's context), its tools listed and recorded with
  * the server's identity (mcp-identity.ts), and what changed since the lock on disk, said in words.
  */
-import { readsContext } from "../../compile/models/run-fields.js";
-import { ENV_TYPE, ExprEnvironment, isTemplate } from "../../expr/index.js";
+import { CompileError } from "../../compile/compile-error.js";
+import { mcpServerTarget } from "../../compile/mcp/mcp-target.js";
+import type { ServerTarget } from "../../compile/mcp/mcp-transport.js";
+import { ExprEnvironment } from "../../expr/index.js";
 import {
   type LockedMcpServer,
-  listMcpTools,
   type McpServerIdentity,
-  type McpTarget,
-  mcpServerCwd,
   mcpServerIdentity,
   type Shared,
   type ToolLock,
 } from "../../modules/index.js";
-import { catalogOf } from "../../spec/catalog.js";
 import { isObject } from "../../spec/data.js";
 import type { SpecDocument } from "../../spec/document.js";
+import type { McpServer } from "../../spec/spec-types.generated.js";
 
 /** A server to lock: its declaration, where it is declared, and its identity. */
 export interface WantedServer {
   name: string;
   decl: Record<string, unknown>;
-  /** The file that declares it (a spec, or the catalog it came from). */
-  declaredIn: string;
   /** The spec, as messages name it. */
   spec: string;
   doc: SpecDocument;
@@ -52,11 +49,10 @@ export async function collectServers(
   for (const [name, decl] of Object.entries(data.mcp_servers)) {
     if (!isObject(decl) || (typeof decl.command !== "string" && typeof decl.url !== "string"))
       continue;
-    const declaredIn = catalogOf(decl) ?? doc.path;
-    const identity = await mcpServerIdentity(decl, declaredIn, doc.root, shared);
+    const identity = await mcpServerIdentity(decl, doc.path, doc.root, shared);
     const known = wanted.get(name);
     if (!known) {
-      wanted.set(name, { name, decl, declaredIn, spec: doc.file, doc, identity });
+      wanted.set(name, { name, decl, spec: doc.file, doc, identity });
     } else if (!sameIdentity(known.identity, identity)) {
       problems.push(
         `MCP server \`${name}\` is declared as two different servers, in ${known.spec} and in ${doc.file}: give them different names (the lock records one server by name)`,
@@ -66,79 +62,27 @@ export async function collectServers(
   return problems;
 }
 
-type Evaluated = { ok: true; values: Record<string, string> } | { ok: false; problem: string };
-
-/** A server's `env` or `headers`, each template evaluated for lock: over `env`, and the `--context` given. */
-function evaluate(
-  server: WantedServer,
-  field: "env" | "headers",
-  context: Record<string, unknown> | undefined,
-): Evaluated {
-  const given = server.decl[field];
-  const values: Record<string, string> = {};
-  if (!isObject(given)) return { ok: true, values };
-  const data = isObject(server.doc.data) ? server.doc.data : {};
-  const expr = ExprEnvironment.for({ state: data.state, context: data.context });
-  const scope = { where: "`mcp_servers`", variables: { env: ENV_TYPE, context: expr.context } };
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
-  );
-  const label = field === "env" ? "environment variable" : "header";
-  for (const [key, template] of Object.entries(given)) {
-    if (typeof template !== "string") continue;
-    if (!isTemplate(template)) {
-      values[key] = template;
-      continue;
-    }
-    if (readsContext(template) && !context) {
-      return {
-        ok: false,
-        problem: `${label} \`${key}\` reads the run's \`context\`, which \`graphspec lock\` does not have: give the fields it reads with --context '{"field": "value"}' (or --context @file.json)`,
-      };
-    }
-    try {
-      const value = expr.compileTemplate(template, scope).evaluate({ env, context: context ?? {} });
-      values[key] = typeof value === "string" ? value : JSON.stringify(value);
-    } catch (e) {
-      const reason = (e as Error).message;
-      const missing = /^no such key: (\S+)$/.exec(reason)?.[1];
-      const inContext = missing !== undefined && readsContext(template);
-      return {
-        ok: false,
-        problem: missing
-          ? inContext
-            ? `${label} \`${key}\` reads \`context.${missing}\`, which --context does not give`
-            : `${label} \`${key}\` reads the environment variable \`${missing}\`, which is not set (set it, or put it in the project's .env)`
-          : `${label} \`${key}\` could not be computed: ${reason}`,
-      };
-    }
-  }
-  return { ok: true, values };
-}
-
-/** How lock starts or reaches the server: as the spec says, templates evaluated. */
+/** How lock starts or reaches the server: as a run would (mcp-target.ts), with `--context` for headers. */
 function targetOf(
   server: WantedServer,
   context: Record<string, unknown> | undefined,
-): { ok: true; target: McpTarget } | { ok: false; problem: string } {
-  const { decl } = server;
-  if (typeof decl.url === "string") {
-    const headers = evaluate(server, "headers", context);
-    if (!headers.ok) return headers;
-    return { ok: true, target: { transport: "http", url: decl.url, headers: headers.values } };
+): { ok: true; target: ServerTarget } | { ok: false; problem: string } {
+  const data = isObject(server.doc.data) ? server.doc.data : {};
+  const expr = ExprEnvironment.for({ state: data.state, context: data.context });
+  try {
+    const target = mcpServerTarget(
+      server.doc,
+      server.name,
+      server.decl as McpServer,
+      expr,
+      process.env,
+      context ?? false,
+    );
+    return { ok: true, target };
+  } catch (e) {
+    if (e instanceof CompileError) return { ok: false, problem: e.message };
+    throw e;
   }
-  const env = evaluate(server, "env", context);
-  if (!env.ok) return env;
-  return {
-    ok: true,
-    target: {
-      transport: "stdio",
-      command: decl.command as string,
-      args: Array.isArray(decl.args) ? decl.args.filter((a) => typeof a === "string") : [],
-      cwd: mcpServerCwd(decl, server.declaredIn),
-      env: env.values,
-    },
-  };
 }
 
 /**
@@ -152,17 +96,20 @@ export async function lockServers(
 ): Promise<{ servers: Map<string, LockedMcpServer>; failed: boolean }> {
   const servers = new Map<string, LockedMcpServer>();
   let failed = false;
+  if (!wanted.size) return { servers, failed };
+  // The MCP SDK is an optional peer (checked by the caller): loaded only when there are servers.
+  const { listMcpTools } = await import("../../compile/mcp/list-tools.js");
   for (const server of [...wanted.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     const how = targetOf(server, options.context);
     if (!how.ok) {
-      error(`${server.spec}: MCP server \`${server.name}\`: ${how.problem}`);
+      error(how.problem);
       failed = true;
       continue;
     }
     const listed = await listMcpTools(how.target, options.timeout);
     if (!listed.ok) {
       const what =
-        how.target.transport === "stdio"
+        how.target.kind === "stdio"
           ? `could not be started (\`${[how.target.command, ...how.target.args].join(" ")}\`)`
           : `could not be reached at ${how.target.url}`;
       error(`${server.spec}: MCP server \`${server.name}\` ${what}: ${listed.reason}`);

@@ -5,94 +5,22 @@
  * `tools: all | [..]` gives tools under their own names; a `tools:` entry with `mcp:` renames one,
  * describes it or binds its arguments, as build-tool.ts does for a module's tool.
  */
-import { dirname, resolve } from "node:path";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { ExprEnvironment } from "../../expr/index.js";
-import { isTemplate } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import type { SpecDocument } from "../../spec/document.js";
-import { isInside } from "../../spec/inside-root.js";
-import type { GraphSpec, McpServer } from "../../spec/spec-types.generated.js";
-import { activeNode } from "../active-node.js";
+import type { GraphSpec } from "../../spec/spec-types.generated.js";
 import { buildTool } from "../build-tool.js";
 import { CompileError } from "../compile-error.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
-import { readsContext } from "../models/run-fields.js";
 import type { ValueCompiler } from "../values.js";
 import type { McpConnections } from "./mcp-connections.js";
 import { connectionFailure, McpServerConnection } from "./mcp-server-connection.js";
-import type { ServerTarget } from "./mcp-transport.js";
+import { mcpServerTarget } from "./mcp-target.js";
 import { isMcpTool, usedServers } from "./mcp-usage.js";
 
 type Env = Record<string, string | undefined>;
-
-/** Where the server is: its command, arguments, environment and folder, or its URL and headers. */
-function targetOf(
-  doc: SpecDocument,
-  name: string,
-  server: McpServer,
-  expr: ExprEnvironment,
-  env: Env,
-): ServerTarget {
-  const vars = {
-    env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)),
-  };
-  const evaluate = (field: string, value: string, context?: Record<string, unknown>): string => {
-    if (!isTemplate(value)) return value;
-    try {
-      return String(
-        expr
-          .compileTemplate(value, expr.modelsScope())
-          .evaluate({ ...vars, context: context ?? {} }),
-      );
-    } catch (e) {
-      const missing = /^no such key: (\S+)$/.exec((e as Error).message)?.[1];
-      throw new CompileError(
-        `${doc.file}: \`mcp_servers.${name}.${field}\` could not be computed: ${
-          missing ? `\`${missing}\` is not set` : (e as Error).message
-        }`,
-      );
-    }
-  };
-  if (server.url !== undefined) {
-    const headers = Object.entries(server.headers ?? {});
-    const fixed = Object.fromEntries(
-      headers.filter(([, v]) => !readsContext(v)).map(([k, v]) => [k, evaluate(`headers.${k}`, v)]),
-    );
-    const perRun = headers.filter(([, v]) => readsContext(v));
-    return {
-      kind: "http",
-      url: server.url,
-      headers: () => {
-        // Listing the tools runs outside any node: headers read from a run's context are sent
-        // with the calls that run has, not with the listing.
-        const context = activeNode.getStore()?.context;
-        if (!context || !perRun.length) return fixed;
-        return {
-          ...fixed,
-          ...Object.fromEntries(perRun.map(([k, v]) => [k, evaluate(`headers.${k}`, v, context)])),
-        };
-      },
-    };
-  }
-  const base = dirname(doc.path);
-  const cwd = resolve(base, server.cwd ?? ".");
-  if (!isInside(doc.root, cwd)) {
-    throw new CompileError(
-      `${doc.file}: \`mcp_servers.${name}.cwd\` (${server.cwd}) leaves the project root [path-escape]`,
-    );
-  }
-  return {
-    kind: "stdio",
-    command: server.command!,
-    args: server.args ?? [],
-    env: Object.fromEntries(
-      Object.entries(server.env ?? {}).map(([k, v]) => [k, evaluate(`env.${k}`, v)]),
-    ),
-    cwd,
-  };
-}
 
 /** A tool's schema as JSON Schema: the adapters give it as one; a tool with `bind` as one too. */
 const jsonSchemaOf = (schema: unknown): Record<string, unknown> =>
@@ -140,7 +68,7 @@ export async function mcpTools(
   const fromServer = new Map<string, string>();
   for (const name of usedServers(spec)) {
     const server = servers[name]!;
-    const target = targetOf(doc, name, server, expr, env);
+    const target = mcpServerTarget(doc, name, server, expr, env);
     const connection = connections.connection(
       doc.path,
       name,
