@@ -91,10 +91,24 @@ export interface McpTools {
    * cannot be known, so a node naming an undeclared tool may be naming one of them.
    */
   open: boolean;
+  /**
+   * A name two servers give (neither renamed by a `tools:` entry): which one a node would call
+   * depends on the order of `mcp_servers`, so it is an error (name-collision). The later one.
+   */
+  clashes: { tool: McpTool; first: string }[];
 }
 
 async function computeTools(ctx: CheckContext): Promise<McpTools> {
   const tools = new Map<string, McpTool>();
+  const clashes: McpTools["clashes"] = [];
+  const own = isObject(ctx.spec.tools) ? ctx.spec.tools : {};
+  // A `tools:` entry of the same name is the spec's own choice: the server's tool is not taken.
+  const give = (tool: McpTool) => {
+    if (Object.hasOwn(own, tool.name)) return;
+    const known = tools.get(tool.name);
+    if (known && known.server !== tool.server) clashes.push({ tool, first: known.server });
+    else tools.set(tool.name, tool);
+  };
   let open = false;
   for (const [server, decl] of serversOf(ctx)) {
     if (decl.tools === "all") {
@@ -104,7 +118,7 @@ async function computeTools(ctx: CheckContext): Promise<McpTools> {
         continue;
       }
       for (const remote of r.record.tools.keys())
-        tools.set(remote, {
+        give({
           name: remote,
           server,
           remote,
@@ -114,7 +128,7 @@ async function computeTools(ctx: CheckContext): Promise<McpTools> {
     } else if (Array.isArray(decl.tools)) {
       decl.tools.forEach((remote, i) => {
         if (typeof remote === "string")
-          tools.set(remote, {
+          give({
             name: remote,
             server,
             remote,
@@ -125,7 +139,7 @@ async function computeTools(ctx: CheckContext): Promise<McpTools> {
     }
   }
   // An entry of `tools:` is the spec's own choice of name: it wins over a server's.
-  for (const [name, decl] of Object.entries(isObject(ctx.spec.tools) ? ctx.spec.tools : {})) {
+  for (const [name, decl] of Object.entries(own)) {
     if (!isObject(decl) || typeof decl.mcp !== "string") continue;
     const named = typeof decl.tool === "string";
     tools.set(name, {
@@ -136,7 +150,7 @@ async function computeTools(ctx: CheckContext): Promise<McpTools> {
       at: named ? "value" : "key",
     });
   }
-  return { tools, open };
+  return { tools, open, clashes };
 }
 
 /** The tools the spec's MCP servers give, by their name in the spec. */

@@ -235,6 +235,30 @@ ${callOnce(
     expect(r.output.step).toBe("before");
   });
 
+  it("refuses a tool name two servers give; a `tools:` entry of that name is the spec's own choice", async () => {
+    const two = (extra: string) =>
+      callOnce(
+        `mcp_servers:\n  a: { command: node, args: [${JSON.stringify(SERVER)}], tools: all }\n  b: { command: node, args: [${JSON.stringify(SERVER)}], tools: all }`,
+        "echo",
+        "{ text: hi }",
+        extra,
+      );
+    const failure = await executor()
+      .run(graph("twice", two("")), { input: {} })
+      .catch((e: Error) => e);
+    expect((failure as Error).name).toBe("CompileError");
+    expect((failure as Error).message).toContain(
+      "MCP servers `a` and `b` both give a tool `echo`, which node `call` names: it could call either [name-collision]",
+    );
+    // Renamed on one side: each server's `echo` has its own name, and the spec's entry wins.
+    const chosen = await executor().run(
+      graph("twice-chosen", two("tools:\n  echo: { mcp: b, tool: echo }")),
+      { input: {} },
+    );
+    expect(chosen.status).toBe("completed");
+    expect(JSON.stringify(chosen.output)).toContain("hi");
+  });
+
   it("refuses a graph whose server does not start, naming the server and its transport", async () => {
     const name = graph(
       "no-server",

@@ -10,6 +10,7 @@ import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { ExprEnvironment } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import type { SpecDocument } from "../../spec/document.js";
+import { toolsNodesName } from "../../spec/named-tools.js";
 import type { GraphSpec } from "../../spec/spec-types.generated.js";
 import { buildTool } from "../build-tool.js";
 import { CompileError } from "../compile-error.js";
@@ -66,6 +67,8 @@ export async function mcpTools(
   const listed = new Map<string, Map<string, StructuredToolInterface>>();
   /** The server each tool came from. */
   const fromServer = new Map<string, string>();
+  // Two servers may give one name as long as no node names it (taking `all` of two is common).
+  const named = toolsNodesName(spec);
   for (const name of usedServers(spec)) {
     const server = servers[name]!;
     const target = mcpServerTarget(doc, name, server, expr, env);
@@ -94,6 +97,15 @@ export async function mcpTools(
     for (const t of taken) {
       const tool = tools.get(t);
       if (!tool) throw missingTool(doc, name, t, tools);
+      // A `tools:` entry of the same name is the spec's own choice (a module, or a renamed tool).
+      if (Object.hasOwn(spec.tools ?? {}, t)) continue;
+      const other = fromServer.get(t);
+      const node = other !== undefined && other !== name ? named.get(t) : undefined;
+      if (node !== undefined) {
+        throw new CompileError(
+          `${doc.file}: MCP servers \`${other}\` and \`${name}\` both give a tool \`${t}\`, which node \`${node}\` names: it could call either [name-collision]\n  hint: take it from one server only, or give each its own name with a \`tools:\` entry (\`${name}_${t}: { mcp: ${name}, tool: ${t} }\`)`,
+        );
+      }
       found.set(t, tool);
       fromServer.set(t, name);
     }
