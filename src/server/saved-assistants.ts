@@ -14,6 +14,7 @@ import type { AssistantBody, KeptSecrets, StoredAssistant } from "./assistant-st
 import type { GraphEntry } from "./graph-catalog.js";
 import type { RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
+import { runLimits } from "./run-limits.js";
 import { seal, unseal } from "./sealed-context.js";
 import type { ServerParts } from "./server-parts.js";
 import { refuseStandIn } from "./stand-in-choice.js";
@@ -41,6 +42,9 @@ async function checkConfig(
   graph: GraphEntry,
   config: Record<string, unknown>,
 ): Promise<void> {
+  // Its deadline and token budget within the server's bounds, as a run's: refused at save, not
+  // at each of its runs.
+  runLimits({ assistant_id: graph.name, config } as RunCreate, p.runLimits);
   let choices: ReturnType<typeof runChoices>;
   try {
     choices = runChoices({

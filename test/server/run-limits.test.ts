@@ -121,3 +121,29 @@ describe("a run's token budget over HTTP", () => {
     ).rejects.toThrow(/graphspec_max_tokens.*more than this server allows \(3000\)/);
   });
 });
+
+describe("a saved assistant's deadline and token budget", () => {
+  it("are held to the server's bounds when it is saved or updated, not at each of its runs", async () => {
+    const client = h.client();
+    await expect(
+      client.assistants.create({
+        graphId: "gated",
+        config: { configurable: { graphspec_deadline: "2h" } },
+      }),
+    ).rejects.toThrow(/422.*graphspec_deadline.*longer than this server allows/s);
+    const saved = await client.assistants.create({
+      graphId: "chooser",
+      config: { configurable: { graphspec_max_tokens: 1000 } },
+    });
+    await expect(
+      client.assistants.update(saved.assistant_id, {
+        config: { configurable: { graphspec_max_tokens: 5000 } },
+      }),
+    ).rejects.toThrow(/422.*graphspec_max_tokens.*more than this server allows \(3000\)/s);
+    // What it may ask holds its runs: stopped after the first call, as a run asking 1,000 is.
+    const thread = await client.threads.create();
+    await expect(
+      client.runs.wait(thread.thread_id, saved.assistant_id, { input: messages, raiseError: true }),
+    ).rejects.toThrow(/budget-exceeded/);
+  });
+});
