@@ -194,6 +194,14 @@ export const StateUpdate = z.looseObject({
   ...checkpointFields,
 });
 
+export const StateAtCheckpoint = z.looseObject({
+  checkpoint: z
+    .looseObject({ checkpoint_id: z.string().min(1).nullable().optional() })
+    .nullable()
+    .optional(),
+  subgraphs: z.boolean().nullable().optional(),
+});
+
 export const HistoryQuery = z.looseObject({
   limit: z.number().int().min(1).max(1000).optional(),
   /** Only checkpoints whose metadata has these values (`{ source: "input" }`, `{ step: 2 }`). */
@@ -210,6 +218,7 @@ export const HistoryQuery = z.looseObject({
     .nullable()
     .optional(),
 });
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 export const AssistantSearch = z.looseObject({
   graph_id: z.string().nullable().optional(),
