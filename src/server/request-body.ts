@@ -165,6 +165,8 @@ export const ThreadPatch = z.looseObject({ metadata: record.optional() });
 
 export const ThreadSearch = z.looseObject({
   metadata: record.optional(),
+  /** Top-level state keys the thread's values must equal (the SDK's `threads.search/count({ values })`). */
+  values: record.nullable().optional(),
   ids: z.array(z.string()).optional(),
   status: z.enum(["idle", "busy", "interrupted", "error"]).optional(),
   limit: z.number().int().min(1).max(1000).optional(),

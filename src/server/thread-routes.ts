@@ -21,6 +21,8 @@ import type { ServerEnv, ServerParts } from "./server-parts.js";
 import type { ThreadRecord } from "./server-store.js";
 import { emptyState, stateView, threadClientView, threadView } from "./thread-views.js";
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
 /** Threads read from the store at a time when a search filters on what only a view shows. */
 const SEARCH_CHUNK = 100;
 
@@ -89,9 +91,13 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       if (known !== undefined && q.status !== undefined && known !== q.status) return undefined;
       const v = await view(t.id);
       if (v) p.statuses.set(t.id, t.record.updated_at, v.status);
-      return !v || (q.status !== undefined && v.status !== q.status) ? undefined : v;
+      if (!v || (q.status !== undefined && v.status !== q.status)) return undefined;
+      const values = v.values as Record<string, unknown>;
+      return Object.entries(q.values ?? {}).every(([k, want]) => same(values[k], want))
+        ? v
+        : undefined;
     };
-    const byRecordsOnly = q.status === undefined && filters === undefined;
+    const byRecordsOnly = q.status === undefined && filters === undefined && !q.values;
     return { q, query, view, matching, byRecordsOnly };
   };
 

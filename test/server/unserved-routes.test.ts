@@ -154,6 +154,11 @@ describe("routes served since LangGraph Studio connects (issue 30)", () => {
     const ran = await client.threads.create({ metadata: tag });
     await client.runs.wait(ran.thread_id, "approval", { input: { draft: "hi" } });
     expect(await client.threads.count({ metadata: tag, status: "interrupted" })).toBe(1);
+    // `values` (which the SDK's count sends) filters by the state's top-level keys, search too.
+    expect(await client.threads.count({ metadata: tag, values: { draft: "hi" } })).toBe(1);
+    expect(await client.threads.count({ metadata: tag, values: { draft: "other" } })).toBe(0);
+    const byValues = await client.threads.search({ metadata: tag, values: { draft: "hi" } });
+    expect(byValues.map((t) => t.thread_id)).toEqual([ran.thread_id]);
   });
 
   it("state at a checkpoint by object, history by GET, and a subgraph namespace", async () => {
