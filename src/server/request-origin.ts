@@ -83,7 +83,8 @@ export function originGuard(p: OriginPolicy): MiddlewareHandler {
   // `Vary: Origin`. The request headers a preflight names are allowed as asked (Hono's default,
   // as on LangGraph's own server): Studio sends headers of its own, and the origin is trusted.
   const answers = cors({
-    origin: (origin) => origin,
+    // Echoed as browsers serialize it (the guard compared it so), never the header's raw text.
+    origin: (origin) => normalOrigin(origin) ?? null,
     credentials: true,
     exposeHeaders: EXPOSED,
     maxAge: 600,
