@@ -3,7 +3,8 @@
  * LangGraph server (`@langchain/langgraph-api`, read from its files) is served here or answered as
  * docs/server.md's "What is not served" says — a 501 (or 404) naming the route and why, never the
  * bare 404 of a path nobody knows. An upgrade of LangGraph's server that adds a route fails here
- * until it is served or listed. The routes served since issue 30 are checked with the SDK.
+ * until it is served or listed; so does a path the installed SDK calls that answers nothing but the
+ * bare 404 by any method. The routes served since issue 30 are checked with the SDK.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -114,6 +115,31 @@ describe("routes graphspec does not serve", () => {
       // Served: any answer but the generic "no endpoint" (a 404 naming a thread is served).
       if (body.error === "not-found" && String(body.message).startsWith("no endpoint"))
         bare.push(`${route.method} ${route.path}`);
+    }
+    expect(bare).toEqual([]);
+  });
+
+  it("every path the installed SDK's Client calls is served or listed, by some method", async () => {
+    const dir = join(ROOT, "node_modules/@langchain/langgraph-sdk/dist/client");
+    const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".js"),
+    );
+    const paths = new Set<string>();
+    for (const f of files)
+      for (const m of readFileSync(join(dir, f), "utf8").matchAll(
+        /[`"](\/(?:assistants|threads|runs|store|ui|info)[^`"]*)[`"]/g,
+      ))
+        paths.add(m[1]!.replace(/\$\{[^}]*\}/g, "{id}"));
+    expect(paths.size).toBeGreaterThan(30);
+    const bare: string[] = [];
+    for (const path of paths) {
+      let known = false;
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const { body } = await call({ method, path });
+        if (!(body.error === "not-found" && String(body.message).startsWith("no endpoint")))
+          known = true;
+      }
+      if (!known) bare.push(path);
     }
     expect(bare).toEqual([]);
   });
