@@ -72,8 +72,9 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
 ${
   name === "dev"
     ? `      --studio-url <origin>       where LangGraph Studio is, for its link and its CORS answers
-                                  (default ${STUDIO_URL}; e.g. https://eu.smith.langchain.com;
-                                  none: no link, and Studio's pages may not call it)
+                                  (default ${STUDIO_URL}; LangSmith's EU region:
+                                  https://eu.smith.langchain.com; none: no link, and Studio's
+                                  pages may not call it)
 `
     : ""
 }      --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
