@@ -5,7 +5,7 @@
  */
 import type { RunError } from "../run/result.js";
 
-export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ApiStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
 
 export class ApiError extends Error {
   constructor(

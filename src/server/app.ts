@@ -19,6 +19,7 @@ import type { ServerEnv, ServerParts } from "./server-parts.js";
 import { tenancy } from "./tenancy.js";
 import { tenantKey } from "./tenant-caps.js";
 import { type Allow, threadRoutes } from "./thread-routes.js";
+import { unservedRoutes } from "./unserved-routes.js";
 import type { WebPage } from "./web-page.js";
 
 /** Paths anyone may call: liveness and readiness, and what this server is. */
@@ -64,11 +65,18 @@ export function serverApp(
     ),
   );
   // Before anything is answered, the page and /ok included: a rebound name reads nothing.
-  for (const guard of originGuard(p.origins)) app.use("*", guard);
+  app.use("*", originGuard(p.origins));
   app.get("/ok", (c) => c.json({ ok: true }));
   app.get("/health", (c) => c.json({ ok: true }));
+  // As LangGraph's JS server answers it (Studio reads it first): assistants yes, crons and
+  // LangSmith tracing no.
   app.get("/info", (c) =>
-    c.json({ version, graphspec: true, flags: { assistants: true, crons: false } }),
+    c.json({
+      version,
+      graphspec: true,
+      context: "js",
+      flags: { assistants: true, crons: false, langsmith: false },
+    }),
   );
 
   // graphspec dev's page (web-page.ts): static files, public like the paths above.
@@ -90,5 +98,7 @@ export function serverApp(
   app.route("/", assistantRoutes(p, allow));
   app.route("/", threadRoutes(p, allow));
   app.route("/", runRoutes(p, allow));
+  // What LangGraph's server or the SDK has and this one does not: a 501 naming it, not a bare 404.
+  app.route("/", unservedRoutes());
   return app;
 }

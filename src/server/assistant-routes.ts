@@ -15,6 +15,7 @@ import { matchesFilters } from "./auth-filters.js";
 import { type GraphEntry, graphSchemas } from "./graph-catalog.js";
 import { graphDrawing, xrayDepth } from "./graph-drawing.js";
 import { modelsMetadata } from "./model-prices.js";
+import { paginationHeaders } from "./pagination-headers.js";
 import { AssistantSearch, AssistantVersions, jsonBody, parsed } from "./request-body.js";
 import { subgraphTools } from "./run-config-schema.js";
 import { savedAssistantRoutes } from "./saved-assistant-routes.js";
@@ -117,7 +118,9 @@ export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       (a, b) => order * String(a[key]).localeCompare(String(b[key])),
     );
     const offset = q.offset ?? 0;
-    const page = list.slice(offset, offset + (q.limit ?? 10));
+    const limit = q.limit ?? 10;
+    const page = list.slice(offset, offset + limit);
+    paginationHeaders(c, offset, page.length, limit, list.length);
     return c.json(
       q.select
         ? page.map((a) =>
@@ -145,10 +148,11 @@ export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       graphSchemas(graph, [...(await subgraphTools(graph.spec, graph.path)), ...fromServers]),
     );
   });
-  api.get("/assistants/:id/subgraphs", async (c) => {
-    await withGraph(c);
-    return c.json({});
-  });
+  for (const path of ["/assistants/:id/subgraphs", "/assistants/:id/subgraphs/:namespace"])
+    api.get(path, async (c) => {
+      await withGraph(c);
+      return c.json({});
+    });
   api.post("/assistants/:id/versions", async (c) => {
     const q = parsed(AssistantVersions, await jsonBody(c, p.maxBodyBytes));
     const f = await found(c);

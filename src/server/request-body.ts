@@ -165,6 +165,8 @@ export const ThreadPatch = z.looseObject({ metadata: record.optional() });
 
 export const ThreadSearch = z.looseObject({
   metadata: record.optional(),
+  /** Top-level state keys the thread's values must equal (the SDK's `threads.search/count({ values })`). */
+  values: record.nullable().optional(),
   ids: z.array(z.string()).optional(),
   status: z.enum(["idle", "busy", "interrupted", "error"]).optional(),
   limit: z.number().int().min(1).max(1000).optional(),
@@ -194,6 +196,14 @@ export const StateUpdate = z.looseObject({
   ...checkpointFields,
 });
 
+export const StateAtCheckpoint = z.looseObject({
+  checkpoint: z
+    .looseObject({ checkpoint_id: z.string().min(1).nullable().optional() })
+    .nullable()
+    .optional(),
+  subgraphs: z.boolean().nullable().optional(),
+});
+
 export const HistoryQuery = z.looseObject({
   limit: z.number().int().min(1).max(1000).optional(),
   /** Only checkpoints whose metadata has these values (`{ source: "input" }`, `{ step: 2 }`). */
@@ -210,6 +220,7 @@ export const HistoryQuery = z.looseObject({
     .nullable()
     .optional(),
 });
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
 
 export const AssistantSearch = z.looseObject({
   graph_id: z.string().nullable().optional(),

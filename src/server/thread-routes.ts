@@ -1,14 +1,16 @@
 /** Threads: create (with `if_exists`), get, patch, search, delete, delete by prefix, state, update state, history. */
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { ApiError, notFound, refusalError } from "./api-error.js";
 import { type AuthFilters, matchesFilters } from "./auth-filters.js";
 import { checkpointThreads } from "./checkpoint-threads.js";
+import { paginationHeaders } from "./pagination-headers.js";
 import {
   checkpointOf,
   HistoryQuery,
   jsonBody,
   parsed,
+  StateAtCheckpoint,
   StateUpdate,
   ThreadCreate,
   ThreadPatch,
@@ -16,7 +18,10 @@ import {
   ThreadSearch,
 } from "./request-body.js";
 import type { ServerEnv, ServerParts } from "./server-parts.js";
+import type { ThreadRecord } from "./server-store.js";
 import { emptyState, stateView, threadClientView, threadView } from "./thread-views.js";
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Threads read from the store at a time when a search filters on what only a view shows. */
 const SEARCH_CHUNK = 100;
@@ -61,17 +66,15 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return c.json(await existing(stored, client));
   });
 
-  // Paged in the store (newest update first): only the threads of the page are read from the
-  // checkpointer. Status and the Auth handler's filters need a thread's view: then the store is
-  // read a page at a time until enough threads match. Threads only the checkpointer knows are
-  // adopted into the store first (checkpoint-threads.ts).
-  api.post("/threads/search", async (c) => {
+  /**
+   * What a search or count asks of the store, and whether a thread it found matches what only a
+   * thread's view shows (its status) or the Auth handler's filters: its view, or undefined.
+   */
+  const searching = async (c: Context<ServerEnv>) => {
     const q = parsed(ThreadSearch, await jsonBody(c, p.maxBodyBytes));
     const filters = await allow(c, "threads", "search", q);
     await fromCheckpoints.adopt();
     const tenancy = c.get("tenancy");
-    const offset = q.offset ?? 0;
-    const limit = q.limit ?? 10;
     const query = {
       prefix: tenancy.stored(""),
       ids: q.ids?.map((id) => tenancy.stored(id)),
@@ -81,27 +84,63 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       const client = tenancy.client(id);
       return client === undefined ? undefined : threadView(p, id, client);
     };
-    if (q.status === undefined && filters === undefined) {
+    const matching = async (t: { id: string; record: ThreadRecord }) => {
+      if (!matchesFilters(t.record.metadata, filters)) return undefined;
+      // A thread unchanged since a search read another status is passed by unread.
+      const known = q.status === "busy" ? undefined : p.statuses.get(t.id, t.record.updated_at);
+      if (known !== undefined && q.status !== undefined && known !== q.status) return undefined;
+      const v = await view(t.id);
+      if (v) p.statuses.set(t.id, t.record.updated_at, v.status);
+      if (!v || (q.status !== undefined && v.status !== q.status)) return undefined;
+      const values = v.values as Record<string, unknown>;
+      return Object.entries(q.values ?? {}).every(([k, want]) => same(values[k], want))
+        ? v
+        : undefined;
+    };
+    const byRecordsOnly = q.status === undefined && filters === undefined && !q.values;
+    return { q, query, view, matching, byRecordsOnly };
+  };
+
+  // Paged in the store (newest update first): only the threads of the page are read from the
+  // checkpointer. Status and the Auth handler's filters need a thread's view: then the store is
+  // read a page at a time until enough threads match. Threads only the checkpointer knows are
+  // adopted into the store first (checkpoint-threads.ts).
+  api.post("/threads/search", async (c) => {
+    const { q, query, view, matching, byRecordsOnly } = await searching(c);
+    const offset = q.offset ?? 0;
+    const limit = q.limit ?? 10;
+    const answer = (found: unknown[]) => {
+      paginationHeaders(c, offset, found.length, limit);
+      return c.json(found);
+    };
+    if (byRecordsOnly) {
       const page = await p.store.searchThreads(query, { limit, offset });
       const views = await Promise.all(page.map((t) => view(t.id)));
-      return c.json(views.filter((v) => v !== undefined));
+      return answer(views.filter((v) => v !== undefined));
     }
     const found: NonNullable<Awaited<ReturnType<typeof threadView>>>[] = [];
     let skipped = 0;
     for (let at = 0; ; at += SEARCH_CHUNK) {
       const page = await p.store.searchThreads(query, { limit: SEARCH_CHUNK, offset: at });
       for (const t of page) {
-        if (!matchesFilters(t.record.metadata, filters)) continue;
-        // A thread unchanged since a search read another status is passed by unread.
-        const known = q.status === "busy" ? undefined : p.statuses.get(t.id, t.record.updated_at);
-        if (known !== undefined && q.status !== undefined && known !== q.status) continue;
-        const v = await view(t.id);
-        if (v) p.statuses.set(t.id, t.record.updated_at, v.status);
-        if (!v || (q.status !== undefined && v.status !== q.status)) continue;
+        const v = await matching(t);
+        if (!v) continue;
         if (skipped < offset) skipped++;
-        else if (found.push(v) === limit) return c.json(found);
+        else if (found.push(v) === limit) return answer(found);
       }
-      if (page.length < SEARCH_CHUNK) return c.json(found);
+      if (page.length < SEARCH_CHUNK) return answer(found);
+    }
+  });
+
+  // The threads a search with the same filters finds (LangGraph's `threads.count`): records only,
+  // unless it filters by status or the Auth handler returns filters.
+  api.post("/threads/count", async (c) => {
+    const { query, matching, byRecordsOnly } = await searching(c);
+    let n = 0;
+    for (let at = 0; ; at += SEARCH_CHUNK) {
+      const page = await p.store.searchThreads(query, { limit: SEARCH_CHUNK, offset: at });
+      for (const t of page) if (byRecordsOnly || (await matching(t))) n++;
+      if (page.length < SEARCH_CHUNK) return c.json(n);
     }
   });
 
@@ -193,6 +232,22 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return c.json(stateView(client, entry, threadClientView(p, stored, client)));
   });
 
+  // The SDK's getState(thread, { checkpoint_id }) with a checkpoint object: a checkpoint of the
+  // root graph (graphspec keeps no subgraph checkpoints of their own), or the latest without one.
+  api.post("/threads/:thread_id/state/checkpoint", async (c) => {
+    const { client, stored } = ids(c);
+    const body = parsed(StateAtCheckpoint, await jsonBody(c, p.maxBodyBytes));
+    const filters = await allow(c, "threads", "read", { thread_id: client });
+    await existing(stored, client, filters);
+    const asked = body.checkpoint?.checkpoint_id ?? undefined;
+    const entry = await p.exec.state(stored, undefined, asked ? { checkpointId: asked } : {});
+    if (!entry) {
+      if (asked) throw notFound("checkpoint", asked);
+      return c.json(emptyState(client));
+    }
+    return c.json(stateView(client, entry, threadClientView(p, stored, client)));
+  });
+
   api.post("/threads/:thread_id/state", async (c) => {
     const { client, stored } = ids(c);
     const body = parsed(StateUpdate, await jsonBody(c, p.maxBodyBytes));
@@ -222,9 +277,10 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return c.json({ configurable: position, checkpoint: position });
   });
 
-  api.post("/threads/:thread_id/history", async (c) => {
+  // POST with a body (the SDK's getHistory); GET with `limit` and `before` in the query, as
+  // LangGraph's server also takes it.
+  const history = async (c: Context<ServerEnv>, q: HistoryQuery) => {
     const { client, stored } = ids(c);
-    const q = parsed(HistoryQuery, await jsonBody(c, p.maxBodyBytes));
     const filters = await allow(c, "threads", "read", { thread_id: client });
     await existing(stored, client, filters);
     const before =
@@ -232,7 +288,7 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         ? q.before
         : (q.before?.checkpoint_id ?? q.before?.configurable?.checkpoint_id);
     // Older than `before`: a checkpoint the thread does not have pages nothing (not everything).
-    const history =
+    const entries =
       (await p.exec.history(stored, undefined, {
         limit: q.limit ?? 10,
         ...(before ? { before } : {}),
@@ -241,9 +297,23 @@ export function threadRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const latest = await p.exec.state(stored);
     const view = threadClientView(p, stored, client);
     return c.json(
-      history.map((h) =>
+      entries.map((h) =>
         stateView(client, latest && h.checkpointId === latest.checkpointId ? latest : h, view),
       ),
+    );
+  };
+  api.post("/threads/:thread_id/history", async (c) =>
+    history(c, parsed(HistoryQuery, await jsonBody(c, p.maxBodyBytes))),
+  );
+  api.get("/threads/:thread_id/history", async (c) => {
+    const limit = c.req.query("limit");
+    const before = c.req.query("before");
+    return history(
+      c,
+      parsed(HistoryQuery, {
+        ...(limit !== undefined ? { limit: Number(limit) } : {}),
+        ...(before ? { before } : {}),
+      }),
     );
   });
   return api;

@@ -25,9 +25,12 @@ describe("graphspec dev", () => {
     });
     const exited = new Promise<number | null>((r) => child?.once("exit", (code) => r(code)));
     await until(() => /http:\/\/127\.0\.0\.1:\d+/.test(out));
-    expect(out.trim().split("\n")).toHaveLength(1);
     const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)![0];
-    expect(out).toBe(`${url}\n`);
+    // Its URL, then LangGraph Studio's link to it, as the official dev server prints it.
+    await until(() => out.split("\n").length === 3);
+    expect(out).toBe(
+      `${url}\nLangGraph Studio: https://smith.langchain.com/studio?baseUrl=${url}\n`,
+    );
     expect(await (await fetch(`${url}/ok`)).json()).toEqual({ ok: true });
 
     p.write("graphs/marking.yaml", markingSpec("v2", "lats"));

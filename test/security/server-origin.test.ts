@@ -169,6 +169,150 @@ describe("a page of another origin (cross-site simple POSTs)", () => {
   });
 });
 
+describe("LangGraph Studio and --allow-origin pages (issue 30)", () => {
+  const STUDIO = "https://smith.langchain.com";
+  const list = (h: string | string[] | undefined) =>
+    String(h ?? "")
+      .split(",")
+      .map((v) => v.trim().toLowerCase());
+
+  it("Studio's preflight, as Chrome sends it to a server on this machine, is answered by default", async () => {
+    const r = await send(dev.url, "OPTIONS", "/threads/search", {
+      origin: STUDIO,
+      host: `127.0.0.1:${port}`,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type,x-auth-scheme",
+      "access-control-request-private-network": "true",
+    });
+    expect(r.status).toBe(204);
+    expect(r.headers["access-control-allow-origin"]).toBe(STUDIO);
+    expect(r.headers["access-control-allow-credentials"]).toBe("true");
+    expect(r.headers["access-control-allow-private-network"]).toBe("true");
+    expect(list(r.headers["access-control-allow-headers"])).toEqual(
+      expect.arrayContaining(["content-type", "x-auth-scheme"]),
+    );
+    expect(list(r.headers["access-control-allow-methods"])).toEqual(
+      expect.arrayContaining(["post", "patch", "delete"]),
+    );
+    expect(list(r.headers.vary)).toContain("origin");
+  });
+
+  it("Studio's requests get its origin, credentials and the headers the SDK reads", async () => {
+    const r = await send(
+      dev.url,
+      "POST",
+      "/assistants/search",
+      { origin: STUDIO, host: `127.0.0.1:${port}`, "content-type": "application/json" },
+      JSON.stringify({ limit: 1 }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.headers["access-control-allow-origin"]).toBe(STUDIO);
+    expect(r.headers["access-control-allow-credentials"]).toBe("true");
+    expect(list(r.headers["access-control-expose-headers"])).toEqual(
+      expect.arrayContaining(["content-location", "location", "x-pagination-next"]),
+    );
+    expect(r.headers["x-pagination-total"]).toBe("1");
+    expect(list(r.headers.vary)).toContain("origin");
+  });
+
+  it("another origin's preflight is refused with no CORS answer, Private Network Access included", async () => {
+    const r = await send(dev.url, "OPTIONS", "/threads", {
+      origin: "https://evil.example.test",
+      host: `127.0.0.1:${port}`,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "content-type",
+      "access-control-request-private-network": "true",
+    });
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body)).toMatchObject({ error: "origin-not-allowed" });
+    for (const h of [
+      "access-control-allow-origin",
+      "access-control-allow-credentials",
+      "access-control-allow-private-network",
+      "access-control-allow-methods",
+    ])
+      expect(r.headers[h]).toBeUndefined();
+    expect(list(r.headers.vary)).toContain("origin");
+  });
+
+  it("another origin's simple POST with no body (no preflight, no content type) changes nothing", async () => {
+    const before = await threadIds();
+    const r = await send(dev.url, "POST", "/threads", {
+      origin: "https://evil.example.test",
+      host: `127.0.0.1:${port}`,
+    });
+    expect(r.status).toBe(403);
+    expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+    expect(await threadIds()).toEqual(before);
+  });
+
+  it("answers without an Origin vary by it too (a cache keeps them apart)", async () => {
+    const r = await send(dev.url, "GET", "/ok", { host: `127.0.0.1:${port}` });
+    expect(r.status).toBe(200);
+    expect(list(r.headers.vary)).toContain("origin");
+    expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+
+  it("dev prints Studio's link beside its URL; --studio-url moves both the link and the origin allowed", async () => {
+    const eu = "https://eu.smith.langchain.com";
+    const other = await startDevServer({
+      files: { "graphs/hello.yaml": SPEC },
+      args: ["--studio-url", eu],
+    });
+    try {
+      const otherPort = new URL(other.url).port;
+      const preflight = (origin: string) =>
+        send(other.url, "OPTIONS", "/threads/search", {
+          origin,
+          host: `127.0.0.1:${otherPort}`,
+          "access-control-request-method": "POST",
+        });
+      expect((await preflight(eu)).headers["access-control-allow-origin"]).toBe(eu);
+      expect((await preflight(STUDIO)).status).toBe(403);
+      expect(other.stdout()).toBe(
+        `${other.url}\nLangGraph Studio: ${eu}/studio?baseUrl=${other.url}\n`,
+      );
+    } finally {
+      await other.stop();
+    }
+    expect(dev.stdout()).toBe(
+      `${dev.url}\nLangGraph Studio: ${STUDIO}/studio?baseUrl=${dev.url}\n`,
+    );
+  });
+
+  it("--studio-url none: no link, and Studio's pages are refused like any other", async () => {
+    const closed = await startDevServer({
+      files: { "graphs/hello.yaml": SPEC },
+      args: ["--studio-url", "none"],
+    });
+    try {
+      const r = await send(closed.url, "OPTIONS", "/threads/search", {
+        origin: STUDIO,
+        host: `127.0.0.1:${new URL(closed.url).port}`,
+        "access-control-request-method": "POST",
+      });
+      expect(r.status).toBe(403);
+      expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+      expect(closed.stdout()).toBe(`${closed.url}\n`);
+    } finally {
+      await closed.stop();
+    }
+  });
+
+  it("a bad --studio-url is a usage error; serve takes none", () => {
+    const bad = spawnSync(process.execPath, [BIN, "dev", "--studio-url", "smith.langchain.com"], {
+      encoding: "utf8",
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--studio-url");
+    const serve = spawnSync(process.execPath, [BIN, "serve", "--no-auth", "--studio-url", STUDIO], {
+      encoding: "utf8",
+    });
+    expect(serve.status).toBe(2);
+    expect(serve.stderr).toContain("--studio-url is for `graphspec dev`");
+  });
+});
+
 describe("a page of the attacker's name rebound to 127.0.0.1 (DNS rebinding)", () => {
   it("is refused on the API and the page, whatever its Origin", async () => {
     const host = `attacker.example:${port}`;

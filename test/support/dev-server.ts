@@ -19,6 +19,8 @@ export interface DevServer {
   write(rel: string, text: string): void;
   /** What the server wrote on stderr so far (reloads, refusals). */
   stderr(): string;
+  /** What the server wrote on stdout so far (its URL, Studio's link). */
+  stdout(): string;
   /** Stops the server and removes the project — unless `keep` (to start another on it: `root`). */
   stop(keep?: boolean): Promise<void>;
 }
@@ -93,7 +95,7 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
         reject(new Error(`graphspec dev exited (${code}) before printing its URL:\n${err}`)),
       );
     });
-    return { url, root, write, stderr: () => err, stop };
+    return { url, root, write, stderr: () => err, stdout: () => out, stop };
   } catch (e) {
     await stop();
     throw e;

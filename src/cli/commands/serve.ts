@@ -14,6 +14,7 @@ import { ENV_FILE_HELP, ENV_FILE_OPTION, loadEnvFile } from "../env-file.js";
 import { EXIT, type Io, UsageError } from "../io.js";
 import { recordingArg } from "../recording-arg.js";
 import { scriptsArg } from "../scripts-arg.js";
+import { STUDIO_URL, studioLink } from "../studio-link.js";
 import { VERSION } from "../version.js";
 
 /**
@@ -34,7 +35,7 @@ the new one; a change with errors is refused, its diagnostics printed, and the l
 keeps serving.`
     : ""
 }
-Prints one line, the URL it serves, when ready.
+Prints one line, the URL it serves, when ready${name === "dev" ? "; then a second, the link that opens\nLangGraph Studio on it" : ""}.
 
 Options:
       --port <n>                  default 2024 (0: any free port)
@@ -67,8 +68,16 @@ ${name === "serve" ? "      --no-auth                   serve without authentica
       --run-max-tokens <n>        tokens one run's model calls may use; a run may ask for fewer
                                   with config.configurable.graphspec_max_tokens (default none)
       --allow-origin <origin>     a web page origin (http://localhost:5173) that may call the API,
-                                  with CORS; repeat for more (default: only the server's own)
-      --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
+                                  with CORS; repeat for more (default: only the server's own${name === "dev" ? "\n                                  and LangGraph Studio's" : ""})
+${
+  name === "dev"
+    ? `      --studio-url <origin>       where LangGraph Studio is, for its link and its CORS answers
+                                  (default ${STUDIO_URL}; LangSmith's EU region:
+                                  https://eu.smith.langchain.com; none: no link, and Studio's
+                                  pages may not call it)
+`
+    : ""
+}      --allow-host <name>         a Host name to answer besides loopback names, IP addresses and
                                   --host (DNS rebinding); repeat for more. On 0.0.0.0 or ::, any
                                   name is answered unless this is given
       --grace <ms>                on SIGTERM, how long runs in flight may finish (default 10000)
@@ -106,6 +115,7 @@ const OPTIONS = {
   "run-max-tokens": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "allow-host": { type: "string", multiple: true },
+  "studio-url": { type: "string" },
   grace: { type: "string" },
   heartbeat: { type: "string" },
   scripts: { type: "string" },
@@ -209,13 +219,26 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
   ]);
   const { startServer } = await import("../../server/serve.js");
   const { folderCatalog } = await import("../../server/graph-catalog.js");
-  const allowOrigins = values["allow-origin"] ?? [];
   const { allowedOrigins } = await import("../../server/request-origin.js");
-  try {
-    allowedOrigins(allowOrigins);
-  } catch (e) {
-    throw new UsageError(`--allow-origin: ${(e as Error).message}`);
-  }
+  if (values["studio-url"] !== undefined && name === "serve")
+    throw new UsageError("--studio-url is for `graphspec dev`; serve takes --allow-origin");
+  const checkedOrigins = (option: string, list: string[]) => {
+    try {
+      return allowedOrigins(list);
+    } catch (e) {
+      throw new UsageError(`--${option}: ${(e as Error).message}`);
+    }
+  };
+  // dev: LangGraph Studio may call it, as the official dev server lets it (docs/dev.md).
+  const studioUrl = values["studio-url"]?.trim() ?? STUDIO_URL;
+  const studio =
+    name === "dev" && studioUrl !== "none"
+      ? checkedOrigins("studio-url", [studioUrl])[0]
+      : undefined;
+  const allowOrigins = [
+    ...(studio ? [studio] : []),
+    ...checkedOrigins("allow-origin", values["allow-origin"] ?? []),
+  ];
   const allowHosts = values["allow-host"] ?? [];
   for (const h of allowHosts)
     if (!/^[a-z0-9.-]+$/i.test(h) && !/^\[?[0-9a-f:.]+\]?$/i.test(h))
@@ -300,6 +323,7 @@ async function serveWith(name: "serve" | "dev", argv: string[], io: Io): Promise
     ...(runMaxTokens ? { runMaxTokens } : {}),
   });
   io.out(server.url);
+  if (studio) io.out(`LangGraph Studio: ${studioLink(server.url, studio)}`);
   await new Promise<void>((done) => {
     const stop = () => {
       process.off("SIGTERM", stop);
