@@ -4,11 +4,21 @@
  * API key file of two tenants, on SQLite under a temporary working directory, on 127.0.0.1.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
+const HEAP_PROBE = join(import.meta.dirname, "heap-probe.mjs");
 
 export interface Served {
   url: string;
@@ -21,6 +31,11 @@ export interface Served {
   cpuMs(): number;
   alive(): boolean;
   stderr(): string;
+  /**
+   * The server's `process.memoryUsage()` right after a full garbage collection (heap-probe.mjs):
+   * its `heapUsed` is what the server holds on to, without the garbage its resident size counts.
+   */
+  heapAfterGc(): Promise<NodeJS.MemoryUsage>;
   /** With GRAPHSPEC_SOAK_SNAPSHOTS: a heap snapshot written there, once written (else nothing). */
   snapshot(): Promise<void>;
   /** SIGTERM, then the exit code (null if it had to be killed). */
@@ -34,6 +49,9 @@ export interface Served {
  */
 const SNAPSHOTS = process.env.GRAPHSPEC_SOAK_SNAPSHOTS;
 const nodeArgs = () => [
+  "--expose-gc",
+  "--import",
+  pathToFileURL(HEAP_PROBE).href,
   ...(process.env.GRAPHSPEC_SOAK_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
   ...(SNAPSHOTS ? [`--diagnostic-dir=${SNAPSHOTS}`, "--heapsnapshot-signal=SIGUSR2"] : []),
 ];
@@ -46,6 +64,7 @@ export async function startServe(opts: {
 }): Promise<Served> {
   const cwd = mkdtempSync(join(tmpdir(), "graphspec-soak-"));
   writeFileSync(join(cwd, "keys.json"), JSON.stringify(opts.keys));
+  const heapFile = join(cwd, "heap-after-gc.jsonl");
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -62,7 +81,11 @@ export async function startServe(opts: {
     ]
       .concat(["--checkpointer", "sqlite"])
       .concat(opts.args ?? []),
-    { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } },
+    {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", GRAPHSPEC_SOAK_HEAP_FILE: heapFile },
+    },
   );
   let out = "";
   let err = "";
@@ -101,6 +124,21 @@ export async function startServe(opts: {
     },
     alive: () => child.exitCode === null && child.signalCode === null,
     stderr: () => err,
+    async heapAfterGc() {
+      const lines = () =>
+        existsSync(heapFile) ? readFileSync(heapFile, "utf8").split("\n").filter(Boolean) : [];
+      const before = lines().length;
+      child.kill("SIGWINCH");
+      // A full collection of a few hundred MiB takes well under a second; a dead server, forever.
+      for (const until = Date.now() + 30_000; Date.now() < until; ) {
+        await new Promise((r) => setTimeout(r, 100));
+        const now = lines();
+        if (now.length > before) return JSON.parse(now.at(-1)!) as NodeJS.MemoryUsage;
+      }
+      throw new Error(
+        `the server wrote no heap figures in 30 s (alive: ${child.exitCode === null && child.signalCode === null})`,
+      );
+    },
     async snapshot() {
       if (!SNAPSHOTS) return;
       const before = new Set(readdirSync(SNAPSHOTS));

@@ -1,16 +1,19 @@
 /**
  * Issue 23's soak (long mode only: GRAPHSPEC_LONG=1, docs/testing.md): one `graphspec serve` on
  * SQLite, two tenants. The normal one runs a small graph over and over through the official SDK
- * (`runs.wait` on its thread and a stateless `runs.stream`, alternately), alone first (its
- * baseline), then while the hostile one attacks (hostile-tenant.ts: CPU-heavy expressions, a
- * state that doubles each step, huge declared and chunked bodies, bodies that are not JSON, input
- * over the limit, and a flood of background runs bounded in count). Baseline and attack phases
+ * (`runs.wait` on its thread, a stateless `runs.stream`, and a background run on a new thread —
+ * `threads.create`, `runs.create`, `runs.join` — in turn), alone first (its baseline), then while
+ * the hostile one attacks (hostile-tenant.ts: CPU-heavy expressions, a state that doubles each
+ * step, huge declared and chunked bodies, bodies that are not JSON, input over the limit, and a
+ * flood of background runs bounded in count). Baseline and attack phases
  * alternate, so a machine shared with other work loads both alike.
  *
  * It holds the server to the issue's bounds: the normal tenant's p99 under attack within 2× its
- * baseline, the server's resident memory (its own process's VmRSS) under a ceiling and not growing
- * round after round, every hostile request answered with its bound (never a 5xx or a hang), the
- * server alive at the end. The figures are printed and written to test/artifacts/soak/.
+ * baseline (its requests, and its background runs against their own baseline), the server's
+ * memory bounded — what its heap holds after a full collection within a bound of its start and
+ * levelling off, its resident size (its own process's VmRSS) not growing round after round —
+ * every hostile request answered with its bound (never a 5xx or a hang), the server alive at the
+ * end. The figures are printed and written to test/artifacts/soak/.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,7 +36,8 @@ const GRAPHS = join(import.meta.dirname, "..", "fixtures", "soak", "graphs");
 const ARTIFACTS = join(import.meta.dirname, "..", "artifacts", "soak");
 const MiB = 1024 * 1024;
 
-const ROUNDS = 3;
+/** GRAPHSPEC_SOAK_ROUNDS: more rounds, to see where the resident size levels off. */
+const ROUNDS = Number(process.env.GRAPHSPEC_SOAK_ROUNDS ?? 3);
 const BASELINE_MS = 8_000;
 const ATTACK_MS = 30_000;
 /**
@@ -52,11 +56,37 @@ const FLOOD_PER_ROUND = 100;
  * attack at all: below this floor the ratio measures the machine, not the server.
  */
 const BASELINE_FLOOR_MS = 50;
-/** Memory the attack may add to the server's resident size after warm-up. */
-const RSS_HEADROOM = 300 * MiB;
+/**
+ * What the server's heap may hold after a full collection at a round's end over what it held
+ * after warm-up: what it keeps by design within bounds — runs' events (64 MiB, --max-event-bytes),
+ * the last 1,000 finished runs, compiled graphs and code — and no more. Measured: 32 MiB after
+ * warm-up, 41–46 MiB at the rounds' ends (soaks of three and six rounds); heap snapshots at the
+ * ends of rounds 1, 3 and 6 held 42.0, 44.6 and 45.1 MiB — what grew from round 1 to 3 is the
+ * 1,000 finished runs filling up (404 → 1,001 AbortControllers), from 3 to 6 compiled code.
+ *
+ * The resident size is not bounded by a number over its start, on purpose: it is that heap plus
+ * the garbage an attack makes between collections (bodies of up to 4 MiB read and parsed, states
+ * of up to 4 MiB serialized, dozens of hostile requests a second: 150–190 MiB of heap in use
+ * mid-attack) plus the pages V8 and the allocator keep once they have them (a heap of 130–150 MiB
+ * after a full collection at 45 MiB used). How high that goes depends on how fast the machine
+ * lets the attack allocate: +104 MiB over the start at load 21, +414 MiB with the machine quiet,
+ * the same code. That it is bounded shows in its levelling off — in six rounds of this attack
+ * (4 s baselines, no snapshots) its peak (VmHWM) reached 350 MiB in round 3 and stayed there — so
+ * the test holds the
+ * last round's peak to the earlier rounds' (below), and the heap after collection to this.
+ */
+const RETAINED_HEADROOM = 64 * MiB + 32 * MiB;
+/**
+ * How much more the heap after a collection may hold at the last round's end than at the earlier
+ * rounds' most: what the server keeps by design has filled up by then (+1 MiB a round, measured).
+ * A parsed request body kept by mistake (injected to see these bounds fail) added 12–24 MiB a
+ * round (33, 56, 72, 96 MiB; 32, 44, 58, 71 MiB): within RETAINED_HEADROOM for three rounds, not
+ * within this.
+ */
+const RETAINED_GROWTH = 8 * MiB;
 /**
  * Fair share between tenants in the background queue is merged: the normal tenant's background
- * run must not wait behind the hostile flood (switched off, its time is recorded, not bounded).
+ * runs must not wait behind the hostile flood (switched off, their times are recorded, not bounded).
  */
 const GATE_NORMAL_BACKGROUND = true;
 
@@ -86,12 +116,24 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       const normalErrors: string[] = [];
       let runsOnThread = 0;
 
-      /** One sample: `runs.wait` on the tenant's thread, or a stateless `runs.stream`. */
+      /**
+       * One sample: `runs.wait` on the tenant's thread, a stateless `runs.stream`, or a
+       * background run on a new thread (its kind says which, `background` being three requests
+       * and a queued run: held to its own baseline, not to the others').
+       */
       let turn = 0;
-      const sample = async (): Promise<number> => {
+      const sample = async (): Promise<{ ms: number; background: boolean }> => {
         const t0 = performance.now();
+        const kind = turn++ % 3;
         try {
-          if (turn++ % 2 === 0) {
+          if (kind === 2) {
+            const bgThread = (await normal.threads.create()).thread_id;
+            const run = await normal.runs.create(bgThread, "small", { input: {} });
+            const v = (await normal.runs.join(bgThread, run.run_id, {
+              signal: AbortSignal.timeout(ATTACK_MS + DRAIN_MS),
+            })) as { n?: number };
+            if (v.n !== 3) normalErrors.push(`background run ended with ${JSON.stringify(v)}`);
+          } else if (kind === 0) {
             const v = (await normal.runs.wait(thread, "small", { input: {} })) as { n?: number };
             runsOnThread++;
             if (v.n !== runsOnThread * 3)
@@ -109,10 +151,16 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
         } catch (e) {
           normalErrors.push((e as Error).message);
         }
-        return performance.now() - t0;
+        return { ms: performance.now() - t0, background: kind === 2 };
       };
-      const sampleWhile = async (going: () => boolean, into: number[]) => {
-        while (going()) into.push(await sample());
+      const sampleWhile = async (
+        going: () => boolean,
+        into: { requests: number[]; background: number[] },
+      ) => {
+        while (going()) {
+          const s = await sample();
+          (s.background ? into.background : into.requests).push(s.ms);
+        }
       };
 
       // Memory, every 250 ms, by phase.
@@ -125,17 +173,18 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       const clientLag = monitorEventLoopDelay({ resolution: 10 });
       clientLag.enable();
 
-      for (let i = 0; i < 20; i++) await sample();
+      for (let i = 0; i < 30; i++) await sample();
       const rssStart = s.rss();
+      const heapStart = await s.heapAfterGc();
 
-      const baseline: number[] = [];
-      const attacked: number[] = [];
+      const baseline = { requests: [] as number[], background: [] as number[] };
+      const attacked = { requests: [] as number[], background: [] as number[] };
       const answers = new Map<string, Map<string, number>>(ATTACKS.map((a) => [a.name, new Map()]));
       const created = new Map<string, number>();
       const ends = new Map<string, number>();
-      const backgroundMs: number[] = [];
       const roundPeaks: number[] = [];
       const roundEnds: number[] = [];
+      const heapEnds: NodeJS.MemoryUsage[] = [];
       const okDuringAttack = new Map<string, number>();
       const okMs: number[] = [];
       const phaseMs: { baseline: number; attack: number }[] = [];
@@ -152,16 +201,6 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
         const aCpu = s.cpuMs();
         let attacking = true;
         const flooding: Promise<Flooded> = flood(s.url, HOSTILE_KEY, FLOOD_PER_ROUND);
-        // The normal tenant's own background run, queued behind (or beside) the flood.
-        const background = (async () => {
-          const t0 = performance.now();
-          const bgThread = (await normal.threads.create()).thread_id;
-          const run = await normal.runs.create(bgThread, "small", { input: {} });
-          await normal.runs.join(bgThread, run.run_id, {
-            signal: AbortSignal.timeout(ATTACK_MS + DRAIN_MS),
-          });
-          backgroundMs.push(performance.now() - t0);
-        })().catch((e) => normalErrors.push(`background run: ${(e as Error).message}`));
         let next = 0;
         const hostile = Promise.all(
           Array.from({ length: HOSTILE_WORKERS }, async () => {
@@ -190,7 +229,6 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
           const f = await flooding;
           for (const [k, n] of f.created) tally(created, k, n);
           for (const [k, n] of await floodEnds(s.url, HOSTILE_KEY, f, DRAIN_MS)) tally(ends, k, n);
-          await background;
         })().finally(() => {
           attacking = false;
         });
@@ -202,6 +240,7 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
         const inRound = rss.filter((r) => r.phase.endsWith(` ${round}`)).map((r) => r.bytes);
         roundPeaks.push(Math.max(...inRound));
         roundEnds.push(s.rss());
+        heapEnds.push(await s.heapAfterGc());
         await s.snapshot();
       }
       clearInterval(sampler);
@@ -217,9 +256,15 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       const peak = s.peakRss();
       const exit = await s.stop();
 
-      const base = { p50: percentile(baseline, 50), p99: percentile(baseline, 99) };
-      const att = { p50: percentile(attacked, 50), p99: percentile(attacked, 99) };
+      const p5099 = (xs: number[]) => ({ p50: percentile(xs, 50), p99: percentile(xs, 99) });
+      const base = p5099(baseline.requests);
+      const att = p5099(attacked.requests);
       const reference = Math.max(base.p99, BASELINE_FLOOR_MS);
+      const bgBase = p5099(baseline.background);
+      const bgAtt = p5099(attacked.background);
+      const bgReference = Math.max(bgBase.p99, BASELINE_FLOOR_MS);
+      const heapUsed = (u: NodeJS.MemoryUsage) => mib(u.heapUsed);
+      const heapTotal = (u: NodeJS.MemoryUsage) => mib(u.heapTotal);
       const hostileTotal = [...answers.values()].reduce(
         (n, m) => n + [...m.values()].reduce((a, b) => a + b, 0),
         0,
@@ -228,13 +273,14 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
         `Soak (test/soak/two-tenants.test.ts), ${new Date().toISOString()}, ${ROUNDS} rounds of ${BASELINE_MS / 1000} s baseline + ${ATTACK_MS / 1000} s attack (until its flood ended)`,
         `phases (ms): ${phaseMs.map((p) => `${p.baseline}+${p.attack}`).join(", ")}`,
         `server CPU in them (ms): ${phaseCpuMs.map((p) => `${p.baseline}+${p.attack}`).join(", ")}`,
-        `normal tenant (runs.wait on its thread / stateless runs.stream, alternately):`,
-        `  baseline: ${baseline.length} requests, p50 ${ms(base.p50)}, p99 ${ms(base.p99)}`,
-        `  under attack: ${attacked.length} requests, p50 ${ms(att.p50)}, p99 ${ms(att.p99)}`,
+        `normal tenant (runs.wait on its thread / stateless runs.stream / a background run, in turn):`,
+        `  baseline: ${baseline.requests.length} requests, p50 ${ms(base.p50)}, p99 ${ms(base.p99)}`,
+        `  under attack: ${attacked.requests.length} requests, p50 ${ms(att.p50)}, p99 ${ms(att.p99)}`,
         `  p99 ratio: ${(att.p99 / base.p99).toFixed(2)}× the baseline's, ${(att.p99 / reference).toFixed(2)}× max(baseline p99, ${BASELINE_FLOOR_MS} ms floor) (bound 2×)`,
-        `  max under attack: ${ms(Math.max(...attacked))}; errors: ${normalErrors.length}`,
-        `  its background run, start to end, per round: ${backgroundMs.map(ms).join(", ")} ${GATE_NORMAL_BACKGROUND ? "(bound 2×)" : "(not gated until fair share)"}`,
+        `  max under attack: ${ms(Math.max(...attacked.requests))}; errors: ${normalErrors.length}`,
+        `  its background runs (threads.create, runs.create, runs.join): baseline ${baseline.background.length}, p50 ${ms(bgBase.p50)}, p99 ${ms(bgBase.p99)}; under attack ${attacked.background.length}, p50 ${ms(bgAtt.p50)}, p99 ${ms(bgAtt.p99)}, max ${ms(Math.max(...attacked.background))}; ${(bgAtt.p99 / bgReference).toFixed(2)}× max(baseline p99, floor) ${GATE_NORMAL_BACKGROUND ? "(bound 2×)" : "(not gated)"}`,
         `server RSS: start ${mib(rssStart)}, peak ${mib(peak)} (VmHWM), end ${mib(rssEnd)}; per round peak ${roundPeaks.map(mib).join(", ")}; at round end ${roundEnds.map(mib).join(", ")}`,
+        `server heap after a full collection, used (of total): start ${heapUsed(heapStart)} (${heapTotal(heapStart)}), at round end ${heapEnds.map((u) => `${heapUsed(u)} (${heapTotal(u)})`).join(", ")} (bound +${mib(RETAINED_HEADROOM)} over the start, +${mib(RETAINED_GROWTH)} over the earlier rounds')`,
         `hostile tenant: ${hostileTotal} requests by ${HOSTILE_WORKERS} workers, answers:`,
         ...[...answers.entries()].map(([name, m]) => `  ${name}:\n${counts(m, "    ")}`),
         `  background flood, ${FLOOD_PER_ROUND} a round: created\n${counts(created, "    ")}`,
@@ -265,18 +311,28 @@ describe.skipIf(!LONG)("soak: one tenant attacks, the other runs as usual", () =
       expect
         .soft(att.p99, "p99 under attack (ms), at most 2× max(baseline p99, floor)")
         .toBeLessThanOrEqual(2 * reference);
-      // Memory: under the ceiling, and not growing round after round (a leak would).
-      expect
-        .soft(peak - rssStart, "server's peak RSS over its start (bytes)")
-        .toBeLessThanOrEqual(RSS_HEADROOM);
-      expect
-        .soft(roundPeaks.at(-1)!, "server's RSS peak in the last round (bytes)")
-        .toBeLessThanOrEqual(Math.max(...roundPeaks.slice(0, -1)) * 1.1 + 32 * MiB);
+      // Memory: what the server retains (its heap after a full collection) within its bounds,
+      // and its resident size levelling off, not growing round after round (a leak would).
+      for (const [i, u] of heapEnds.entries())
+        expect
+          .soft(u.heapUsed - heapStart.heapUsed, `server's heap after collection, round ${i + 1}`)
+          .toBeLessThanOrEqual(RETAINED_HEADROOM);
+      if (ROUNDS > 1)
+        expect
+          .soft(
+            heapEnds.at(-1)!.heapUsed - Math.max(...heapEnds.slice(0, -1).map((u) => u.heapUsed)),
+            "server's heap after collection, last round over the earlier rounds' most (bytes)",
+          )
+          .toBeLessThanOrEqual(RETAINED_GROWTH);
+      if (ROUNDS > 1)
+        expect
+          .soft(roundPeaks.at(-1)!, "server's RSS peak in the last round (bytes)")
+          .toBeLessThanOrEqual(Math.max(...roundPeaks.slice(0, -1)) * 1.1 + 32 * MiB);
       if (GATE_NORMAL_BACKGROUND)
         expect
-          .soft(Math.max(...backgroundMs), "the normal tenant's background run (ms)")
-          .toBeLessThanOrEqual(2 * reference);
+          .soft(bgAtt.p99, "the normal tenant's background runs' p99 under attack (ms)")
+          .toBeLessThanOrEqual(2 * bgReference);
     },
-    6 * 60_000,
+    ROUNDS * 2 * 60_000,
   );
 });
