@@ -12,49 +12,21 @@
  * recording is run without this file changing. A fixture test the page cannot express is named
  * with the reason (`UNREACHABLE`), so a skip is never silent.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
 import { type DevPage, openDevPage } from "../support/dev-page.js";
 import type { DevServer } from "../support/dev-server.js";
+import {
+  answerAll,
+  examples,
+  type Fixture,
+  type FixtureTest,
+  modelOption,
+  openRun as openRunOf,
+  startCase,
+} from "../support/example-page.js";
 
-const GRAPHS_DIR = join(import.meta.dirname, "..", "..", "graphs");
-
-type Json = Record<string, unknown>;
-interface FixtureTest {
-  name: string;
-  input?: Json;
-  context?: Json;
-  model?: string;
-  allow_tools?: string[];
-  then?: { resume: unknown; expect?: { output?: unknown } }[];
-  expect?: { status?: string; error?: { code?: string; phase?: string; field?: string } };
-}
-interface Fixture {
-  context?: Json;
-  tests: FixtureTest[];
-}
-
-/** The graph files of graphs/ by graph name, and each one's fixture (`<file>.test.yaml`). */
-function examples(): Map<string, { fixture: Fixture | undefined }> {
-  const found = new Map<string, { fixture: Fixture | undefined }>();
-  for (const file of readdirSync(GRAPHS_DIR)) {
-    if (!/\.ya?ml$/.test(file) || file.includes(".test.")) continue;
-    const spec = parse(readFileSync(join(GRAPHS_DIR, file), "utf8")) as { name: string };
-    const testFile = join(GRAPHS_DIR, file.replace(/\.ya?ml$/, ".test.yaml"));
-    let fixture: Fixture | undefined;
-    try {
-      fixture = parse(readFileSync(testFile, "utf8")) as Fixture;
-    } catch {
-      fixture = undefined;
-    }
-    found.set(spec.name, { fixture });
-  }
-  return found;
-}
 const EXAMPLES = examples();
 
 /**
@@ -68,10 +40,6 @@ function unreachable(t: FixtureTest, models: string[][]): string | undefined {
     return `it asks for model ${t.model}, which the page does not offer (not in the spec's allow)`;
   return undefined;
 }
-
-/** The Model control's value for `model`, an entry's name or its `provider:name` ([value, label]s). */
-const modelOption = (model: string, models: string[][]) =>
-  models.find(([value, label]) => value && (value === model || label?.endsWith(`(${model})`)))?.[0];
 
 let dev: DevPage | undefined;
 let server: DevServer;
@@ -88,75 +56,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => dev?.close());
 
-const runStatus = () => page.locator('.run-view [role="status"][data-run-status]');
 const standInControl = () => page.getByLabel("Models answer from");
-
-/** A fresh run form for `graph`: a page load, nothing kept from an earlier case. */
-async function openRun(graph: string) {
-  await page.goto("about:blank");
-  await page.goto(`${server.url}/#/`);
-  await page.evaluate("sessionStorage.clear()");
-  await page.goto(`${server.url}/#/graphs/${graph}/run`);
-  await page.getByRole("button", { name: "Start run" }).waitFor();
-}
-
-/** Types `values` into the form named `form`: text as typed, lists and objects as JSON. */
-async function fill(form: "Input" | "Context", values: Json) {
-  for (const [key, value] of Object.entries(values)) {
-    const field = page
-      .getByRole("form", { name: form })
-      .getByLabel(new RegExp(`^\\s*${key}\\s*\\*?\\s*$`));
-    if (typeof value === "boolean") await field.setChecked(value);
-    else await field.fill(typeof value === "string" ? value : JSON.stringify(value));
-  }
-}
-
-/** The run's status once it stops running: success, interrupted, error or cancelled. */
-async function settled(): Promise<string> {
-  await page
-    .locator('.run-view [role="status"][data-run-status]:not([data-run-status="running"])')
-    .waitFor();
-  // A refusal before the run began leaves no status: it shows where the form is.
-  return (await runStatus().getAttribute("data-run-status")) ?? "";
-}
-
-/** Answers the one pending interrupt with the page's controls, as `resume` says. */
-async function answer(resume: unknown) {
-  const form = page.getByRole("form", { name: "Answer interrupt" }).first();
-  await form.waitFor();
-  const decisions =
-    resume && typeof resume === "object" && Array.isArray((resume as Json).decisions)
-      ? ((resume as Json).decisions as Json[])
-      : undefined;
-  if (!decisions) {
-    // A question: a yes/no is the "Yes" box, any other value typed as the answer.
-    if (typeof resume === "boolean") await form.getByLabel("Yes").setChecked(resume);
-    else
-      await form
-        .getByLabel("Answer")
-        .fill(typeof resume === "string" ? resume : JSON.stringify(resume));
-    await form.getByRole("button", { name: "Resume" }).click();
-    return;
-  }
-  const actions = form.getByRole("group");
-  for (const [n, d] of decisions.entries()) {
-    const action = actions.nth(n);
-    if (d.type === "approve") await action.getByRole("button", { name: "Approve" }).click();
-    if (d.type === "edit") {
-      await action.getByRole("button", { name: "Edit" }).click();
-      const edited = d.editedAction as { args: unknown };
-      await action.getByLabel(/^Arguments of /).fill(JSON.stringify(edited.args));
-    }
-    if (d.type === "reject") {
-      await action.getByRole("button", { name: "Reject" }).click();
-      if (typeof d.message === "string")
-        await action.getByLabel("Message to the model").fill(d.message);
-    }
-  }
-  // One approval of one call answers at once; anything else is sent with Resume.
-  const resumeButton = form.getByRole("button", { name: "Resume" });
-  if (await resumeButton.count()) await resumeButton.click();
-}
+const openRun = (graph: string) => openRunOf(page, server.url, graph);
 
 /** Runs one case on the page and checks how it ended. */
 async function runCase(
@@ -167,20 +68,7 @@ async function runCase(
   checkOutput: boolean,
   models: string[][],
 ) {
-  await openRun(graph);
-  if (standIn) await standInControl().selectOption({ label: standIn });
-  await fill("Input", t?.input ?? {});
-  await fill("Context", { ...(fixture?.context ?? {}), ...(t?.context ?? {}) });
-  const options = page.getByRole("group", { name: "Run options" });
-  if (t?.model) await options.getByLabel("Model").selectOption(modelOption(t.model, models) ?? "");
-  if (t?.allow_tools) {
-    const tools = options.getByRole("group", { name: "Tools the models may call" });
-    for (const box of await tools.getByRole("checkbox").all()) {
-      const name = (await box.getAttribute("value")) ?? (await box.locator("..").innerText());
-      await box.setChecked(t.allow_tools.includes(name.trim()));
-    }
-  }
-  await page.getByRole("button", { name: "Start run" }).click();
+  await startCase(page, server.url, graph, standIn, fixture, t, models);
   const failure = t?.expect?.status === "failed" ? t.expect.error : undefined;
   if (failure) {
     // Refused before it ran (the form's note) or failed as it ran (the run's note): either way
@@ -195,15 +83,8 @@ async function runCase(
     expect(await note.locator(".help").innerText()).not.toBe("");
     return;
   }
-  for (const step of t?.then ?? []) {
-    expect(await settled(), "the run waits for an answer").toBe("interrupted");
-    await answer(step.resume);
-    // Resume starts a new run: wait for it to leave the paused state before reading its end.
-    await page.locator('.run-view [role="status"][data-run-status="interrupted"]').waitFor({
-      state: "detached",
-    });
-  }
-  expect(await settled()).toBe("success");
+  // Each interrupt answered as the fixture's `then` says, then the run's end.
+  expect(await answerAll(page, t?.then)).toBe("success");
   if (!checkOutput) return;
   // What the fixture expects of the output, as the page shows it: each of its texts, in its text
   // content once read: folded lists included (a click opens them), a string in a JSON

@@ -9,6 +9,7 @@ import type { JsonSchema } from "../forms/schema-fields.js";
 import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { hrefOf, navigate } from "../route.js";
+import { keptRunChoices } from "../runs/kept-run-choices.js";
 import { RUN_STREAM_MODES } from "../runs/run-progress.js";
 import { SecretDialog, secretAskedFor } from "../runs/secret-dialog.js";
 import { type ServerProblem, serverProblem } from "../runs/server-problem.js";
@@ -110,7 +111,11 @@ export function ThreadPage(props: { id: string }) {
     if (!graph) return;
     setWorking(true);
     try {
-      await client.runs.create(id, graph, {
+      // The tab's choices for the graph (stand-in, run options, saved assistant), as the run view
+      // sends them: the run answers from what the runs before it answered from.
+      const { assistantId, ...choices } = await keptRunChoices(graph);
+      await client.runs.create(id, assistantId, {
+        ...choices,
         input: null,
         ...(context ? { context } : {}),
         checkpointId: s.checkpoint.checkpoint_id ?? undefined,
