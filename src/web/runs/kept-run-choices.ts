@@ -8,6 +8,7 @@
 import type { Config } from "@langchain/langgraph-sdk";
 import { END_ID, START_ID } from "../../draw/drawable.js";
 import { client } from "../api.js";
+import type { JsonSchema } from "../forms/schema-fields.js";
 import { modelsOfMetadata } from "./run-cost.js";
 import { choicesOfConfigSchema, runPayload } from "./run-options.js";
 import { keptRunOptions } from "./run-options-memory.js";
@@ -22,11 +23,22 @@ export interface KeptRun {
   interruptAfter?: string[];
 }
 
-export async function keptRunChoices(graph: string): Promise<KeptRun> {
-  const [assistant, schemas, drawing] = await Promise.all([
+/** The tab's run choices for the graph, and what a run of it must be given. */
+export interface KeptRunChoices {
+  run: KeptRun;
+  /** The graph's context schema (a secret field is `writeOnly`). */
+  context: JsonSchema;
+  /** The context the saved assistant gives, if one is kept ({} for the graph's own). */
+  given: Record<string, unknown>;
+}
+
+export async function keptRunChoices(graph: string): Promise<KeptRunChoices> {
+  const savedId = keptAssistant(graph);
+  const [assistant, schemas, drawing, saved] = await Promise.all([
     client.assistants.get(graph),
     client.assistants.getSchemas(graph),
     client.assistants.getGraph(graph),
+    savedId ? client.assistants.get(savedId) : undefined,
   ]);
   const choices = choicesOfConfigSchema(schemas.config_schema);
   const nodes = drawing.nodes
@@ -39,7 +51,11 @@ export async function keptRunChoices(graph: string): Promise<KeptRun> {
     withoutStandInOf(assistant.metadata),
   );
   return {
-    assistantId: keptAssistant(graph) || graph,
-    ...runPayload(keptRunOptions(graph, choices, nodes), choices, standIn),
+    run: {
+      assistantId: saved?.assistant_id ?? graph,
+      ...runPayload(keptRunOptions(graph, choices, nodes), choices, standIn),
+    },
+    context: (schemas.context_schema ?? { type: "object", properties: {} }) as JsonSchema,
+    given: (saved?.context ?? {}) as Record<string, unknown>,
   };
 }
