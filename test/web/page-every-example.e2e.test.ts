@@ -59,6 +59,15 @@ afterAll(() => dev?.close());
 const standInControl = () => page.getByLabel("Models answer from");
 const openRun = (graph: string) => openRunOf(page, server.url, graph);
 
+/** A line of a stack trace (`    at fn (/path/file.ts:17:23)`): never shown on the page. */
+const STACK_LINE = /\n\s+at .*:\d+:\d+\)?/;
+
+/** The run view's text holds no stack trace (a tool's error, a failure): messages and hints only. */
+async function expectNoStackTrace() {
+  const text = await page.locator(".run-view").innerText();
+  expect(text.match(STACK_LINE)?.[0], "a stack trace on the page").toBeUndefined();
+}
+
 /** Runs one case on the page and checks how it ended. */
 async function runCase(
   graph: string,
@@ -81,10 +90,12 @@ async function runCase(
     const text = await note.innerText();
     expect(text).toContain(failure.code);
     expect(await note.locator(".help").innerText()).not.toBe("");
+    await expectNoStackTrace();
     return;
   }
   // Each interrupt answered as the fixture's `then` says, then the run's end.
   expect(await answerAll(page, t?.then)).toBe("success");
+  await expectNoStackTrace();
   if (!checkOutput) return;
   // What the fixture expects of the output, as the page shows it: each of its texts, in its text
   // content once read: folded lists included (a click opens them), a string in a JSON
