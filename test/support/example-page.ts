@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { parse } from "yaml";
 
 export const GRAPHS_DIR = join(import.meta.dirname, "..", "..", "graphs");
@@ -162,4 +163,38 @@ export async function answerAll(page: Page, then: FixtureTest["then"]): Promise<
     });
   }
   return settled(page);
+}
+
+/**
+ * The strings in a value, at any depth: the texts the page shows. A tool message's `status` and
+ * `artifact` are not shown as such (its text says it failed).
+ */
+export const textsOf = (v: unknown): string[] =>
+  typeof v === "string"
+    ? [v]
+    : v && typeof v === "object"
+      ? Object.entries(v).flatMap(([k, x]) =>
+          k === "status" || k === "artifact" ? [] : textsOf(x),
+        )
+      : [];
+
+/**
+ * The Output region, once the run's last checkpoint is read, shows each text fixture test `t`
+ * expects of the output (after its last answer, what that step expects): in its text content —
+ * folded lists included — a string in a JSON tree quoted; never a step's state. The output
+ * expected.
+ */
+export async function expectOutputShown(page: Page, t: FixtureTest | undefined) {
+  await page.locator('[aria-label="Output"]:not([aria-busy="true"]) .state-values').waitFor();
+  const shown =
+    (await page.getByRole("region", { name: "Output" }).textContent())?.replace(/\s+/g, " ") ?? "";
+  const expected = (t?.then?.at(-1)?.expect ?? t?.expect) as { output?: unknown } | undefined;
+  for (const text of textsOf(expected?.output)) {
+    const one = text.replace(/\s+/g, " ");
+    expect(
+      shown.includes(one) || shown.includes(JSON.stringify(one)),
+      `the output shows ${JSON.stringify(one)}: ${shown}`,
+    ).toBe(true);
+  }
+  return expected;
 }

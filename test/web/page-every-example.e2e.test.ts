@@ -20,6 +20,7 @@ import type { DevServer } from "../support/dev-server.js";
 import {
   answerAll,
   examples,
+  expectOutputShown,
   type Fixture,
   type FixtureTest,
   modelOption,
@@ -97,21 +98,7 @@ async function runCase(
   expect(await answerAll(page, t?.then)).toBe("success");
   await expectNoStackTrace();
   if (!checkOutput) return;
-  // What the fixture expects of the output, as the page shows it: each of its texts, in its text
-  // content once read: folded lists included (a click opens them), a string in a JSON
-  // tree quoted. Not a step's state while the run's last checkpoint is read.
-  await page.locator('[aria-label="Output"]:not([aria-busy="true"]) .state-values').waitFor();
-  const shown =
-    (await page.getByRole("region", { name: "Output" }).textContent())?.replace(/\s+/g, " ") ?? "";
-  // After the last answer, what that step expects; else what the run itself expects.
-  const expected = (t?.then?.at(-1)?.expect ?? t?.expect) as { output?: unknown } | undefined;
-  for (const text of textsOf(expected?.output)) {
-    const one = text.replace(/\s+/g, " ");
-    expect(
-      shown.includes(one) || shown.includes(JSON.stringify(one)),
-      `the output shows ${JSON.stringify(one)}: ${shown}`,
-    ).toBe(true);
-  }
+  const expected = await expectOutputShown(page, t);
   // The conversation the fixture expects is the Messages panel's too: each message's text.
   const messages = (expected?.output as { messages?: unknown } | undefined)?.messages;
   if (!Array.isArray(messages)) return;
@@ -126,19 +113,6 @@ async function runCase(
       );
   }
 }
-
-/**
- * The strings in a value, at any depth: the texts the page shows. A tool message's `status` and
- * `artifact` are not shown as such (its text says it failed).
- */
-const textsOf = (v: unknown): string[] =>
-  typeof v === "string"
-    ? [v]
-    : v && typeof v === "object"
-      ? Object.entries(v).flatMap(([k, x]) =>
-          k === "status" || k === "artifact" ? [] : textsOf(x),
-        )
-      : [];
 
 describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page runs every example graph", () => {
   it("lists exactly the example graphs of graphs/", async () => {
