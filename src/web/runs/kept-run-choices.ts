@@ -12,7 +12,7 @@ import type { JsonSchema } from "../forms/schema-fields.js";
 import { modelsOfMetadata } from "./run-cost.js";
 import { choicesOfConfigSchema, runPayload } from "./run-options.js";
 import { keptRunOptions } from "./run-options-memory.js";
-import { keptAssistant } from "./saved-assistant-memory.js";
+import { keepAssistant, keptAssistant } from "./saved-assistant-memory.js";
 import { initialStandIn, standInsOfMetadata, withoutStandInOf } from "./stand-in.js";
 
 export interface KeptRun {
@@ -38,7 +38,13 @@ export async function keptRunChoices(graph: string): Promise<KeptRunChoices> {
     client.assistants.get(graph),
     client.assistants.getSchemas(graph),
     client.assistants.getGraph(graph),
-    savedId ? client.assistants.get(savedId) : undefined,
+    // One deleted since it was picked: the graph's own runs instead, and the pick is dropped.
+    savedId
+      ? client.assistants.get(savedId).catch(() => {
+          keepAssistant(graph, "");
+          return undefined;
+        })
+      : undefined,
   ]);
   const choices = choicesOfConfigSchema(schemas.config_schema);
   const nodes = drawing.nodes
