@@ -13,7 +13,7 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
 import { runStandIn, standInBook } from "./models/run-stand-in.js";
 import type { ScriptQueues } from "./models/script.js";
-import { SCRIPT_RUN_KEY, ScriptRun } from "./models/script-run.js";
+import { SCRIPT_ROOT_STEP_KEY, SCRIPT_RUN_KEY, ScriptRun } from "./models/script-run.js";
 import { preview } from "./preview.js";
 import { type RunChoices, refuseRunChoices } from "./run-choices.js";
 import type { WriteGuard } from "./write-guard.js";
@@ -75,11 +75,19 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
     // A run given scripts as its stand-in keeps its place in them as a graph given scripts does.
     const book = standInBook(runStandIn(configurable)) ?? scriptBooks.get(this.builder);
     if (!book || configurable?.[SCRIPT_RUN_KEY] !== undefined) {
-      yield* this.checkedStream(input, options);
+      // A subgraph's models count their turns towards the step of the parent's task that runs it.
+      const step = options?.metadata?.langgraph_step;
+      const rooted =
+        nested && configurable?.[SCRIPT_RUN_KEY] !== undefined && typeof step === "number"
+          ? { ...options, configurable: { [SCRIPT_ROOT_STEP_KEY]: step, ...configurable } }
+          : options;
+      yield* this.checkedStream(input, rooted);
       return;
     }
     const saver = this.checkpointer instanceof BaseCheckpointSaver ? this.checkpointer : undefined;
-    const { readPositions, keepPositions } = await import("./script-positions.js");
+    const { readPositions, keepPositions, keepStepPositions } = await import(
+      "./script-positions.js"
+    );
     const start = saver ? await readPositions(saver, configurable) : { positions: {} };
     const run = new ScriptRun(start.positions, book);
     try {
@@ -91,6 +99,13 @@ export class SpecGraph extends CompiledStateGraph<any, any, any, any, any, any, 
       if (saver) {
         const unchangedAt = run.moved() ? undefined : start.checkpointId;
         await keepPositions(saver, configurable, run.positions(), unchangedAt);
+        if (run.moved())
+          await keepStepPositions(
+            saver,
+            configurable,
+            (step) => run.positionsAt(step),
+            start.checkpointId,
+          );
       }
     }
   }

@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MemorySaver } from "@langchain/langgraph";
+import { MemorySaver, type StateSnapshot } from "@langchain/langgraph";
 import { afterAll, describe, expect, it } from "vitest";
 import { compile } from "../../src/index.js";
 import { createExecutor } from "../../src/run/executor.js";
@@ -70,6 +70,29 @@ edges:
 `,
 );
 
+graph(
+  "three-calls",
+  `state:
+  topic: { type: string, default: "" }
+  answers: { type: array, items: { type: string }, reducer: append, default: [] }
+models:
+  default: { model: "scripted:writer" }
+nodes:
+  one: { kind: llm, prompt: one, write: { answers: "\${{ [output.text] }}" } }
+  two: { kind: llm, prompt: two, write: { answers: "\${{ [output.text] }}" } }
+  inner:
+    kind: subgraph
+    graph: ./child.yaml
+    input: {}
+    output: { answers: "\${{ output.answers }}" }
+edges:
+  - { from: START, to: one }
+  - { from: one, to: two }
+  - { from: two, to: inner }
+  - { from: inner, to: END }
+`,
+);
+
 const twoTurns = { asker: ["first answer", "second answer"] };
 
 describe("a script's turns belong to the thread's runs", () => {
@@ -121,6 +144,55 @@ describe("a script's turns belong to the thread's runs", () => {
     expect(a.answers).toEqual(["from the parent", "from the child"]);
     const b = await built.invoke({});
     expect(b.answers).toEqual(["from the parent", "from the child"]);
+  });
+
+  it("a run from an earlier checkpoint, or a fork of it, takes the turns its later steps took", async () => {
+    // `writer` and the child's `shared` are one queue each: A, B for one and two, C for the child.
+    const scripts = { writer: ["A", "B"], shared: ["C"] };
+    const built = await compile(join(dir, "three-calls.yaml"), {
+      scripts,
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "k1" } };
+    expect((await built.invoke({}, config)).answers).toEqual(["A", "B", "C"]);
+    const history: StateSnapshot[] = [];
+    for await (const s of built.getStateHistory(config)) history.push(s);
+    const at = (node: string) => history.find((s) => s.next.includes(node))!;
+    // Forked before `two` with an edit: `two` takes B, as it did, and the child C.
+    const fork = await built.updateState(at("two").config, { topic: "edited" });
+    expect((await built.invoke(null, fork)).answers).toEqual(["A", "B", "C"]);
+    // Run again from before the subgraph (no fork): the child takes its own turn again.
+    expect((await built.invoke(null, at("inner").config)).answers).toEqual(["A", "B", "C"]);
+    // From the first step: every turn again, in order.
+    expect((await built.invoke(null, at("one").config)).answers).toEqual(["A", "B", "C"]);
+  });
+
+  it("a fork before a step a pause cut in the middle takes that step's turns again", async () => {
+    // ticket-agent's agent asks its model twice, then pauses for approval inside the same step.
+    const turns = [
+      { tool_calls: [{ name: "lookup_ticket", args: { ticket_id: "T-1001" } }] },
+      { tool_calls: [{ name: "notify_customer", args: { message: "On it." } }] },
+      { text: "Done." },
+    ];
+    const built = await compile(
+      join(import.meta.dirname, "..", "..", "graphs", "ticket-agent.yaml"),
+      {
+        scripts: { "ticket-agent": turns },
+        checkpointer: new MemorySaver(),
+      },
+    );
+    const config = { configurable: { thread_id: "p1" }, context: { user_id: "u-7" } };
+    const input = { messages: [{ role: "user", content: "T-1001?" }] };
+    await built.invoke(input, config);
+    const paused = await built.getState(config);
+    expect(paused.next).toEqual(["investigate"]);
+    // Forked where it paused: the agent runs from its start, so it takes the turns from the first.
+    const fork = await built.updateState(paused.config, { messages: [] });
+    await built.invoke(null, { ...fork, context: { user_id: "u-7" } });
+    const again = await built.getState(fork);
+    expect(again.tasks[0]?.interrupts[0]?.value).toMatchObject({
+      actionRequests: [{ name: "notify_customer", args: { message: "On it." } }],
+    });
   });
 
   it("compile() with a checkpointer: a resume on the thread continues the script", async () => {

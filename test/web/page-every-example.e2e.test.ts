@@ -12,49 +12,22 @@
  * recording is run without this file changing. A fixture test the page cannot express is named
  * with the reason (`UNREACHABLE`), so a skip is never silent.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
 import { type DevPage, openDevPage } from "../support/dev-page.js";
 import type { DevServer } from "../support/dev-server.js";
+import {
+  answerAll,
+  examples,
+  expectOutputShown,
+  type Fixture,
+  type FixtureTest,
+  modelOption,
+  openRun as openRunOf,
+  startCase,
+} from "../support/example-page.js";
 
-const GRAPHS_DIR = join(import.meta.dirname, "..", "..", "graphs");
-
-type Json = Record<string, unknown>;
-interface FixtureTest {
-  name: string;
-  input?: Json;
-  context?: Json;
-  model?: string;
-  allow_tools?: string[];
-  then?: { resume: unknown; expect?: { output?: unknown } }[];
-  expect?: { status?: string; error?: { code?: string; phase?: string; field?: string } };
-}
-interface Fixture {
-  context?: Json;
-  tests: FixtureTest[];
-}
-
-/** The graph files of graphs/ by graph name, and each one's fixture (`<file>.test.yaml`). */
-function examples(): Map<string, { fixture: Fixture | undefined }> {
-  const found = new Map<string, { fixture: Fixture | undefined }>();
-  for (const file of readdirSync(GRAPHS_DIR)) {
-    if (!/\.ya?ml$/.test(file) || file.includes(".test.")) continue;
-    const spec = parse(readFileSync(join(GRAPHS_DIR, file), "utf8")) as { name: string };
-    const testFile = join(GRAPHS_DIR, file.replace(/\.ya?ml$/, ".test.yaml"));
-    let fixture: Fixture | undefined;
-    try {
-      fixture = parse(readFileSync(testFile, "utf8")) as Fixture;
-    } catch {
-      fixture = undefined;
-    }
-    found.set(spec.name, { fixture });
-  }
-  return found;
-}
 const EXAMPLES = examples();
 
 /**
@@ -68,10 +41,6 @@ function unreachable(t: FixtureTest, models: string[][]): string | undefined {
     return `it asks for model ${t.model}, which the page does not offer (not in the spec's allow)`;
   return undefined;
 }
-
-/** The Model control's value for `model`, an entry's name or its `provider:name` ([value, label]s). */
-const modelOption = (model: string, models: string[][]) =>
-  models.find(([value, label]) => value && (value === model || label?.endsWith(`(${model})`)))?.[0];
 
 let dev: DevPage | undefined;
 let server: DevServer;
@@ -88,74 +57,16 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => dev?.close());
 
-const runStatus = () => page.locator('.run-view [role="status"][data-run-status]');
 const standInControl = () => page.getByLabel("Models answer from");
+const openRun = (graph: string) => openRunOf(page, server.url, graph);
 
-/** A fresh run form for `graph`: a page load, nothing kept from an earlier case. */
-async function openRun(graph: string) {
-  await page.goto("about:blank");
-  await page.goto(`${server.url}/#/`);
-  await page.evaluate("sessionStorage.clear()");
-  await page.goto(`${server.url}/#/graphs/${graph}/run`);
-  await page.getByRole("button", { name: "Start run" }).waitFor();
-}
+/** A line of a stack trace (`    at fn (/path/file.ts:17:23)`): never shown on the page. */
+const STACK_LINE = /\n\s+at .*:\d+:\d+\)?/;
 
-/** Types `values` into the form named `form`: text as typed, lists and objects as JSON. */
-async function fill(form: "Input" | "Context", values: Json) {
-  for (const [key, value] of Object.entries(values)) {
-    const field = page
-      .getByRole("form", { name: form })
-      .getByLabel(new RegExp(`^\\s*${key}\\s*\\*?\\s*$`));
-    if (typeof value === "boolean") await field.setChecked(value);
-    else await field.fill(typeof value === "string" ? value : JSON.stringify(value));
-  }
-}
-
-/** The run's status once it stops running: success, interrupted, error or cancelled. */
-async function settled(): Promise<string> {
-  await page
-    .locator('.run-view [role="status"][data-run-status]:not([data-run-status="running"])')
-    .waitFor();
-  // A refusal before the run began leaves no status: it shows where the form is.
-  return (await runStatus().getAttribute("data-run-status")) ?? "";
-}
-
-/** Answers the one pending interrupt with the page's controls, as `resume` says. */
-async function answer(resume: unknown) {
-  const form = page.getByRole("form", { name: "Answer interrupt" }).first();
-  await form.waitFor();
-  const decisions =
-    resume && typeof resume === "object" && Array.isArray((resume as Json).decisions)
-      ? ((resume as Json).decisions as Json[])
-      : undefined;
-  if (!decisions) {
-    // A question: a yes/no is the "Yes" box, any other value typed as the answer.
-    if (typeof resume === "boolean") await form.getByLabel("Yes").setChecked(resume);
-    else
-      await form
-        .getByLabel("Answer")
-        .fill(typeof resume === "string" ? resume : JSON.stringify(resume));
-    await form.getByRole("button", { name: "Resume" }).click();
-    return;
-  }
-  const actions = form.getByRole("group");
-  for (const [n, d] of decisions.entries()) {
-    const action = actions.nth(n);
-    if (d.type === "approve") await action.getByRole("button", { name: "Approve" }).click();
-    if (d.type === "edit") {
-      await action.getByRole("button", { name: "Edit" }).click();
-      const edited = d.editedAction as { args: unknown };
-      await action.getByLabel(/^Arguments of /).fill(JSON.stringify(edited.args));
-    }
-    if (d.type === "reject") {
-      await action.getByRole("button", { name: "Reject" }).click();
-      if (typeof d.message === "string")
-        await action.getByLabel("Message to the model").fill(d.message);
-    }
-  }
-  // One approval of one call answers at once; anything else is sent with Resume.
-  const resumeButton = form.getByRole("button", { name: "Resume" });
-  if (await resumeButton.count()) await resumeButton.click();
+/** The run view's text holds no stack trace (a tool's error, a failure): messages and hints only. */
+async function expectNoStackTrace() {
+  const text = await page.locator(".run-view").innerText();
+  expect(text.match(STACK_LINE)?.[0], "a stack trace on the page").toBeUndefined();
 }
 
 /** Runs one case on the page and checks how it ended. */
@@ -167,20 +78,7 @@ async function runCase(
   checkOutput: boolean,
   models: string[][],
 ) {
-  await openRun(graph);
-  if (standIn) await standInControl().selectOption({ label: standIn });
-  await fill("Input", t?.input ?? {});
-  await fill("Context", { ...(fixture?.context ?? {}), ...(t?.context ?? {}) });
-  const options = page.getByRole("group", { name: "Run options" });
-  if (t?.model) await options.getByLabel("Model").selectOption(modelOption(t.model, models) ?? "");
-  if (t?.allow_tools) {
-    const tools = options.getByRole("group", { name: "Tools the models may call" });
-    for (const box of await tools.getByRole("checkbox").all()) {
-      const name = (await box.getAttribute("value")) ?? (await box.locator("..").innerText());
-      await box.setChecked(t.allow_tools.includes(name.trim()));
-    }
-  }
-  await page.getByRole("button", { name: "Start run" }).click();
+  await startCase(page, server.url, graph, standIn, fixture, t, models);
   const failure = t?.expect?.status === "failed" ? t.expect.error : undefined;
   if (failure) {
     // Refused before it ran (the form's note) or failed as it ran (the run's note): either way
@@ -193,33 +91,14 @@ async function runCase(
     const text = await note.innerText();
     expect(text).toContain(failure.code);
     expect(await note.locator(".help").innerText()).not.toBe("");
+    await expectNoStackTrace();
     return;
   }
-  for (const step of t?.then ?? []) {
-    expect(await settled(), "the run waits for an answer").toBe("interrupted");
-    await answer(step.resume);
-    // Resume starts a new run: wait for it to leave the paused state before reading its end.
-    await page.locator('.run-view [role="status"][data-run-status="interrupted"]').waitFor({
-      state: "detached",
-    });
-  }
-  expect(await settled()).toBe("success");
+  // Each interrupt answered as the fixture's `then` says, then the run's end.
+  expect(await answerAll(page, t?.then)).toBe("success");
+  await expectNoStackTrace();
   if (!checkOutput) return;
-  // What the fixture expects of the output, as the page shows it: each of its texts, in its text
-  // content once read: folded lists included (a click opens them), a string in a JSON
-  // tree quoted. Not a step's state while the run's last checkpoint is read.
-  await page.locator('[aria-label="Output"]:not([aria-busy="true"]) .state-values').waitFor();
-  const shown =
-    (await page.getByRole("region", { name: "Output" }).textContent())?.replace(/\s+/g, " ") ?? "";
-  // After the last answer, what that step expects; else what the run itself expects.
-  const expected = (t?.then?.at(-1)?.expect ?? t?.expect) as { output?: unknown } | undefined;
-  for (const text of textsOf(expected?.output)) {
-    const one = text.replace(/\s+/g, " ");
-    expect(
-      shown.includes(one) || shown.includes(JSON.stringify(one)),
-      `the output shows ${JSON.stringify(one)}: ${shown}`,
-    ).toBe(true);
-  }
+  const expected = await expectOutputShown(page, t);
   // The conversation the fixture expects is the Messages panel's too: each message's text.
   const messages = (expected?.output as { messages?: unknown } | undefined)?.messages;
   if (!Array.isArray(messages)) return;
@@ -234,19 +113,6 @@ async function runCase(
       );
   }
 }
-
-/**
- * The strings in a value, at any depth: the texts the page shows. A tool message's `status` and
- * `artifact` are not shown as such (its text says it failed).
- */
-const textsOf = (v: unknown): string[] =>
-  typeof v === "string"
-    ? [v]
-    : v && typeof v === "object"
-      ? Object.entries(v).flatMap(([k, x]) =>
-          k === "status" || k === "artifact" ? [] : textsOf(x),
-        )
-      : [];
 
 describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page runs every example graph", () => {
   it("lists exactly the example graphs of graphs/", async () => {

@@ -1,8 +1,10 @@
 /**
  * Saved assistants on graphspec dev's run form (issue 27, item 6; docs/dev.md "Run options"): the
  * run options and context saved as a named assistant, picked again on a fresh form (its options
- * fill the controls, the run starts with its id), then deleted — checked through the official SDK
- * against the same server. axe-core in light and dark.
+ * fill the controls, its context gives the required `user` so the form does not ask for it, the
+ * run starts with its id), then deleted; the pick kept across a reload; a new version saved from
+ * the form and an older one chosen again — checked through the official SDK against the same
+ * server. axe-core in light and dark.
  */
 import { Client } from "@langchain/langgraph-sdk";
 import type { Page } from "playwright-core";
@@ -18,7 +20,7 @@ state:
   topic: { type: string, default: "" }
   messages: { type: messages }
 context:
-  user: { type: string }
+  user: { type: string, required: true }
 models:
   default: { model: "scripted:small", allow: [large] }
   large: { model: "scripted:large" }
@@ -126,14 +128,23 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
     const pause = options().getByRole("group", { name: "Pause before" });
     expect(await pause.getByLabel("work").isChecked()).toBe(true);
     await picker().getByText('"ada"').waitFor();
+    // The assistant gives the required `user`: the Context form does not ask for it again, and
+    // says where its value comes from.
+    const user = page.getByRole("form", { name: "Context" }).getByLabel(/user/);
+    expect(await user.inputValue()).toBe("");
+    expect(await user.getAttribute("required")).toBeNull();
+    expect(await page.locator(`#${await user.getAttribute("aria-describedby")}`).innerText()).toBe(
+      `Given by the assistant “${NAME}”: "ada". Left empty, that applies; a value typed here is used instead.`,
+    );
 
-    // The run starts with the assistant's id.
+    // The run starts with the assistant's id, and its context.
     await page.getByRole("form", { name: "Input" }).getByLabel(/topic/).fill("sums");
     await page.getByRole("button", { name: "Start run" }).click();
     await page.locator('[role="status"][data-run-status="interrupted"]').waitFor();
     const thread = new URL(page.url().replace("#", "")).searchParams.get("thread") ?? "";
     const [run] = await client.runs.list(thread);
     expect(run?.assistant_id).toBe(saved!.assistant_id);
+    expect((await client.threads.get(thread)).status).toBe("interrupted");
 
     await picker()
       .getByRole("button", { name: `Delete ${NAME}` })
@@ -142,5 +153,79 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
     expect(await savedOfGraph()).toEqual([]);
     expect(await picker().getByLabel("Run with").inputValue()).toBe("");
     s.expectClean();
+  });
+
+  it("keeps the pick across a reload; saves a new version; runs an older one again", async () => {
+    await openRun();
+    await options().getByLabel("Model").selectOption("large");
+    await page.getByRole("form", { name: "Context" }).getByLabel(/user/).fill("ada");
+    await picker().getByLabel("Save the run options and context as").fill("Versioned");
+    await picker().getByRole("button", { name: "Save assistant" }).click();
+    await picker().getByText("Saved Versioned").waitFor();
+    const [saved] = await savedOfGraph();
+
+    // A reload comes back to the assistant picked, and to its options.
+    await page.reload();
+    await page.getByRole("button", { name: "Start run" }).waitFor();
+    await expect.poll(() => picker().getByLabel("Run with").inputValue()).toBe(saved!.assistant_id);
+    expect(await options().getByLabel("Model").inputValue()).toBe("large");
+
+    // The options changed on the form, saved as the assistant's version 2.
+    const tools = options().getByRole("group", { name: "Tools the models may call" });
+    await tools.getByLabel("add").uncheck();
+    await picker().getByRole("button", { name: "Save as a new version of Versioned" }).click();
+    await picker().getByText("Saved version 2 of Versioned").waitFor();
+    const versions = await client.assistants.getVersions(saved!.assistant_id);
+    expect(versions.map((v) => v.version)).toEqual([2, 1]);
+    expect(versions[0]!.config).toMatchObject({
+      configurable: { model: "large", toolIds: ["shout"] },
+    });
+    // Its context is kept: the form left `user` empty, the assistant gave it.
+    expect(versions[0]!.context).toEqual({ user: "ada" });
+    const version = picker().getByLabel("Version of Versioned");
+    expect(await version.inputValue()).toBe("2");
+
+    const found: Record<string, unknown> = {};
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await s.shot(`versions-${scheme}`);
+      const violations = await axeViolations(page);
+      if (violations.length) found[scheme] = violations;
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(found).toEqual({});
+
+    // Version 1 chosen again: runs use it, and its options fill the form (every tool allowed).
+    await version.selectOption({ label: "Version 1: model large" });
+    await picker().getByText("Versioned runs with version 1 now.").waitFor();
+    expect((await client.assistants.get(saved!.assistant_id)).config).toEqual({
+      configurable: { model: "large" },
+    });
+    expect(await tools.getByLabel("add").isChecked()).toBe(true);
+
+    // A run with it; then the assistant deleted elsewhere: the thread's "Run from here" runs
+    // with the graph's own assistant instead, and the tab forgets the pick.
+    await page.getByRole("form", { name: "Input" }).getByLabel(/topic/).fill("sums");
+    await page.getByRole("button", { name: "Start run" }).click();
+    await page.locator('[role="status"][data-run-status="success"]').waitFor();
+    const thread = new URL(page.url().replace("#", "")).searchParams.get("thread") ?? "";
+    await client.assistants.delete(saved!.assistant_id);
+    await page.goto(`${dev!.server.url}/#/threads/${thread}`);
+    await page
+      .locator("ol[aria-label='Checkpoints'] > li")
+      .filter({ hasText: /next: work/ })
+      .first()
+      .getByRole("button", { name: "Run from here" })
+      .click();
+    await page.waitForURL(/#\/graphs\/picker\/run\?thread=/);
+    await page.locator('[role="status"][data-run-status="success"]').waitFor();
+    const [latest] = await client.runs.list(thread);
+    const own = (await client.assistants.search({ graphId: "picker" })).find(
+      (a) => a.metadata?.created_by === "system",
+    );
+    expect(latest?.assistant_id).toBe(own?.assistant_id);
+    expect(await page.evaluate("sessionStorage.getItem('graphspec.assistant.picker')")).toBeNull();
+    // The one failed request: the deleted assistant asked for (a 404, which Chromium logs too).
+    expect(s.problems.filter((p) => !p.includes(`/assistants/${saved!.assistant_id}`))).toEqual([]);
   });
 });

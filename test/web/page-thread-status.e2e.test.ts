@@ -5,13 +5,15 @@
  * is listed and shown as failed, with its code and hint, offers Retry (which, after the node is
  * fixed, runs it again) and never Continue; a graph whose context has a required secret field is
  * forked from the page without it (threads never keep secrets), and the Continue after the fork
- * asks for the secret in a dialog with a password input. axe-core in light and dark on those views.
+ * asks for the secret in a dialog with a password input; so does the thread page's "Run from
+ * here", which then runs with it. axe-core in light and dark on those views.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  axeViolations,
   launchBrowser,
   openPage,
   PAGE_TESTS_SKIPPED,
@@ -178,6 +180,52 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: a thread's status", (
     await field.fill(TOKEN);
     await asks.getByRole("button", { name: "Run with it" }).click();
     await status("success");
+    // The one refusal asked for the secret (a 422, which Chromium logs too); nothing else failed.
+    expect(s.problems.filter((p) => !/\b422\b/.test(p))).toEqual([]);
+  });
+});
+
+describe.skipIf(PAGE_TESTS_SKIPPED)("a secret asked for again by Run from here", () => {
+  it("asks for the secret on the thread's page, then runs from the checkpoint with it", async () => {
+    await page.goto(`${server.url}/#/graphs/keyed/run`);
+    await page
+      .getByRole("form", { name: "Context" })
+      .getByLabel(/crm_token/)
+      .fill(TOKEN);
+    await page.getByRole("form", { name: "Context" }).getByLabel(/team/).fill("billing");
+    await button("Start run").click();
+    await status("interrupted");
+    const id = threadOfUrl();
+
+    // Paused before `send`: run from there. The thread kept `team`, never the secret.
+    await page.goto(`${server.url}/#/threads/${id}`);
+    const current = page.locator("ol[aria-label='Checkpoints'] > li").first();
+    await expect.poll(() => current.innerText()).toMatch(/next: send/);
+    await current.getByRole("button", { name: "Run from here" }).click();
+    const asks = page.getByRole("dialog", { name: "Secret needed: crm_token" });
+    await asks.waitFor();
+    const field = asks.getByLabel("crm_token");
+    expect(await field.getAttribute("type")).toBe("password");
+    expect(await asks.innerText()).toMatch(/crm_token.*never kept with the thread/s);
+    // Nothing typed is not sent: the dialog says what is missing.
+    await asks.getByRole("button", { name: "Run with it" }).click();
+    await asks.getByRole("alert").getByText("crm_token is required").waitFor();
+    const found: Record<string, unknown> = {};
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await s.shot(`run-from-here-secret-${scheme}`);
+      const violations = await axeViolations(page);
+      if (violations.length) found[scheme] = violations;
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(found).toEqual({});
+
+    await field.fill(TOKEN);
+    await asks.getByRole("button", { name: "Run with it" }).click();
+    await page.waitForURL(new RegExp(`#/graphs/keyed/run\\?thread=${id}`));
+    await status("success");
+    await page.goto(`${server.url}/#/threads/${id}`);
+    await expect.poll(() => page.locator("section.state").innerText()).toMatch(/sent\s*true/);
     // The one refusal asked for the secret (a 422, which Chromium logs too); nothing else failed.
     expect(s.problems.filter((p) => !/\b422\b/.test(p))).toEqual([]);
   });

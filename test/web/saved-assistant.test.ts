@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { noRunOptions } from "../../src/web/runs/run-options.js";
 import {
   assistantConfig,
+  contextGivenBy,
   optionsOfAssistant,
   savedOnly,
 } from "../../src/web/runs/saved-assistant.js";
@@ -55,5 +56,34 @@ describe("a saved assistant's config from the run options", () => {
     expect(
       savedOnly([a("b", "g"), a("g", "g", true), a("a", "g"), a("c", "h")], "g").map((x) => x.name),
     ).toEqual(["a", "b"]);
+  });
+});
+
+describe("the context form when a saved assistant gives some of it", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      user: { type: "string", description: "Who asks." },
+      api_key: { type: "string" },
+      region: { type: "string" },
+    },
+    required: ["user", "api_key", "region"],
+  };
+  it("does not require what the assistant gives, and says so with its value", () => {
+    const given = contextGivenBy(schema, {
+      name: "Ada's",
+      context: { user: "ada", api_key: "***", other: 1 },
+    });
+    expect(given.required).toEqual(["region"]);
+    expect(given.properties?.user?.description).toBe(
+      'Who asks. Given by the assistant “Ada\'s”: "ada". Left empty, that applies; a value typed here is used instead.',
+    );
+    expect(given.properties?.api_key?.description).toContain('"***"');
+    expect(given.properties?.region).toEqual({ type: "string" });
+    expect(given.properties).not.toHaveProperty("other");
+  });
+  it("is the schema itself with no assistant, or one that gives nothing", () => {
+    expect(contextGivenBy(schema, undefined)).toBe(schema);
+    expect(contextGivenBy(schema, { name: "x", context: {} })).toBe(schema);
   });
 });

@@ -59,6 +59,20 @@ describe("messages as a transcript", () => {
     ]);
   });
 
+  it("marks a tool message whose status is error as failed, and only a tool message", () => {
+    expect(
+      transcriptOf([
+        { type: "tool", name: "notify_customer", content: "not allowed", status: "error" },
+        { type: "tool", name: "lookup_ticket", content: "open", status: "success" },
+        { type: "ai", content: "x", status: "error" },
+      ]),
+    ).toEqual([
+      { role: "tool", text: "not allowed", toolCalls: [], tool: "notify_customer", failed: true },
+      { role: "tool", text: "open", toolCalls: [], tool: "lookup_ticket" },
+      { role: "ai", text: "x", toolCalls: [] },
+    ]);
+  });
+
   it("anything else is not a transcript", () => {
     expect(transcriptOf([])).toBeUndefined();
     expect(transcriptOf(["one", "two"])).toBeUndefined();

@@ -19,8 +19,26 @@ export const SCRIPT_RUN_KEY = "__graphspec_script_run";
 /** Positions by script name, as kept with a thread. */
 export type ScriptPositions = Record<string, ScriptPosition>;
 
+/**
+ * Where a subgraph's run keeps the step of its parent's task that started it: its models' turns
+ * count towards that step of the root graph (a subgraph's own steps are numbered apart).
+ */
+export const SCRIPT_ROOT_STEP_KEY = "__graphspec_script_root_step";
+
+/** The root graph's step a model is called in, from the call's config; undefined outside a run. */
+function rootStepNow(): number | undefined {
+  const config = AsyncLocalStorageProviderSingleton.getRunnableConfig() as
+    | { configurable?: Record<string, unknown>; metadata?: Record<string, unknown> }
+    | undefined;
+  const step = config?.configurable?.[SCRIPT_ROOT_STEP_KEY] ?? config?.metadata?.langgraph_step;
+  return typeof step === "number" ? step : undefined;
+}
+
 export class ScriptRun {
   private readonly queues = new Map<string, ScriptQueue>();
+  /** Each turn or tool call id taken, with the root step it was taken in, in order. */
+  private readonly taken: { name: string; step: number | undefined; position: ScriptPosition }[] =
+    [];
 
   constructor(
     private readonly start: ScriptPositions = {},
@@ -33,7 +51,11 @@ export class ScriptRun {
     let queue = this.queues.get(name);
     if (!queue) {
       const start = this.start[name];
-      queue = new ScriptQueue(name, turns, start, this.book?.observer(name));
+      const observe = this.book?.observer(name);
+      queue = new ScriptQueue(name, turns, start, (position) => {
+        observe?.(position);
+        this.taken.push({ name, step: rootStepNow(), position });
+      });
       this.queues.set(name, queue);
     }
     return queue;
@@ -43,6 +65,18 @@ export class ScriptRun {
   positions(): ScriptPositions {
     const out: ScriptPositions = { ...this.start };
     for (const [name, queue] of this.queues) out[name] = queue.position;
+    return out;
+  }
+
+  /**
+   * Where each script stood once the root graph's step `step` ended: this run's turns taken in
+   * that step or before it, none after. A checkpoint of that step keeps them, so a run from it
+   * (a fork, "Run from here") takes the turns its later steps took.
+   */
+  positionsAt(step: number): ScriptPositions {
+    const out: ScriptPositions = { ...this.start };
+    for (const t of this.taken)
+      if (t.step !== undefined && t.step <= step) out[t.name] = t.position;
     return out;
   }
 

@@ -39,7 +39,8 @@ import {
   UsagePanel,
 } from "./run-panels.js";
 import { lastStepOf, outputOf, stepsOf } from "./run-steps.js";
-import { optionsOfAssistant } from "./saved-assistant.js";
+import { contextGivenBy, optionsOfAssistant } from "./saved-assistant.js";
+import { keepAssistant, keptAssistant } from "./saved-assistant-memory.js";
 import { SavedAssistantPicker } from "./saved-assistant-picker.js";
 import { SecretDialog, secretAskedFor } from "./secret-dialog.js";
 import { formOfProblem, type ServerProblem, serverProblem } from "./server-problem.js";
@@ -223,9 +224,16 @@ function RunBody(props: {
     keepRunOptions(props.graph, next);
   };
   // A saved assistant picked on the form: runs start with its id (saved-assistant-picker.tsx).
-  const [savedId, setSavedId] = useState("");
-  const pickSaved = (a: Assistant | undefined) => {
+  // Kept for the tab, as the run options are: a reload comes back to it.
+  const [savedId, setSavedId] = useState(() => keptAssistant(props.graph));
+  const [saved, setSaved] = useState<Assistant | undefined>(undefined);
+  const readSaved = (a: Assistant | undefined) => {
+    setSaved(a);
     setSavedId(a?.assistant_id ?? "");
+    keepAssistant(props.graph, a?.assistant_id ?? "");
+  };
+  const pickSaved = (a: Assistant | undefined) => {
+    readSaved(a);
     if (a) chooseOptions(optionsOfAssistant(a.config, loaded.choices, nodes));
   };
   const run = useRun(props.graph, savedId || props.assistantId, props.thread, standIn, {
@@ -236,9 +244,14 @@ function RunBody(props: {
   const [input, setInput] = useState<SchemaFormState>(() => initialFormState(loaded.input));
   const [context, setContext] = useState<SchemaFormState>(() => initialFormState(loaded.context));
   const [checked, setChecked] = useState(false);
+  // What the picked assistant's context gives is not asked for again (left empty, it applies).
+  const contextSchema = useMemo(
+    () => contextGivenBy(loaded.context, saved),
+    [loaded.context, saved],
+  );
 
   const inputValue = formValue(loaded.input, input);
-  const contextValue = formValue(loaded.context, context);
+  const contextValue = formValue(contextSchema, context);
   const startProblem = run.problem?.from === "start" ? run.problem.problem : undefined;
   // A Continue, Retry or answer refused: a secret the thread does not keep is asked for again.
   const resumeProblem = run.problem?.from === "resume" ? run.problem.problem : undefined;
@@ -308,7 +321,7 @@ function RunBody(props: {
           <SchemaForm
             label="Context"
             id="run-context"
-            schema={loaded.context}
+            schema={contextSchema}
             state={context}
             onState={setContext}
             errors={errorsOf("context", contextValue.errors)}
@@ -332,6 +345,7 @@ function RunBody(props: {
             context={contextValue.value as Record<string, unknown>}
             value={savedId}
             onPick={pickSaved}
+            onRead={readSaved}
             disabled={run.busy}
           />
         </div>

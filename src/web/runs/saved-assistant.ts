@@ -5,6 +5,7 @@
  * run with the assistant's id runs with.
  */
 import type { Assistant, Config } from "@langchain/langgraph-sdk";
+import type { JsonSchema } from "../forms/schema-fields.js";
 import {
   noRunOptions,
   type RunChoices,
@@ -51,3 +52,31 @@ export const savedOnly = (list: readonly Assistant[], graph: string): Assistant[
   list
     .filter((a) => a.graph_id === graph && a.metadata?.created_by !== "system")
     .sort((a, b) => a.name.localeCompare(b.name));
+
+/**
+ * The context form's schema when the run starts with a saved assistant: a field its context gives
+ * is no longer required on the form (the server merges the assistant's context under the form's,
+ * so left empty, the assistant's value applies), and its help says so, with the value (a secret
+ * as the server shows it, `***`). Without this a required field had to be typed again though the
+ * assistant picked already gave it.
+ */
+export function contextGivenBy(
+  schema: JsonSchema,
+  assistant: Pick<Assistant, "name" | "context"> | undefined,
+): JsonSchema {
+  const given = isObj(assistant?.context) ? assistant.context : {};
+  const props = schema.properties ?? {};
+  const keys = Object.keys(given).filter((k) => k in props);
+  if (!assistant || !keys.length) return schema;
+  const properties = { ...props };
+  for (const k of keys) {
+    const own = properties[k]?.description;
+    const note = `Given by the assistant “${assistant.name}”: ${JSON.stringify(given[k])}. Left empty, that applies; a value typed here is used instead.`;
+    properties[k] = { ...properties[k], description: own ? `${own} ${note}` : note };
+  }
+  return {
+    ...schema,
+    properties,
+    required: (schema.required ?? []).filter((k) => !keys.includes(k)),
+  };
+}

@@ -21,7 +21,8 @@ export function secretAskedFor(
 export function SecretDialog(props: {
   field: string;
   context: JsonSchema;
-  problem: ServerProblem;
+  /** The server's refusal; none when the page knows beforehand that the secret is needed. */
+  problem?: ServerProblem | undefined;
   onSend: (context: Record<string, unknown>) => void;
   onClose: () => void;
 }) {
@@ -42,7 +43,10 @@ export function SecretDialog(props: {
     <Modal title={`Secret needed: ${props.field}`} onClose={props.onClose}>
       <form class="secret-dialog" aria-label="Secret needed" onSubmit={send}>
         <p id={helpId}>
-          {props.problem.message}. A secret is never kept with the thread: give it again to go on.
+          {props.problem
+            ? `${props.problem.message}.`
+            : `The run needs ${props.field}, a secret of the run's context.`}{" "}
+          A secret is never kept with the thread: give it again to go on.
         </p>
         <label for={inputId}>{props.field}</label>
         <input

@@ -35,8 +35,12 @@ function Transcript(props: { lines: TranscriptLine[] }) {
   return (
     <ol class="transcript" aria-label="Messages">
       {props.lines.map((line, i) => (
-        <li key={i} class={`message role-${line.role}`}>
-          <span class="role">{line.tool ? `${line.role} (${line.tool})` : line.role}</span>
+        <li key={i} class={`message role-${line.role}${line.failed ? " failed" : ""}`}>
+          <span class="role">
+            {line.tool ? `${line.role} (${line.tool})` : line.role}
+            {/* Said in words, not only by the red mark: a screen reader reads it with the role. */}
+            {line.failed ? <span class="failed-mark"> · failed</span> : null}
+          </span>
           {line.text ? <span class="text">{line.text}</span> : null}
           {line.toolCalls.map((c, j) => (
             <code key={j} class="tool-call">

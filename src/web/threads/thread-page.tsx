@@ -9,8 +9,10 @@ import type { JsonSchema } from "../forms/schema-fields.js";
 import { latestOnly } from "../latest-only.js";
 import { onPageEvent } from "../page-events.js";
 import { hrefOf, navigate } from "../route.js";
+import { keptRunChoices } from "../runs/kept-run-choices.js";
 import { RUN_STREAM_MODES } from "../runs/run-progress.js";
 import { SecretDialog, secretAskedFor } from "../runs/secret-dialog.js";
+import { secretMissing } from "../runs/secret-needed.js";
 import { type ServerProblem, serverProblem } from "../runs/server-problem.js";
 import { failureText, statusOf } from "./api-failure.js";
 import { CheckpointTimeline } from "./checkpoint-timeline.js";
@@ -42,7 +44,15 @@ export function ThreadPage(props: { id: string }) {
   const [working, setWorking] = useState(false);
   /** "Run from here" refused for a secret the thread does not keep: asked for, then run again. */
   const [asking, setAsking] = useState<
-    { from: ThreadState; field: string; context: JsonSchema; problem: ServerProblem } | undefined
+    | {
+        from: ThreadState;
+        field: string;
+        context: JsonSchema;
+        problem: ServerProblem | undefined;
+        /** The secrets given so far. */
+        given: Record<string, unknown>;
+      }
+    | undefined
   >(undefined);
 
   const reload = useCallback(async () => {
@@ -110,7 +120,25 @@ export function ThreadPage(props: { id: string }) {
     if (!graph) return;
     setWorking(true);
     try {
-      await client.runs.create(id, graph, {
+      // The tab's choices for the graph (stand-in, run options, saved assistant), as the run view
+      // sends them: the run answers from what the runs before it answered from.
+      const kept = await keptRunChoices(graph);
+      const { assistantId, ...choices } = kept.run;
+      // A secret the thread never kept is asked for first: a background run without it would be
+      // taken, then fail as it starts.
+      const missing = secretMissing(kept.context, { ...kept.given, ...context });
+      if (missing) {
+        setAsking({
+          from: s,
+          field: missing,
+          context: kept.context,
+          problem: undefined,
+          given: context ?? {},
+        });
+        return;
+      }
+      await client.runs.create(id, assistantId, {
+        ...choices,
         input: null,
         ...(context ? { context } : {}),
         checkpointId: s.checkpoint.checkpoint_id ?? undefined,
@@ -128,7 +156,8 @@ export function ThreadPage(props: { id: string }) {
               | undefined)
           : undefined;
       const field = secretAskedFor(problem, schema);
-      if (field && schema) setAsking({ from: s, field, context: schema, problem });
+      if (field && schema)
+        setAsking({ from: s, field, context: schema, problem, given: context ?? {} });
       else setError(`The run did not start: ${failureText(e)}`);
     } finally {
       setWorking(false);
@@ -252,7 +281,7 @@ export function ThreadPage(props: { id: string }) {
           onClose={() => setAsking(undefined)}
           onSend={(context) => {
             setAsking(undefined);
-            runFrom(asking.from, context);
+            runFrom(asking.from, { ...asking.given, ...context });
           }}
         />
       ) : null}

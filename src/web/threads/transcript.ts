@@ -12,6 +12,8 @@ export interface TranscriptLine {
   toolCalls: { name: string; args: unknown }[];
   /** A tool message's tool. */
   tool?: string;
+  /** A tool message with `status: "error"`: the tool failed (or was refused), and the model was told so. */
+  failed?: true;
 }
 
 type Plain = Record<string, unknown>;
@@ -53,6 +55,7 @@ export function transcriptOf(value: unknown): TranscriptLine[] | undefined {
       text: textOf(m.content),
       toolCalls: calls.map((c) => ({ name: String(c.name ?? "?"), args: c.args })),
       ...(typeof m.name === "string" && role === "tool" ? { tool: m.name } : {}),
+      ...(role === "tool" && m.status === "error" ? { failed: true as const } : {}),
     });
   }
   return lines;
