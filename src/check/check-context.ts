@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Severity } from "../diagnostics/diagnostic.js";
 import { CATALOG, type RuleName } from "../diagnostics/rule-catalog.js";
+import type { Suggestion } from "../diagnostics/suggest.js";
 import type { ModuleInspector } from "../modules/index.js";
 import type { DiagnosticInput, SpecDocument } from "../spec/document.js";
 import { diagnosticAtPath, diagnosticAtSpan } from "../spec/document.js";
@@ -62,7 +63,8 @@ export interface CheckOptions extends ValidateOptions {
 
 export interface ReportInput {
   message: string;
-  hint?: string | undefined;
+  /** How to fix it; a `Suggestion` (did you mean) also carries the text that replaces the range. */
+  hint?: string | Suggestion | undefined;
   /** Report at the path's key (`name:`) rather than its value. */
   at?: "key" | "value";
   /** An exact span in the file, overriding the path's. */
@@ -93,7 +95,9 @@ export class CheckContext {
       rule,
       severity: input.severity ?? CATALOG[rule].severity,
       message: input.message,
-      hint: input.hint,
+      ...(typeof input.hint === "object"
+        ? { hint: input.hint.hint, replacement: input.hint.replacement }
+        : { hint: input.hint }),
     };
     this.diagnostics.push(
       input.span

@@ -32,6 +32,18 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   return c === undefined ? undefined : `did you mean \`${c}\`?`;
 }
 
+/** A did-you-mean hint with the name it suggests, in place of the misspelt word. */
+export interface Suggestion {
+  hint: string;
+  replacement: string;
+}
+
+/** "did you mean `x`?" with `x`, for a finding whose range is `word`: an editor offers `x` as a fix. */
+export function suggest(word: string, candidates: Iterable<string>): Suggestion | undefined {
+  const c = closest(word, candidates);
+  return c === undefined ? undefined : { hint: `did you mean \`${c}\`?`, replacement: c };
+}
+
 /** Lists names for a message: "`a`, `b` or `c`". */
 export function listNames(names: readonly string[], max = 8): string {
   const shown = names.slice(0, max).map((n) => `\`${n}\``);

@@ -8,6 +8,7 @@
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  CodeActionKind,
   type Connection,
   createConnection,
   MarkupKind,
@@ -24,6 +25,7 @@ import { readSpecText } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { PathProbes } from "../spec/path-probes.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { type Checked, codeActionsAt } from "./code-actions.js";
 import { completionsAt } from "./completion.js";
 import { toLspDiagnostic } from "./diagnostics.js";
 import { declarationOf, describe, symbolAt } from "./symbols.js";
@@ -42,6 +44,8 @@ export function startLanguageServer(
   const lastGood = new Map<string, SpecDocument>();
   // The other files (prompt files, a catalog) each document's last check published findings to.
   const publishedElsewhere = new Map<string, Set<string>>();
+  // Each document's last checked text and its findings there: what quick fixes edit.
+  const checked = new Map<string, Checked>();
 
   connection.onInitialize(() => ({
     capabilities: {
@@ -49,6 +53,7 @@ export function startLanguageServer(
       completionProvider: { triggerCharacters: [".", ":", " ", "[", ","] },
       hoverProvider: true,
       definitionProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "graphspec" },
   }));
@@ -81,6 +86,14 @@ export function startLanguageServer(
     for (const gone of publishedElsewhere.get(doc.uri) ?? [])
       if (!others.has(gone)) byFile.set(gone, []);
     publishedElsewhere.set(doc.uri, others);
+    if (notSpec) checked.delete(doc.uri);
+    else
+      checked.set(doc.uri, {
+        uri: doc.uri,
+        version: doc.version,
+        parsed: spec,
+        findings: byFile.get(path)!,
+      });
     for (const [file, diagnostics] of byFile)
       await connection.sendDiagnostics({
         uri: file === path ? doc.uri : pathToFileURL(file).href,
@@ -142,12 +155,19 @@ export function startLanguageServer(
       },
     };
   });
+  connection.onCodeAction(({ textDocument, range }) => {
+    const last = checked.get(textDocument.uri);
+    // Offsets of an older text would edit the wrong place: fixes wait for the next check.
+    if (!last || last.version !== documents.get(textDocument.uri)?.version) return [];
+    return codeActionsAt(last, range);
+  });
   documents.onDidOpen((e) => schedule(e.document));
   documents.onDidChangeContent((e) => schedule(e.document));
   documents.onDidClose((e) => {
     clearTimeout(pending.get(e.document.uri));
     latest.delete(e.document.uri);
     lastGood.delete(e.document.uri);
+    checked.delete(e.document.uri);
     for (const file of publishedElsewhere.get(e.document.uri) ?? [])
       void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
     publishedElsewhere.delete(e.document.uri);
