@@ -119,7 +119,10 @@ export function startLanguageServer(
     const doc = documents.get(textDocument.uri);
     if (!doc) return [];
     const before = doc.getText({ start: { line: position.line, character: 0 }, end: position });
-    return completionsAt(before, lastGood.get(textDocument.uri)?.data as GraphSpec | undefined);
+    return completionsAt(before, lastGood.get(textDocument.uri)?.data as GraphSpec | undefined, {
+      lines: doc.getText().split(/\r?\n/),
+      line: position.line,
+    });
   });
   /** The name under the cursor, with the last good parse of its document. */
   const symbolUnder = (uri: string, position: Position) => {
