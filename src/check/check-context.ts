@@ -65,6 +65,8 @@ export interface ReportInput {
   message: string;
   /** How to fix it; a `Suggestion` (did you mean) also carries the text that replaces the range. */
   hint?: string | Suggestion | undefined;
+  /** The text that replaces the finding's range, as the hint suggests (`Diagnostic.replacement`). */
+  replacement?: string | undefined;
   /** Report at the path's key (`name:`) rather than its value. */
   at?: "key" | "value";
   /** An exact span in the file, overriding the path's. */
@@ -97,7 +99,7 @@ export class CheckContext {
       message: input.message,
       ...(typeof input.hint === "object"
         ? { hint: input.hint.hint, replacement: input.hint.replacement }
-        : { hint: input.hint }),
+        : { hint: input.hint, replacement: input.replacement }),
     };
     this.diagnostics.push(
       input.span

@@ -44,6 +44,10 @@ export function suggest(word: string, candidates: Iterable<string>): Suggestion 
   return c === undefined ? undefined : { hint: `did you mean \`${c}\`?`, replacement: c };
 }
 
+/** A did-you-mean's hint and replacement as fields, or the `otherwise` hint when no name is close. */
+export const withSuggestion = (s: Suggestion | undefined, otherwise?: string) =>
+  s ? { hint: s.hint, replacement: s.replacement } : { hint: otherwise };
+
 /** Lists names for a message: "`a`, `b` or `c`". */
 export function listNames(names: readonly string[], max = 8): string {
   const shown = names.slice(0, max).map((n) => `\`${n}\``);

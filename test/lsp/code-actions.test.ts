@@ -7,7 +7,7 @@
  * Run `npm run build` first.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -23,6 +23,7 @@ import { TextDocument } from "vscode-languageserver-textdocument";
 import { type LspSession, startLsp } from "./lsp-client.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
+const INVALID = join(import.meta.dirname, "..", "fixtures", "invalid");
 const dir = mkdtempSync(join(tmpdir(), "graphspec-lsp-actions-"));
 let lsp: LspSession;
 
@@ -47,9 +48,10 @@ class Editor {
     public text: string,
   ) {}
 
-  static async open(name: string, text: string): Promise<Editor> {
-    const file = join(dir, "graphs", name);
-    writeFileSync(file, text);
+  /** Opens `text` as graphs/`name` of the test's project (written there), or as the file at `at`. */
+  static async open(name: string, text: string, at?: string): Promise<Editor> {
+    const file = at ?? join(dir, "graphs", name);
+    if (!at) writeFileSync(file, text);
     const editor = new Editor(pathToFileURL(file).href, text);
     const got = lsp.nextPublished(editor.uri);
     await lsp.client.sendNotification(DidOpenTextDocumentNotification.type, {
@@ -300,5 +302,51 @@ edges:
     await editor.fix("unknown-state-key", /`attempts`/, /Declare `attempts` in state \(integer\)/);
     expect(JSON.parse(editor.text).state.attempts).toEqual({ type: "integer" });
     expect(editor.diagnostics).toEqual([]);
+  });
+});
+
+/** The invalid fixtures whose expected findings have a did-you-mean hint (checked without modules). */
+const withSuggestions = readdirSync(INVALID, { recursive: true, encoding: "utf8" })
+  .filter((f) => /\.(ya?ml|json)$/.test(f) && !f.includes("/modules/"))
+  .filter((f) => {
+    try {
+      return readFileSync(join(INVALID, f.replace(/\.\w+$/, ".expected")), "utf8").includes(
+        "did you mean",
+      );
+    } catch {
+      return false;
+    }
+  })
+  .sort();
+
+describe("graphspec lsp: every did-you-mean of test/fixtures/invalid is a quick fix", () => {
+  it("finds the fixtures", () => {
+    expect(withSuggestions.length).toBeGreaterThan(20);
+  });
+
+  it.each(withSuggestions)("%s: each suggestion applied makes its finding go", async (fixture) => {
+    const path = join(INVALID, fixture);
+    const editor = await Editor.open(fixture, readFileSync(path, "utf8"), path);
+    // "did you mean `export: weather`?" asks for a key beside the module, not a replacement.
+    const suggesting = () =>
+      editor.diagnostics.filter((d) => /did you mean `(?!export: )[^`]+`\?/.test(text(d)));
+    expect(suggesting().length).toBeGreaterThan(0);
+    for (let left = suggesting(); left.length; left = suggesting()) {
+      const d = left[0]!;
+      const meant = /did you mean `([^`]+)`\?/.exec(text(d))![1]!;
+      const fix = (await editor.actions(d)).find((a) => a.title.startsWith("Change to"));
+      expect(fix, `${text(d)}: no quick fix`).toBeDefined();
+      const edit = fix!.edit!.changes![editor.uri]![0]!;
+      expect(edit.range).toEqual(d.range);
+      // The suggested name, quoted as the text it replaces was (a provider keeps its model name).
+      expect(edit.newText.replace(/^(["'])(.*)\1$/, "$2")).toMatch(
+        new RegExp(`^${meant.replace(/[$.*+?()[\]{}|^\\/]/g, "\\$&")}(:|$)`),
+      );
+      await editor.apply(fix!);
+      expect(
+        editor.diagnostics.filter((x) => x.code === d.code && text(x) === text(d)),
+        `${text(d)} is still there after ${edit.newText}`,
+      ).toEqual([]);
+    }
   });
 });

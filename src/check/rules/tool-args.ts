@@ -155,6 +155,7 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
     ctx.report("tool-args", ["nodes", name, "args", ...p.path], {
       message: p.message,
       hint: p.hint,
+      replacement: p.replacement,
       at: p.at,
     });
   }
@@ -168,6 +169,7 @@ function checkDeclaredSchema(ctx: CheckContext, tool: string): void {
     ctx.report("tool-args", ["tools", tool, "schema", ...p.path], {
       message: p.message,
       hint: p.hint,
+      replacement: p.replacement,
       at: p.at,
     });
   }
