@@ -2,7 +2,8 @@
  * `graphspec lsp`: a Language Server Protocol server over stdio (vscode-languageserver, the
  * library VS Code's own servers are built on). It publishes diagnostics — every validate rule on
  * the editor's unsaved text, with the ranges, rules, messages and hints the CLI prints, re-checked
- * as the text changes — and completes the spec's names (completion.ts). It runs nothing of the repository: the checks are
+ * as the text changes — completes the spec's names (completion.ts) and offers quick fixes
+ * (code-actions.ts). It runs nothing of the repository: the checks are
  * `validate`'s, without `--load-modules`.
  */
 import { resolve } from "node:path";
