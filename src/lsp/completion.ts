@@ -2,12 +2,13 @@
  * Completion from where the cursor stands on its line: node names after `from:`, `to:`, `goto:` and
  * `default:` (in edges and routes, in flow or block style), fields inside expressions after
  * `state.`, `context.`, `output.`, `item.` and below (expression-completion.ts), node kinds after `kind:`, reducers after
- * `reducer:`, models after `model:`, tools inside `tools: [`, `approve: [` or after `tool:`. The
+ * `reducer:`, models after `model:` and in `allow`, tools inside `tools: [`, `approve: [` or after
+ * `tool:` — in flow lists, or as items of block ones. The
  * names come from the document's last text that parsed (a half-typed line does not parse).
  */
 import { type CompletionItem, CompletionItemKind } from "vscode-languageserver/node";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
-import { expressionFields } from "./expression-completion.js";
+import { expressionFields, outline } from "./expression-completion.js";
 
 const KINDS = ["llm", "agent", "tools", "tool", "function", "interrupt", "subgraph", "set"];
 const REDUCERS = ["replace", "append", "merge", "sum", "max", "min", "union", "messages"];
@@ -37,6 +38,13 @@ export function completionsAt(
       kind: CompletionItemKind.Field,
       detail: type,
     }));
+  // An item of a block list: what the key above it lists.
+  if (/^\s*-\s*[\w-]*$/.test(before)) {
+    const key = outline(around.lines, around.line, before).at(-1);
+    if (key === "tools" || key === "approve") before = `tools: [`;
+    else if (key === "allow") before = "model: ";
+    else if (key === "from" || key === "to" || key === "goto") before = `${key}: `;
+  }
   if (/\bkind:\s*\w*$/.test(before)) return items(KINDS, CompletionItemKind.EnumMember);
   if (/\breducer:\s*\w*$/.test(before)) return items(REDUCERS, CompletionItemKind.EnumMember);
   if (/\bmodel:\s*[\w-]*$/.test(before))

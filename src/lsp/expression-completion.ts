@@ -28,7 +28,7 @@ const STEP = /\.([A-Za-z_]\w*)|\[[^\][]*\]/g;
 const KEY = /^\s*(?:-\s+)?["']?([\w-]+)["']?\s*:/;
 
 /** The keys enclosing line `line` by indentation, outermost first, then those opened on the line. */
-function outline(lines: string[], line: number, before: string): string[] {
+export function outline(lines: string[], line: number, before: string): string[] {
   const keys: string[] = [];
   let indent = before.search(/\S|$/);
   for (let i = line - 1; i >= 0 && indent > 0; i--) {

@@ -119,5 +119,27 @@ describe("graphspec lsp: completion inside expressions, on graphs/", () => {
   it("a node's tools and model from the project catalog", async () => {
     const tools = await completeIn("helpdesk.yaml", "tools: [");
     expect(labels(tools)).toEqual(expect.arrayContaining(["lookup_ticket", "notify_customer"]));
+    const model = await completeIn("helpdesk.yaml", "model: ", (t) =>
+      t.replace("    max_steps: 8", "    max_steps: 8\n    model: "),
+    );
+    expect(labels(model)).toEqual(expect.arrayContaining(["default", "large", "claude"]));
+  });
+
+  it("items of block lists: tools under `tools:`, nodes under `to:`", async () => {
+    const tools = await completeIn(
+      "helpdesk.yaml",
+      "      - ",
+      (t) =>
+        t.replace(
+          "tools: [lookup_ticket, notify_customer]",
+          "tools:\n      - lookup_ticket\n      - ",
+        ),
+      1,
+    );
+    expect(labels(tools)).toEqual(expect.arrayContaining(["lookup_ticket", "notify_customer"]));
+    const nodes = await completeIn("helpdesk.yaml", "      - ", (t) =>
+      t.replace("  - { from: helpdesk, to: END }", "  - from: helpdesk\n    to:\n      - "),
+    );
+    expect(labels(nodes)).toEqual(["END", "helpdesk"]);
   });
 });
