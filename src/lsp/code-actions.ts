@@ -74,14 +74,22 @@ export function codeActionsAt(checked: Checked, range: Range): CodeAction[] {
     d: ReturnType<typeof toLspDiagnostic>,
     edit: TextEdit,
     isPreferred = false,
-  ) =>
-    actions.push({
-      title,
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [d],
-      isPreferred,
-      edit: { changes: { [uri]: [edit] } },
-    });
+  ) => {
+    // One channel declared for three findings is one fix that resolves all three.
+    const same = actions.find(
+      (x) =>
+        x.title === title && JSON.stringify(x.edit?.changes?.[uri]) === JSON.stringify([edit]),
+    );
+    if (same) same.diagnostics!.push(d);
+    else
+      actions.push({
+        title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        isPreferred,
+        edit: { changes: { [uri]: [edit] } },
+      });
+  };
 
   for (const d of checked.findings) {
     const lsp = toLspDiagnostic(d);

@@ -287,6 +287,28 @@ edges:
     expect(editor.diagnostics).toEqual([]);
   });
 
+  it("one fix for every finding of one undeclared channel, one per misspelling", async () => {
+    const editor = await Editor.open(
+      "many.yaml",
+      CHANNELS.replace(
+        'note: "seen ${{ state.priority }}"',
+        'note: "x", notes: "${{ state.note }}"',
+      ),
+    );
+    const everything = {
+      ...editor.diagnostics[0]!,
+      range: { start: { line: 0, character: 0 }, end: { line: 99, character: 0 } },
+    };
+    const offered = await editor.actions(everything);
+    const declareNote = offered.filter((a) => a.title.startsWith("Declare `note`"));
+    expect(declareNote).toHaveLength(1);
+    expect(declareNote[0]!.diagnostics?.map((d) => d.code)).toEqual([
+      "unknown-state-key",
+      "unknown-state-key",
+    ]);
+    expect(new Set(offered.map((a) => a.title)).size).toBe(offered.length);
+  });
+
   it("in a JSON spec, as a JSON member", async () => {
     const spec = {
       version: 1,
