@@ -230,6 +230,25 @@ describe("graphspec lsp: a route's missing default", () => {
   });
 });
 
+describe("graphspec lsp: a route's missing default, in JSON", () => {
+  it('adds `{ "default": "END" }` after the last case', async () => {
+    const spec = {
+      version: 1,
+      name: "routes-json",
+      state: { priority: { type: "string", default: "low" } },
+      nodes: { classify: { kind: "set", values: { priority: "high" } } },
+      edges: [
+        { from: "START", to: "classify" },
+        { from: "classify", route: [{ when: 'state.priority == "high"', to: "END" }] },
+      ],
+    };
+    const editor = await Editor.open("routes.json", JSON.stringify(spec, null, 2));
+    await editor.fix("route-no-default", /from `classify`/, /default: END/);
+    expect(JSON.parse(editor.text).edges[1].route.at(-1)).toEqual({ default: "END" });
+    expect(editor.diagnostics).toEqual([]);
+  });
+});
+
 const CHANNELS = `version: 1
 name: channels
 state:
