@@ -22,8 +22,8 @@ export interface Diagnostic {
   hint?: string;
   /**
    * The hint's suggestion as text that replaces the finding's range (`notify` for "did you mean
-   * `notify`?"), for an editor's quick fix; a quoted value keeps its quotes around it. Not printed
-   * by the CLI's formats.
+   * `notify`?"), for an editor's quick fix (the range of a quoted value takes in its quotes: the
+   * editor keeps them around the name). Not printed by the CLI's formats.
    */
   replacement?: string;
 }
