@@ -77,8 +77,7 @@ export function codeActionsAt(checked: Checked, range: Range): CodeAction[] {
   ) => {
     // One channel declared for three findings is one fix that resolves all three.
     const same = actions.find(
-      (x) =>
-        x.title === title && JSON.stringify(x.edit?.changes?.[uri]) === JSON.stringify([edit]),
+      (x) => x.title === title && JSON.stringify(x.edit?.changes?.[uri]) === JSON.stringify([edit]),
     );
     if (same) same.diagnostics!.push(d);
     else
