@@ -5,6 +5,7 @@
  */
 import type { Diagnostic, Severity } from "../diagnostics/diagnostic.js";
 import { CATALOG, type RuleName } from "../diagnostics/rule-catalog.js";
+import type { Suggestion } from "../diagnostics/suggest.js";
 import type { ModuleInspector } from "../modules/index.js";
 import type { DiagnosticInput, SpecDocument } from "../spec/document.js";
 import { diagnosticAtPath, diagnosticAtSpan } from "../spec/document.js";
@@ -62,7 +63,10 @@ export interface CheckOptions extends ValidateOptions {
 
 export interface ReportInput {
   message: string;
-  hint?: string | undefined;
+  /** How to fix it; a `Suggestion` (did you mean) also carries the text that replaces the range. */
+  hint?: string | Suggestion | undefined;
+  /** The text that replaces the finding's range, as the hint suggests (`Diagnostic.replacement`). */
+  replacement?: string | undefined;
   /** Report at the path's key (`name:`) rather than its value. */
   at?: "key" | "value";
   /** An exact span in the file, overriding the path's. */
@@ -93,7 +97,9 @@ export class CheckContext {
       rule,
       severity: input.severity ?? CATALOG[rule].severity,
       message: input.message,
-      hint: input.hint,
+      ...(typeof input.hint === "object"
+        ? { hint: input.hint.hint, replacement: input.hint.replacement }
+        : { hint: input.hint, replacement: input.replacement }),
     };
     this.diagnostics.push(
       input.span

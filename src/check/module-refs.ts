@@ -85,6 +85,7 @@ export async function reportRefProblems(
     ctx.report(rule, problem.path, {
       message: problem.message,
       hint: problem.hint,
+      replacement: problem.replacement,
       at: problem.at ?? "value",
     });
   }

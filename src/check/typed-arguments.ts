@@ -140,6 +140,7 @@ export function checkPart(
     site.ctx.report("tool-args", [...site.base, ...path, ...p.path], {
       message: p.message,
       hint: p.hint,
+      replacement: p.replacement,
       at: p.at,
     });
   }

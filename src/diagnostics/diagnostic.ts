@@ -20,6 +20,12 @@ export interface Diagnostic {
   message: string;
   /** How to fix it, e.g. "did you mean `notify`?". */
   hint?: string;
+  /**
+   * The hint's suggestion as text that replaces the finding's range (`notify` for "did you mean
+   * `notify`?"), for an editor's quick fix (the range of a quoted value takes in its quotes: the
+   * editor keeps them around the name). Not printed by the CLI's formats.
+   */
+  replacement?: string;
 }
 
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

@@ -32,6 +32,22 @@ export function didYouMean(word: string, candidates: Iterable<string>): string |
   return c === undefined ? undefined : `did you mean \`${c}\`?`;
 }
 
+/** A did-you-mean hint with the name it suggests, in place of the misspelt word. */
+export interface Suggestion {
+  hint: string;
+  replacement: string;
+}
+
+/** "did you mean `x`?" with `x`, for a finding whose range is `word`: an editor offers `x` as a fix. */
+export function suggest(word: string, candidates: Iterable<string>): Suggestion | undefined {
+  const c = closest(word, candidates);
+  return c === undefined ? undefined : { hint: `did you mean \`${c}\`?`, replacement: c };
+}
+
+/** A did-you-mean's hint and replacement as fields, or the `otherwise` hint when no name is close. */
+export const withSuggestion = (s: Suggestion | undefined, otherwise?: string) =>
+  s ? { hint: s.hint, replacement: s.replacement } : { hint: otherwise };
+
 /** Lists names for a message: "`a`, `b` or `c`". */
 export function listNames(names: readonly string[], max = 8): string {
   const shown = names.slice(0, max).map((n) => `\`${n}\``);

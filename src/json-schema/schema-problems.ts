@@ -3,7 +3,7 @@
  * usable, with the place inside the schema, so that diagnostics point at it exactly.
  */
 import type { ErrorObject } from "ajv";
-import { closest, didYouMean, listNames } from "../diagnostics/suggest.js";
+import { closest, listNames, suggest, withSuggestion } from "../diagnostics/suggest.js";
 import { RegexError, regexProblem } from "../spec/linear-regex.js";
 import { compile, DRAFT_2020_12, FORMATS, metaSchemaErrors, schemaAjv } from "./ajv.js";
 import {
@@ -22,6 +22,8 @@ export interface SchemaProblem {
   at: "key" | "value";
   message: string;
   hint?: string | undefined;
+  /** The name a did-you-mean hint suggests, in place of what stands at the problem's place. */
+  replacement?: string | undefined;
 }
 
 /** One message per place: the meta-schema's alternatives (`anyOf`) produce several errors for one mistake. */
@@ -43,9 +45,10 @@ function metaProblems(schema: unknown, errors: readonly ErrorObject[]): SchemaPr
           key === "type"
             ? `${JSON.stringify(value)} is not a JSON Schema type`
             : `${JSON.stringify(value)} is not a valid \`${key}\``,
-        hint:
-          (typeof value === "string" ? didYouMean(value, allowed) : undefined) ??
+        ...withSuggestion(
+          typeof value === "string" ? suggest(value, allowed) : undefined,
           `use ${listNames(allowed, 10)}`,
+        ),
       });
       continue;
     }
@@ -81,9 +84,10 @@ function compileProblem(schema: unknown, error: unknown): SchemaProblem {
       path: [...at, unknownKeyword],
       at: "key",
       message: `unknown keyword \`${unknownKeyword}\``,
-      hint:
-        didYouMean(unknownKeyword, known) ??
+      ...withSuggestion(
+        suggest(unknownKeyword, known),
         "JSON Schema would silently ignore it: remove it, or put notes in `description`",
+      ),
     };
   }
   const format = /^unknown format "(.+)" ignored in schema at path "#(.*)"$/.exec(message);
@@ -92,9 +96,10 @@ function compileProblem(schema: unknown, error: unknown): SchemaProblem {
       path: [...decodePointer(format[2]!, schema), "format"],
       at: "value",
       message: `unknown format \`${format[1]}\``,
-      hint:
-        didYouMean(format[1]!, FORMATS) ??
+      ...withSuggestion(
+        suggest(format[1]!, FORMATS),
         "use a standard format such as date-time, date, email, uri or uuid",
+      ),
     };
   }
   const missingRef = (error as { missingRef?: unknown })?.missingRef;
@@ -114,9 +119,12 @@ function compileProblem(schema: unknown, error: unknown): SchemaProblem {
       path: refPath,
       at: "value",
       message: `\`$ref\` \`${written}\` does not resolve`,
-      hint: near
-        ? `did you mean \`#/$defs/${near}\`?`
-        : "refer to a schema under `$defs` of this schema: `#/$defs/NAME`",
+      ...withSuggestion(
+        near === undefined
+          ? undefined
+          : { hint: `did you mean \`#/$defs/${near}\`?`, replacement: `#/$defs/${near}` },
+        "refer to a schema under `$defs` of this schema: `#/$defs/NAME`",
+      ),
     };
   }
   if (error instanceof RegexError) {
@@ -155,7 +163,10 @@ function requiredTypos(schema: unknown): SchemaProblem[] {
         path: [...path, "required", i],
         at: "value",
         message: `\`required\` lists \`${name}\`, which is not in \`properties\``,
-        hint: didYouMean(name, names) ?? `add \`${name}\` to \`properties\`, or remove it here`,
+        ...withSuggestion(
+          suggest(name, names),
+          `add \`${name}\` to \`properties\`, or remove it here`,
+        ),
       });
     });
   });

@@ -1,6 +1,6 @@
 /** Validating values (a tool node's literal arguments) against schemas that code provides. */
 import type { ValidateFunction } from "ajv";
-import { didYouMean } from "../diagnostics/suggest.js";
+import { suggest, withSuggestion } from "../diagnostics/suggest.js";
 import { compile, MAX_SAFE_INTEGER } from "./ajv.js";
 import type { SchemaProblem } from "./schema-problems.js";
 import { decodePointer, EXPECTED, type SchemaPath, valueAt } from "./walk.js";
@@ -54,7 +54,7 @@ export function valueProblems(
           path,
           at: "value",
           message: `${subject} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`,
-          hint: typeof actual === "string" ? didYouMean(actual, strings) : undefined,
+          ...withSuggestion(typeof actual === "string" ? suggest(actual, strings) : undefined),
         };
         break;
       }

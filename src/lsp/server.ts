@@ -2,12 +2,14 @@
  * `graphspec lsp`: a Language Server Protocol server over stdio (vscode-languageserver, the
  * library VS Code's own servers are built on). It publishes diagnostics — every validate rule on
  * the editor's unsaved text, with the ranges, rules, messages and hints the CLI prints, re-checked
- * as the text changes — and completes the spec's names (completion.ts). It runs nothing of the repository: the checks are
+ * as the text changes — completes the spec's names (completion.ts) and offers quick fixes
+ * (code-actions.ts). It runs nothing of the repository: the checks are
  * `validate`'s, without `--load-modules`.
  */
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import {
+  CodeActionKind,
   type Connection,
   createConnection,
   MarkupKind,
@@ -24,6 +26,7 @@ import { readSpecText } from "../spec/load.js";
 import { notASpec } from "../spec/not-a-spec.js";
 import { PathProbes } from "../spec/path-probes.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
+import { type Checked, codeActionsAt } from "./code-actions.js";
 import { completionsAt } from "./completion.js";
 import { toLspDiagnostic } from "./diagnostics.js";
 import { declarationOf, describe, symbolAt } from "./symbols.js";
@@ -42,6 +45,8 @@ export function startLanguageServer(
   const lastGood = new Map<string, SpecDocument>();
   // The other files (prompt files, a catalog) each document's last check published findings to.
   const publishedElsewhere = new Map<string, Set<string>>();
+  // Each document's last checked text and its findings there: what quick fixes edit.
+  const checked = new Map<string, Checked>();
 
   connection.onInitialize(() => ({
     capabilities: {
@@ -49,6 +54,7 @@ export function startLanguageServer(
       completionProvider: { triggerCharacters: [".", ":", " ", "[", ","] },
       hoverProvider: true,
       definitionProvider: true,
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
     },
     serverInfo: { name: "graphspec" },
   }));
@@ -81,6 +87,14 @@ export function startLanguageServer(
     for (const gone of publishedElsewhere.get(doc.uri) ?? [])
       if (!others.has(gone)) byFile.set(gone, []);
     publishedElsewhere.set(doc.uri, others);
+    if (notSpec) checked.delete(doc.uri);
+    else
+      checked.set(doc.uri, {
+        uri: doc.uri,
+        version: doc.version,
+        parsed: spec,
+        findings: byFile.get(path)!,
+      });
     for (const [file, diagnostics] of byFile)
       await connection.sendDiagnostics({
         uri: file === path ? doc.uri : pathToFileURL(file).href,
@@ -106,7 +120,10 @@ export function startLanguageServer(
     const doc = documents.get(textDocument.uri);
     if (!doc) return [];
     const before = doc.getText({ start: { line: position.line, character: 0 }, end: position });
-    return completionsAt(before, lastGood.get(textDocument.uri)?.data as GraphSpec | undefined);
+    return completionsAt(before, lastGood.get(textDocument.uri)?.data as GraphSpec | undefined, {
+      lines: doc.getText().split(/\r?\n/),
+      line: position.line,
+    });
   });
   /** The name under the cursor, with the last good parse of its document. */
   const symbolUnder = (uri: string, position: Position) => {
@@ -142,12 +159,19 @@ export function startLanguageServer(
       },
     };
   });
+  connection.onCodeAction(({ textDocument, range }) => {
+    const last = checked.get(textDocument.uri);
+    // Offsets of an older text would edit the wrong place: fixes wait for the next check.
+    if (!last || last.version !== documents.get(textDocument.uri)?.version) return [];
+    return codeActionsAt(last, range);
+  });
   documents.onDidOpen((e) => schedule(e.document));
   documents.onDidChangeContent((e) => schedule(e.document));
   documents.onDidClose((e) => {
     clearTimeout(pending.get(e.document.uri));
     latest.delete(e.document.uri);
     lastGood.delete(e.document.uri);
+    checked.delete(e.document.uri);
     for (const file of publishedElsewhere.get(e.document.uri) ?? [])
       void connection.sendDiagnostics({ uri: pathToFileURL(file).href, diagnostics: [] });
     publishedElsewhere.delete(e.document.uri);

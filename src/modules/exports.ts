@@ -55,6 +55,7 @@ export function findExport(
       path: exportPath(ref),
       message: `module \`${ref.module}\` has no export \`${ref.export}\``,
       hint: near ? `did you mean \`${near}\`?` : available,
+      ...(near ? { replacement: near } : {}),
     };
   }
   const what = ref.tool

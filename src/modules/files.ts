@@ -1,7 +1,7 @@
 /** Resolving a file reference: inside the project root (symlinks followed), existing, of a supported kind. */
 import { readdir } from "node:fs/promises";
 import { basename, dirname, extname, isAbsolute, relative, resolve, sep } from "node:path";
-import { closest } from "../diagnostics/suggest.js";
+import { closest, type Suggestion } from "../diagnostics/suggest.js";
 import { isInside } from "../spec/inside-root.js";
 import { PathProbes, realpathLoose } from "../spec/path-probes.js";
 import { findMarkedRoot } from "../spec/project-root.js";
@@ -33,7 +33,7 @@ async function missingFileHint(
   abs: string,
   ref: string,
   kind: FileKind,
-): Promise<string | undefined> {
+): Promise<string | Suggestion | undefined> {
   let names: string[];
   try {
     names = await readdir(dirname(abs));
@@ -46,7 +46,10 @@ async function missingFileHint(
   const stem = basename(abs, extname(abs));
   const near =
     candidates.find((n) => basename(n, extname(n)) === stem) ?? closest(basename(abs), candidates);
-  if (near) return `did you mean \`${withBase(ref, near)}\`?`;
+  if (near) {
+    const meant = withBase(ref, near);
+    return { hint: `did you mean \`${meant}\`?`, replacement: meant };
+  }
   if (kind === "module" && !/^\.{0,2}[/\\]/.test(ref) && !isAbsolute(ref))
     return `paths are relative to the ${relativeTo(base)} file (\`./tools.ts\`); to use a package's export, re-export it from a module of yours`;
   return undefined;
@@ -91,9 +94,18 @@ export async function resolveFile(
   at: Path,
 ): Promise<ResolvedFile> {
   const noun = kind === "module" ? "module" : "graph";
-  const fail = (rule: RefProblem["rule"], message: string, hint?: string): ResolvedFile => ({
+  const fail = (
+    rule: RefProblem["rule"],
+    message: string,
+    hint?: string | Suggestion,
+  ): ResolvedFile => ({
     ok: false,
-    problem: { rule, path: at, message, ...(hint ? { hint } : {}) },
+    problem: {
+      rule,
+      path: at,
+      message,
+      ...(typeof hint === "object" ? hint : hint ? { hint } : {}),
+    },
   });
   const abs = resolve(dirname(base.specPath), ref);
   // Every spec of a run names the same few modules under one root: probe them once per run.

@@ -28,6 +28,8 @@ export interface RefProblem {
   at?: "key" | "value";
   message: string;
   hint?: string;
+  /** The name a did-you-mean hint suggests, in place of the value at `path` (`Diagnostic.replacement`). */
+  replacement?: string;
 }
 
 /** A `{ module, export }` reference found in a spec. */

@@ -68,6 +68,8 @@ export interface DiagnosticInput {
   severity: Severity;
   message: string;
   hint?: string | undefined;
+  /** Text that replaces the finding's range, as the hint suggests (`Diagnostic.replacement`). */
+  replacement?: string | undefined;
 }
 
 /** The prompt files a document read, as [file as printed, text]: for quoting findings in them. */
@@ -109,6 +111,7 @@ export function diagnosticAtSpan(doc: SpecDocument, span: Span, d: DiagnosticInp
     message: d.message,
   };
   if (d.hint) out.hint = d.hint;
+  if (d.replacement !== undefined) out.replacement = d.replacement;
   return out;
 }
 

@@ -4,7 +4,7 @@
  * channels, as findings for the expression rules, with exact spans and conversion hints.
  */
 import type { RuleName } from "../../diagnostics/rule-catalog.js";
-import { didYouMean } from "../../diagnostics/suggest.js";
+import { suggest } from "../../diagnostics/suggest.js";
 import {
   ERROR_TYPE,
   type ExprEnvironment,
@@ -49,7 +49,7 @@ export function checkSite(ctx: CheckContext, env: ExprEnvironment, site: ExprSit
     path,
     span: locate(p.start, p.end),
     message: p.message,
-    hint: (p.suggest && didYouMean(p.suggest.word, p.suggest.candidates)) ?? p.hint,
+    hint: (p.suggest && suggest(p.suggest.word, p.suggest.candidates)) ?? p.hint,
   });
   // The span is found only for a finding: placing every fitting expression in the file was a
   // good part of checking a 1,000-node spec.

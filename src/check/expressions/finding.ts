@@ -4,6 +4,7 @@
  * them produce findings, so this sits below both.
  */
 import type { RuleName } from "../../diagnostics/rule-catalog.js";
+import type { Suggestion } from "../../diagnostics/suggest.js";
 import { type ExprType, formatType } from "../../expr/index.js";
 import type { Path, Span } from "../../spec/source-map.js";
 
@@ -14,7 +15,8 @@ export interface Finding {
   at?: "key" | "value";
   span?: Span | undefined;
   message: string;
-  hint?: string | undefined;
+  /** A did-you-mean `Suggestion` also says what replaces the span. */
+  hint?: string | Suggestion | undefined;
 }
 
 /** "`list<string>` or `string`". */

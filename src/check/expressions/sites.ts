@@ -3,7 +3,7 @@
  * (`ExprSite`), what it may read there (its scope) and what type the place needs (`Expectation`),
  * with the literal values written beside them checked on the way. Reads spec data of any shape.
  */
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { listNames, suggest } from "../../diagnostics/suggest.js";
 import {
   ERROR_TYPE,
   type ExprEnvironment,
@@ -183,7 +183,7 @@ class SiteCollector {
             at: "key",
             message: `\`${place}\` has no field \`${key}\``,
             hint:
-              didYouMean(key, Object.keys(target.fields)) ??
+              suggest(key, Object.keys(target.fields)) ??
               `its fields: ${listNames(Object.keys(target.fields))}`,
           });
           continue;
@@ -219,7 +219,7 @@ class SiteCollector {
         rule: "expression-type",
         path,
         message: `\`${value}\` is not one of ${listNames(allowed)}`,
-        hint: didYouMean(value, allowed),
+        hint: suggest(value, allowed),
       });
     }
   }

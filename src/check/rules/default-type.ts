@@ -57,6 +57,7 @@ function checkFields(ctx: CheckContext, section: "state" | "context"): void {
         hint:
           p.hint ??
           `give a default the channel's declaration allows, or change the declaration (${describeDeclared(field)})`,
+        replacement: p.replacement,
         at: "value",
       });
     }

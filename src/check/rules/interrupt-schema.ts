@@ -14,6 +14,7 @@ export const interruptSchema: Rule = {
         ctx.report("interrupt-schema", ["nodes", name, "schema", ...p.path], {
           message: p.message,
           hint: p.hint,
+          replacement: p.replacement,
           at: p.at,
         });
       }

@@ -63,6 +63,7 @@ export const outputSchema: Rule = {
         ctx.report("output-schema", [...at, ...p.path], {
           message: p.message,
           hint: p.hint,
+          replacement: p.replacement,
           at: p.at,
         });
       }

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { Diagnostic } from "../../diagnostics/diagnostic.js";
-import { closest, didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { closest, listNames, type Suggestion, suggest } from "../../diagnostics/suggest.js";
 import type { SpecDocument } from "../../spec/document.js";
 import { diagnosticAtPath } from "../../spec/document.js";
 import { CURRENT_VERSION, knownVersion } from "../../spec/migrations/migrate.js";
@@ -108,15 +108,25 @@ function alternativesMessage(path: Path, value: unknown): { message: string; hin
 function toDiagnostic(doc: SpecDocument, e: ErrorObject, path: Path): Diagnostic | undefined {
   const data = doc.data;
   const value = valueAt(data, path);
-  const d = (p: Path, message: string, hint?: string, at: "key" | "value" = "value") =>
-    diagnosticAtPath(doc, p, { rule: "schema", severity: "error", message, hint }, at);
+  const d = (p: Path, message: string, hint?: string | Suggestion, at: "key" | "value" = "value") =>
+    diagnosticAtPath(
+      doc,
+      p,
+      {
+        rule: "schema",
+        severity: "error",
+        message,
+        ...(typeof hint === "object" ? hint : { hint }),
+      },
+      at,
+    );
   switch (e.keyword) {
     case "additionalProperties":
     case "unevaluatedProperties": {
       const key = String(e.params.additionalProperty ?? e.params.unevaluatedProperty);
       const allowed = allowedKeys(path, data) ?? [];
       const hint =
-        didYouMean(key, allowed) ??
+        suggest(key, allowed) ??
         (allowed.length ? `allowed here: ${allowed.join(", ")}` : undefined);
       return d([...path, key], `unknown key \`${key}\` in ${where(path)}`, hint, "key");
     }
@@ -127,7 +137,7 @@ function toDiagnostic(doc: SpecDocument, e: ErrorObject, path: Path): Diagnostic
     }
     case "enum": {
       const allowed = (e.params.allowedValues as unknown[]).map(String);
-      const hint = typeof value === "string" ? didYouMean(value, allowed) : undefined;
+      const hint = typeof value === "string" ? suggest(value, allowed) : undefined;
       return d(path, `${JSON.stringify(value)} is not one of ${allowed.join(", ")}`, hint);
     }
     case "const":

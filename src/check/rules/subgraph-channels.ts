@@ -1,4 +1,4 @@
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { didYouMean, listNames, suggest } from "../../diagnostics/suggest.js";
 import {
   ExprEnvironment,
   type ExprType,
@@ -85,7 +85,7 @@ export const subgraphChannels: Rule = {
           ctx.report("subgraph-channels", at, {
             message: `node \`${name}\` passes \`${key}\` to the subgraph ${file}, which has no such state channel`,
             hint:
-              didYouMean(key, takes) ??
+              suggest(key, takes) ??
               `the channels it takes: ${listNames(takes) || "none (its `input` list is empty)"}`,
             at: "key",
           });

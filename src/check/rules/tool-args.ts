@@ -1,4 +1,4 @@
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { listNames, suggest } from "../../diagnostics/suggest.js";
 import { ExprEnvironment } from "../../expr/index.js";
 import { schemaProblems } from "../../json-schema/schema-problems.js";
 import { argumentLabel, validatorFor, valueProblems } from "../../json-schema/value-problems.js";
@@ -89,7 +89,7 @@ async function checkBind(ctx: CheckContext, tool: string): Promise<void> {
     if (!shape.closed) continue;
     ctx.report("tool-args", ["tools", tool, "bind", key], {
       message: `\`bind\` sets \`${key}\`, which is not an argument of tool \`${tool}\``,
-      hint: didYouMean(key, names) ?? `its arguments: ${listAll(names)}`,
+      hint: suggest(key, names) ?? `its arguments: ${listAll(names)}`,
       at: "key",
     });
   }
@@ -120,7 +120,7 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
       ctx.report("tool-args", at, {
         message: `tool \`${tool}\` has no argument \`${key}\``,
         hint:
-          didYouMean(key, open) ??
+          suggest(key, open) ??
           (open.length ? `its arguments: ${listAll(open)}` : "it takes no arguments"),
         at: "key",
       });
@@ -155,6 +155,7 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
     ctx.report("tool-args", ["nodes", name, "args", ...p.path], {
       message: p.message,
       hint: p.hint,
+      replacement: p.replacement,
       at: p.at,
     });
   }
@@ -168,6 +169,7 @@ function checkDeclaredSchema(ctx: CheckContext, tool: string): void {
     ctx.report("tool-args", ["tools", tool, "schema", ...p.path], {
       message: p.message,
       hint: p.hint,
+      replacement: p.replacement,
       at: p.at,
     });
   }

@@ -1,4 +1,4 @@
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { listNames, suggest } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
 
@@ -13,7 +13,7 @@ export const unknownMcpServer: Rule = {
       ctx.report("unknown-mcp-server", ["tools", name, "mcp"], {
         message: `tool \`${name}\` names MCP server \`${tool.mcp}\`, which \`mcp_servers\` does not declare`,
         hint: servers.length
-          ? (didYouMean(tool.mcp, servers) ?? `declared servers: ${listNames(servers)}`)
+          ? (suggest(tool.mcp, servers) ?? `declared servers: ${listNames(servers)}`)
           : `declare it: \`mcp_servers: { ${tool.mcp}: { command: …, args: [ … ] } }\` (or \`url:\`)`,
       });
     }

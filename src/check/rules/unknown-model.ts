@@ -1,4 +1,4 @@
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { listNames, suggest } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
 
@@ -33,10 +33,13 @@ export const unknownModel: Rule = {
         ctx.report("unknown-model", ["models", entry, "allow", i], {
           message: `model \`${entry}\` allows \`${allowed}\`, which is not declared in \`models\``,
           hint: declaredAs
-            ? `\`${allowed}\` is declared as \`${declaredAs}\`: write \`${declaredAs}\``
+            ? {
+                hint: `\`${allowed}\` is declared as \`${declaredAs}\`: write \`${declaredAs}\``,
+                replacement: declaredAs,
+              }
             : PROVIDER_MODEL.test(allowed)
               ? `\`allow\` lists models by their name under \`models\`: declare \`${nameFor(allowed)}: { model: "${allowed}" }\` and allow \`${nameFor(allowed)}\``
-              : (didYouMean(allowed, names) ?? `declared models: ${listNames(names)}`),
+              : (suggest(allowed, names) ?? `declared models: ${listNames(names)}`),
         });
       });
     }
@@ -51,10 +54,13 @@ export const unknownModel: Rule = {
         ctx.report("unknown-model", ["nodes", name, "model"], {
           message: `model \`${model}\` is not declared in \`models\``,
           hint: declaredAs
-            ? `\`${model}\` is declared as \`${declaredAs}\`: write \`model: ${declaredAs}\``
+            ? {
+                hint: `\`${model}\` is declared as \`${declaredAs}\`: write \`model: ${declaredAs}\``,
+                replacement: declaredAs,
+              }
             : PROVIDER_MODEL.test(model)
               ? `models are declared by name under \`models\`: \`models: { ${nameFor(model)}: { model: "${model}" } }\`, then \`model: ${nameFor(model)}\``
-              : (didYouMean(model, names) ??
+              : (suggest(model, names) ??
                 (names.length
                   ? `declared models: ${listNames(names)}`
                   : 'declare it: `models: { NAME: { model: "provider:name" } }`')),

@@ -1,4 +1,4 @@
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { listNames, suggest } from "../../diagnostics/suggest.js";
 import { END, type RefRole, START } from "../../spec/control-flow.js";
 import { graphOf } from "../graph/per-document.js";
 import type { Rule } from "../rule.js";
@@ -67,8 +67,10 @@ export const unknownNode: Rule = {
       ctx.report("unknown-node", ref.path, {
         message: `unknown node \`${ref.name}\``,
         hint:
-          (internal && keywords.includes(internal) ? `write \`${internal}\`` : undefined) ??
-          didYouMean(ref.name, [...graph.nodes, ...keywords]) ??
+          (internal && keywords.includes(internal)
+            ? { hint: `write \`${internal}\``, replacement: internal }
+            : undefined) ??
+          suggest(ref.name, [...graph.nodes, ...keywords]) ??
           (graph.nodes.length
             ? `expected ${listNames([...graph.nodes, ...keywords])}`
             : "declare it under `nodes`"),

@@ -1,4 +1,4 @@
-import { didYouMean } from "../../diagnostics/suggest.js";
+import { suggest } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { Rule } from "../rule.js";
 
@@ -44,9 +44,12 @@ export const unknownProvider: Rule = {
       if (colon <= 0) continue; // the schema reports a string that is not `provider:name`
       const provider = model.slice(0, colon);
       if (MODEL_PROVIDERS.includes(provider)) continue;
+      const near = suggest(provider, MODEL_PROVIDERS);
       ctx.report("unknown-provider", ["models", name, "model"], {
         message: `model \`${name}\` names the provider \`${provider}\`, which LangChain does not know`,
-        hint: `${didYouMean(provider, MODEL_PROVIDERS) ?? ""} providers: ${MODEL_PROVIDERS.join(", ")}`.trim(),
+        hint: `${near?.hint ?? ""} providers: ${MODEL_PROVIDERS.join(", ")}`.trim(),
+        // The whole value is the finding's range: the fix keeps the model's name.
+        replacement: near && `${near.replacement}${model.slice(colon)}`,
       });
     }
   },

@@ -1,4 +1,4 @@
-import { didYouMean } from "../../diagnostics/suggest.js";
+import { suggest } from "../../diagnostics/suggest.js";
 import { asObject as obj } from "../../spec/data.js";
 import type { Path } from "../../spec/source-map.js";
 import { expressionFindings } from "../expressions/per-document.js";
@@ -24,7 +24,7 @@ export const unknownStateKey: Rule = {
       if (typeof key !== "string" || Object.hasOwn(state, key)) return;
       ctx.report("unknown-state-key", path, {
         message: `${what} \`${key}\`, which is not a state channel`,
-        hint: didYouMean(key, channels) ?? `declare \`${key}\` under \`state\``,
+        hint: suggest(key, channels) ?? `declare \`${key}\` under \`state\``,
         at,
       });
     };

@@ -1,4 +1,4 @@
-import { didYouMean, listNames } from "../../diagnostics/suggest.js";
+import { listNames, suggest } from "../../diagnostics/suggest.js";
 import { isObject } from "../../spec/data.js";
 import type { CheckContext } from "../check-context.js";
 import { mcpRecord, mcpTools } from "../mcp-tools.js";
@@ -22,7 +22,7 @@ function reportUndeclared(
       ? `tool \`${tool}\` is declared neither in \`tools\` nor in the catalog \`${catalog}\``
       : `tool \`${tool}\` is not declared in \`tools\``,
     hint:
-      didYouMean(tool, declared) ??
+      suggest(tool, declared) ??
       `declare it under the top-level \`tools:\`${catalog ? " or in the catalog" : ""} with the \`module\` that exports it`,
   });
 }
@@ -42,7 +42,7 @@ async function checkMcpTools(ctx: CheckContext): Promise<void> {
     ctx.report("unknown-tool", tool.path, {
       message: `MCP server \`${tool.server}\` has no tool \`${tool.remote}\` (graphspec.lock.json records what it lists)`,
       hint:
-        didYouMean(tool.remote, names) ??
+        suggest(tool.remote, names) ??
         (names.length ? `its tools: ${listNames(names, 12)}` : "it lists no tools"),
       at: tool.at,
     });

@@ -125,7 +125,9 @@ export async function validateCommand(argv: string[], io: Io): Promise<number> {
   const failed = errors > 0 || tooManyWarnings;
   const shown = values.quiet ? all.filter((d) => d.severity === "error") : all;
 
-  if (format === "json") io.out(escapeJsonControls(JSON.stringify(shown, null, 2)));
+  // `replacement` is for editors (graphspec lsp's quick fixes); the hint says it to people.
+  if (format === "json")
+    io.out(escapeJsonControls(JSON.stringify(shown.map(withoutReplacement), null, 2)));
   else if (format === "sarif") io.out(formatSarif(shown, VERSION, io.cwd));
   else {
     const color = format === "pretty" && io.isTty;
@@ -224,3 +226,5 @@ function parseRuleOverrides(specs: string[]): Partial<Record<RuleName, Severity 
   }
   return out;
 }
+
+const withoutReplacement = ({ replacement: _, ...d }: Diagnostic): Diagnostic => d;
