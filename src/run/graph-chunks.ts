@@ -99,15 +99,27 @@ export function plainChunk(mode: string, chunk: unknown): unknown {
   return clean(chunk);
 }
 
+/**
+ * An error as LangChain's tracer writes it into `on_tool_error` (`message`, a blank line, then the
+ * error's stack, with the server's file paths): its message only. A client sees what went wrong,
+ * never where in the server.
+ */
+export function withoutStack(error: unknown): unknown {
+  if (typeof error !== "string") return error;
+  const at = error.search(/\n\n[^\n]*\n\s+at /);
+  return at < 0 ? error : error.slice(0, at);
+}
+
 /** A raw `streamEvents` event as plain data: its metadata cut down, its data made plain. */
 export function plainEvent(e: StreamEvent): Record<string, unknown> {
+  const data = clean(e.data);
   return {
     event: e.event,
     name: e.name,
     run_id: e.run_id,
     tags: e.tags ?? [],
     metadata: plainMetadata(e.metadata),
-    data: clean(e.data),
+    data: isObject(data) && "error" in data ? { ...data, error: withoutStack(data.error) } : data,
   };
 }
 
