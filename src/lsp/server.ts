@@ -26,6 +26,7 @@ import { PathProbes } from "../spec/path-probes.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { completionsAt } from "./completion.js";
 import { toLspDiagnostic } from "./diagnostics.js";
+import { registerNavigation } from "./navigation.js";
 import { declarationOf, describe, symbolAt } from "./symbols.js";
 
 /** A burst of keystrokes is checked once, this long after the last. */
@@ -49,6 +50,8 @@ export function startLanguageServer(
       completionProvider: { triggerCharacters: [".", ":", " ", "[", ","] },
       hoverProvider: true,
       definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
     },
     serverInfo: { name: "graphspec" },
   }));
@@ -142,6 +145,7 @@ export function startLanguageServer(
       },
     };
   });
+  registerNavigation(connection, documents, (uri) => lastGood.get(uri));
   documents.onDidOpen((e) => schedule(e.document));
   documents.onDidChangeContent((e) => schedule(e.document));
   documents.onDidClose((e) => {
