@@ -4,9 +4,13 @@
  * in any spec the rename edits (nodes and channels share one namespace in LangGraph). The reason
  * when not, said as the checker would.
  */
+import { relative, sep } from "node:path";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
 import type { NameSection } from "./occurrences.js";
+
+/** A spec's path as the message shows it: from the project's root. */
+const shownPath = (doc: SpecDocument) => relative(doc.root, doc.path).split(sep).join("/");
 
 const NODE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const CHANNEL = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -65,17 +69,18 @@ export function renameProblem(
   if (to.startsWith("__"))
     return `\`${to}\` is reserved: names starting with \`__\` belong to LangGraph`;
   for (const doc of docs) {
-    if (section === "state" && to === MESSAGES && implicitMessageUsers(doc).length)
-      return `\`${MESSAGES}\` would become the channel nodes ${implicitMessageUsers(doc)
-        .map((u) => `\`${u}\``)
-        .join(", ")} of \`${doc.file}\` read and write without naming it`;
     const spec = isObject(doc.data) ? doc.data : {};
     for (const [taken, kind] of [
       ["nodes", "node"],
       ["state", "state channel"],
     ] as const)
       if (isObject(spec[taken]) && Object.hasOwn(spec[taken], to))
-        return `\`${to}\` is already a ${kind} of \`${doc.file}\`: nodes and channels share one namespace`;
+        return `\`${to}\` is already a ${kind} of \`${shownPath(doc)}\`: nodes and channels share one namespace`;
   }
+  for (const doc of docs)
+    if (section === "state" && to === MESSAGES && implicitMessageUsers(doc).length)
+      return `\`${MESSAGES}\` would become the channel nodes ${implicitMessageUsers(doc)
+        .map((u) => `\`${u}\``)
+        .join(", ")} of \`${shownPath(doc)}\` read and write without naming it`;
   return undefined;
 }
