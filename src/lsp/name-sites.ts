@@ -9,6 +9,7 @@ import { graphRefs, resolveGraphRef } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
 import { type NameSection, type Occurrence, occurrencesOf } from "./occurrences.js";
+import { mountsOf, specFiles } from "./parent-specs.js";
 
 /** A spec file read for navigation: the editor's text when it is open, else the file's. */
 export type LoadSpec = (abs: string) => Promise<SpecDocument | undefined>;
@@ -58,10 +59,15 @@ async function children(doc: SpecDocument, load: LoadSpec): Promise<Map<string, 
 const strings = (v: unknown): string[] | undefined =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : undefined;
 
-/** Whether subgraph node `node` of `parent` copies channel `name` into or out of `child` by name. */
+/**
+ * Whether subgraph node `node` of `parent` copies channel `name` into or out of `child` by name:
+ * both declare it and the node leaves out `input` (and the child takes it) or `output` (and the
+ * child gives it).
+ */
 function copiesByName(parent: SpecDocument, node: string, child: SpecDocument, name: string) {
   const spec = parent.data as Record<string, unknown>;
   const n = isObject(spec.nodes) && isObject(spec.nodes[node]) ? spec.nodes[node] : {};
+  if (!isObject(spec.state) || !Object.hasOwn(spec.state, name)) return false;
   const c = child.data as Record<string, unknown>;
   const state = isObject(c.state) ? c.state : {};
   if (!Object.hasOwn(state, name)) return false;
@@ -73,24 +79,39 @@ function copiesByName(parent: SpecDocument, node: string, child: SpecDocument, n
   );
 }
 
-/** Every site of `target`, its declarations included, in document order per file. */
+/**
+ * Every site of `target`, its declarations included, in document order per file: for a channel,
+ * across the subgraphs it is copied into and the parents it is copied from by name, with the
+ * parents' `input` keys and `output.X` that name it.
+ */
 export async function sitesOf(target: NameTarget, load: LoadSpec): Promise<NameSite[]> {
   const out: NameSite[] = [];
   const seen = new Set<string>();
+  const { section, name } = target;
+  // The project's spec files, listed once per request, when a parent is first looked for.
+  let files: Promise<string[]> | undefined;
+  const named = (doc: SpecDocument, mount: string) =>
+    occurrences(doc)
+      .filter((o) => o.mount === mount && o.name === name)
+      .map((o) => ({ doc, occurrence: o }));
   const visit = async (doc: SpecDocument) => {
     const key = resolve(doc.path);
     if (seen.has(key)) return;
     seen.add(key);
     for (const o of occurrences(doc))
-      if (o.section === target.section && o.name === target.name && !o.mount)
-        out.push({ doc, occurrence: o });
-    if (target.section !== "state") return;
+      if (o.section === section && o.name === name && !o.mount) out.push({ doc, occurrence: o });
+    if (section !== "state") return;
     for (const [node, child] of await children(doc, load)) {
-      if (!copiesByName(doc, node, child, target.name)) continue;
-      // The child's channel is this one: its sites, and the parent's names for it, follow.
-      for (const o of occurrences(doc))
-        if (o.mount === node && o.name === target.name) out.push({ doc, occurrence: o });
+      if (!copiesByName(doc, node, child, name)) continue;
+      // The child's channel is this one: its sites, and this spec's names for it, follow.
+      out.push(...named(doc, node));
       await visit(child);
+    }
+    files ??= specFiles(target.doc.root);
+    for (const { parent, node } of await mountsOf(doc, await files, load)) {
+      // A parent's `input` key or `output.X` naming this channel is a site of it.
+      out.push(...named(parent, node));
+      if (copiesByName(parent, node, doc, name)) await visit(parent);
     }
   };
   await visit(target.doc);

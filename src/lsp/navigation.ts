@@ -114,7 +114,10 @@ export function registerNavigation(
     const all = await allSites(found.doc, found.occurrence, load);
     if (!all) throw refuse(`the subgraph node \`${found.occurrence.mount}\`'s spec cannot be read`);
     if (newName === all.target.name) return { changes: {} };
-    const files = new Map(all.sites.map((s) => [resolve(s.doc.path), s.doc]));
+    // The specs whose own node or channel is renamed (not those that only name a child's).
+    const files = new Map(
+      all.sites.filter((s) => s.occurrence.declaration).map((s) => [resolve(s.doc.path), s.doc]),
+    );
     files.set(resolve(all.target.doc.path), all.target.doc);
     const problem =
       (all.target.section === "state" && fixedNames(all.sites, all.target.name)) ||

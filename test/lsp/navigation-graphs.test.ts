@@ -4,10 +4,13 @@
  * asked from its declaration, cover what an independent reading of the YAML finds (every edge
  * naming the node; every `state.X` in the text), name exactly the symbol, include the declaration
  * only when asked, and are the same asked from any of them; then a rename of the most referenced
- * node and channel is applied as the editor would and the renamed text re-checked through the
- * server's own diagnostics: no finding the original did not have. Run `npm run build` first.
+ * node and channel is applied as the editor would (to every file it edits: a channel may be named
+ * in a subgraph's parent) and every spec re-checked through the server's own diagnostics: no
+ * finding the originals did not have. The specs are a copy of graphs/ (with tools/ and the lock)
+ * in a temporary project, so that renamed files can be saved. Run `npm run build` first.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,7 +26,10 @@ import { isMap, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
 import { type LspSession, startLsp } from "./lsp-client.js";
 import { applyEdits, positionOf, textIn } from "./lsp-edits.js";
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const REPO = join(import.meta.dirname, "..", "..");
+const ROOT = mkdtempSync(join(tmpdir(), "graphspec-lsp-graphs-"));
+for (const part of ["graphs", "tools", "graphspec.lock.json", "package.json"])
+  cpSync(join(REPO, part), join(ROOT, part), { recursive: true });
 const GRAPHS = join(ROOT, "graphs");
 const specs = [
   ...readdirSync(GRAPHS)
@@ -36,7 +42,10 @@ let lsp: LspSession;
 beforeAll(async () => {
   lsp = await startLsp(ROOT);
 });
-afterAll(() => lsp?.child.kill());
+afterAll(() => {
+  lsp?.child.kill();
+  rmSync(ROOT, { recursive: true, force: true });
+});
 
 interface Named {
   name: string;
@@ -112,21 +121,44 @@ const sorted = (locations: Location[]) =>
     )
     .sort();
 
-/** The text a location covers, in the file as it is on disk (these specs are not edited). */
+/** The text a location covers, in the file as it is on disk (as it is open, between renames). */
 const textAt = (l: Location) => textIn(readFileSync(new URL(l.uri), "utf8"), l.range);
+
+const rangeOf = (text: string, [start, end]: [number, number]) => ({
+  start: positionOf(text, start),
+  end: positionOf(text, end),
+});
+/** Whether a location is the key that declares a node or a channel in its file. */
+const declares = (l: Location) => {
+  const text = readFileSync(new URL(l.uri), "utf8");
+  const keys = [...keysOf(text, "nodes"), ...keysOf(text, "state")];
+  return sorted(keys.map((k) => ({ uri: l.uri, range: rangeOf(text, k.key) }))).includes(
+    sorted([l])[0]!,
+  );
+};
+
+/** Every spec's findings' rules, as the server publishes them for the text on disk. */
+const uriOfSpec = (path: string) => pathToFileURL(path).href;
+async function allRules(): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const path of specs)
+    out.set(
+      path,
+      (await show(uriOfSpec(path), readFileSync(path, "utf8"))).map((d) => String(d.code)).sort(),
+    );
+  return out;
+}
+let original: Map<string, string[]>;
+beforeAll(async () => {
+  for (const path of specs) await show(uriOfSpec(path), readFileSync(path, "utf8"), true);
+  original = await allRules();
+});
 
 describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
   "graphspec lsp: references and rename in graphs/%s",
   (_, path) => {
     const uri = pathToFileURL(path).href;
     const text = readFileSync(path, "utf8");
-    const rules = (found: { code?: string | number | undefined }[]) =>
-      found.map((d) => String(d.code)).sort();
-    let before: string[] = [];
-
-    beforeAll(async () => {
-      before = rules(await show(uri, text, true));
-    });
 
     it("every node's references: its declaration and every edge, route, goto and interrupt naming it", async () => {
       for (const node of keysOf(text, "nodes")) {
@@ -141,7 +173,7 @@ describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
         );
         expect(declaration, node.name).toHaveLength(1);
         const without = (await references(uri, text, node.key[0], false)) ?? [];
-        expect(without).toHaveLength(all.length - 1);
+        expect(sorted(without)).toEqual(sorted(all.filter((l) => !declares(l))));
         // Asked from any other occurrence, the same set.
         const other = all.find((l) => l.range.start.line !== positionOf(text, node.key[0]).line);
         if (other) {
@@ -171,7 +203,7 @@ describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
           );
         }
         const without = (await references(uri, text, channel.key[0], false)) ?? [];
-        expect(without).toHaveLength(all.length - 1);
+        expect(sorted(without)).toEqual(sorted(all.filter((l) => !declares(l))));
         for (const from of all.filter((l) => l.uri === uri)) {
           const again = await lsp.client.sendRequest(ReferencesRequest.type, {
             textDocument: { uri },
@@ -226,17 +258,33 @@ describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
         });
         const changes = edit?.changes ?? {};
         expect(Object.values(changes).flat()).toHaveLength(count);
-        expect(Object.keys(changes)).toEqual([uri]);
-        const renamed = applyEdits(text, changes[uri]!);
-        expect(keysOf(renamed, section).map((k) => k.name)).toContain(to);
-        expect(keysOf(renamed, section).map((k) => k.name)).not.toContain(named.name);
-        const after = rules(await show(uri, renamed));
-        // No new finding: each rule at most as often as before the rename.
-        for (const rule of new Set(after))
-          expect(after.filter((r) => r === rule).length, rule).toBeLessThanOrEqual(
-            before.filter((r) => r === rule).length,
-          );
-        await show(uri, text);
+        expect(Object.keys(changes)).toContain(uri);
+        // Applied as an editor does, every edited file saved; then every spec re-checked.
+        const saved = new Map<string, string>();
+        for (const [edited, edits] of Object.entries(changes)) {
+          const file = new URL(edited);
+          const old = readFileSync(file, "utf8");
+          saved.set(edited, old);
+          writeFileSync(file, applyEdits(old, edits));
+        }
+        try {
+          const renamed = readFileSync(path, "utf8");
+          expect(keysOf(renamed, section).map((k) => k.name)).toContain(to);
+          expect(keysOf(renamed, section).map((k) => k.name)).not.toContain(named.name);
+          const after = await allRules();
+          for (const [spec, rules] of after) {
+            const was = original.get(spec)!;
+            // No new finding: each rule at most as often as before the rename.
+            for (const rule of new Set(rules))
+              expect(
+                rules.filter((r) => r === rule).length,
+                `${rule} in ${spec} after renaming ${named.name} in ${path}`,
+              ).toBeLessThanOrEqual(was.filter((r) => r === rule).length);
+          }
+        } finally {
+          for (const [edited, old] of saved) writeFileSync(new URL(edited), old);
+          await allRules();
+        }
       });
     }
   },

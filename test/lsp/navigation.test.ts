@@ -264,6 +264,24 @@ describe("graphspec lsp: rename", () => {
     }
   });
 
+  it("from the child: its parents' names for the channel, and the parent's own where it copies it by name", async () => {
+    await show("summarize.yaml", CHILD);
+    const fromChild = await lsp.client.sendRequest(RenameRequest.type, {
+      textDocument: { uri: uriOf("summarize.yaml") },
+      position: at(CHILD, "state.ticket", 0, 6),
+      newName: "case_id",
+    });
+    const fromParent = await rename("desk.yaml", at(PARENT, "ticket:"), "case_id");
+    const edits = (e: typeof fromChild) =>
+      Object.entries(e?.changes ?? {})
+        .flatMap(([uri, list]) =>
+          list.map((x) => `${uri}@${x.range.start.line}:${x.range.start.character}`),
+        )
+        .sort();
+    expect(edits(fromChild)).toHaveLength(11);
+    expect(edits(fromChild)).toEqual(edits(fromParent));
+  });
+
   it("a node, in its declaration, routes and edges", async () => {
     const edit = await rename("desk.yaml", at(PARENT, "explain:"), "explain_it");
     const renamed = applyEdits(PARENT, edit?.changes?.[uriOf("desk.yaml")] ?? []);
