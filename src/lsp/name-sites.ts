@@ -8,11 +8,15 @@ import { resolve } from "node:path";
 import { graphRefs, resolveGraphRef } from "../modules/index.js";
 import { isObject } from "../spec/data.js";
 import type { SpecDocument } from "../spec/document.js";
+import { FIXTURE_FILE, fixtureGraph, fixtureOccurrences } from "./fixture-occurrences.js";
 import { type NameSection, type Occurrence, occurrencesOf } from "./occurrences.js";
 import { mountsOf, specFiles } from "./parent-specs.js";
 
-/** A spec file read for navigation: the editor's text when it is open, else the file's. */
-export type LoadSpec = (abs: string) => Promise<SpecDocument | undefined>;
+/**
+ * A spec file read for navigation: the editor's text when it is open, else the file's; a file
+ * that is not a spec is undefined, unless `anyYaml` (a test fixture is read so).
+ */
+export type LoadSpec = (abs: string, anyYaml?: boolean) => Promise<SpecDocument | undefined>;
 
 /** One site of a name: the document it was found in and the occurrence there. */
 export interface NameSite {
@@ -88,8 +92,25 @@ export async function sitesOf(target: NameTarget, load: LoadSpec): Promise<NameS
   const out: NameSite[] = [];
   const seen = new Set<string>();
   const { section, name } = target;
-  // The project's spec files, listed once per request, when a parent is first looked for.
+  // The project's files and test fixtures, read once per request, when first needed.
   let files: Promise<string[]> | undefined;
+  let fixtures: Promise<{ doc: SpecDocument; graph: string }[]> | undefined;
+  const projectFiles = () => {
+    files ??= specFiles(target.doc.root);
+    return files;
+  };
+  const projectFixtures = () => {
+    fixtures ??= projectFiles().then(async (all) => {
+      const candidates = new Set(all);
+      const found: { doc: SpecDocument; graph: string }[] = [];
+      for (const file of all.filter((f) => FIXTURE_FILE.test(f))) {
+        const doc = await load(file, true);
+        if (doc) found.push({ doc, graph: fixtureGraph(doc, candidates) });
+      }
+      return found;
+    });
+    return fixtures;
+  };
   const named = (doc: SpecDocument, mount: string) =>
     occurrences(doc)
       .filter((o) => o.mount === mount && o.name === name)
@@ -100,6 +121,13 @@ export async function sitesOf(target: NameTarget, load: LoadSpec): Promise<NameS
     seen.add(key);
     for (const o of occurrences(doc))
       if (o.section === section && o.name === name && !o.mount) out.push({ doc, occurrence: o });
+    if (section === "tools") return;
+    // The tests of this spec name its nodes and channels too.
+    for (const fixture of await projectFixtures())
+      if (fixture.graph === key)
+        for (const o of fixtureOccurrences(fixture.doc))
+          if (o.section === section && o.name === name)
+            out.push({ doc: fixture.doc, occurrence: o });
     if (section !== "state") return;
     for (const [node, child] of await children(doc, load)) {
       if (!copiesByName(doc, node, child, name)) continue;
@@ -107,8 +135,7 @@ export async function sitesOf(target: NameTarget, load: LoadSpec): Promise<NameS
       out.push(...named(doc, node));
       await visit(child);
     }
-    files ??= specFiles(target.doc.root);
-    for (const { parent, node } of await mountsOf(doc, await files, load)) {
+    for (const { parent, node } of await mountsOf(doc, await projectFiles(), load)) {
       // A parent's `input` key or `output.X` naming this channel is a site of it.
       out.push(...named(parent, node));
       if (copiesByName(parent, node, doc, name)) await visit(parent);

@@ -40,22 +40,26 @@ export function registerNavigation(
   const parsed = new Map<string, { version: number; doc: SpecDocument }>();
   documents.onDidClose((e) => parsed.delete(e.document.uri));
 
-  const parse = async (td: TextDocument): Promise<SpecDocument | undefined> => {
+  /** The parse of an open document; a file that is not a spec is undefined, unless `anyYaml`. */
+  const parse = async (td: TextDocument, anyYaml = false): Promise<SpecDocument | undefined> => {
     const kept = parsed.get(td.uri);
-    if (kept?.version === td.version) return kept.doc;
-    const text = td.getText();
-    const last = checked(td.uri);
-    const doc = last?.text === text ? last : await readSpecText(fileURLToPath(td.uri), text, {});
-    if (notASpec(doc) || typeof doc.data !== "object" || doc.data === null) return undefined;
-    parsed.set(td.uri, { version: td.version, doc });
-    return doc;
+    let doc = kept?.version === td.version ? kept.doc : undefined;
+    if (!doc) {
+      const text = td.getText();
+      const last = checked(td.uri);
+      doc = last?.text === text ? last : await readSpecText(fileURLToPath(td.uri), text, {});
+      parsed.set(td.uri, { version: td.version, doc });
+    }
+    if (typeof doc.data !== "object" || doc.data === null) return undefined;
+    return anyYaml || !notASpec(doc) ? doc : undefined;
   };
-  const load: LoadSpec = async (abs) => {
+  const load: LoadSpec = async (abs, anyYaml) => {
     const open = documents.get(pathToFileURL(abs).href);
-    if (open) return parse(open);
+    if (open) return parse(open, anyYaml);
     try {
       const doc = await readSpec(abs);
-      return notASpec(doc) ? undefined : doc;
+      if (typeof doc.data !== "object" || doc.data === null) return undefined;
+      return anyYaml || !notASpec(doc) ? doc : undefined;
     } catch {
       return undefined;
     }

@@ -37,27 +37,36 @@ export function textAt(doc: SpecDocument, span: Span): string {
   return doc.map.text.slice(span[0], span[1]);
 }
 
+/** Records `name` at `span` in `out` only when the text there is the name (quotes stripped). */
+export function addOccurrence(
+  doc: SpecDocument,
+  out: Occurrence[],
+  section: NameSection,
+  name: string,
+  span: Span | undefined,
+  extra: { declaration?: boolean; mount?: string } = {},
+): void {
+  if (!span) return;
+  let [s, e] = span;
+  const raw = textAt(doc, [s, e]);
+  if (raw.length >= 2 && (raw[0] === '"' || raw[0] === "'") && raw.at(-1) === raw[0]) {
+    s++;
+    e--;
+  }
+  if (textAt(doc, [s, e]) !== name) return;
+  out.push({ section, name, span: [s, e], declaration: extra.declaration ?? false, ...extra });
+}
+
 /** Where a spec names its nodes, channels and tools. */
 export function occurrencesOf(doc: SpecDocument): Occurrence[] {
   const out: Occurrence[] = [];
   const spec = isObject(doc.data) ? doc.data : {};
-  /** Records `name` at `span` only when the text there is the name (quotes stripped). */
   const add = (
     section: NameSection,
     name: string,
     span: Span | undefined,
     extra: { declaration?: boolean; mount?: string } = {},
-  ) => {
-    if (!span) return;
-    let [s, e] = span;
-    const raw = textAt(doc, [s, e]);
-    if (raw.length >= 2 && (raw[0] === '"' || raw[0] === "'") && raw.at(-1) === raw[0]) {
-      s++;
-      e--;
-    }
-    if (textAt(doc, [s, e]) !== name) return;
-    out.push({ section, name, span: [s, e], declaration: extra.declaration ?? false, ...extra });
-  };
+  ) => addOccurrence(doc, out, section, name, span, extra);
   const key = (
     section: NameSection,
     path: Path,

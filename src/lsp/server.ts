@@ -64,6 +64,8 @@ export function startLanguageServer(
     if (!doc.uri.startsWith("file:")) return;
     const path = fileURLToPath(doc.uri);
     const probes = new PathProbes();
+    // The document object is updated in place by later changes: its text and version now.
+    const { version } = doc;
     const spec = await readSpecText(path, doc.getText(), {
       file: path,
       probes,
@@ -74,7 +76,8 @@ export function startLanguageServer(
     kept.refresh();
     const found = notSpec ? [] : await validate(spec, { probes, cache: kept.map });
     kept.record();
-    if (latest.get(doc.uri) !== ticket) return;
+    // Changed since: the check queued for the change publishes (these findings are of an old text).
+    if (latest.get(doc.uri) !== ticket || doc.version !== version) return;
     // Findings of the spec's prompt files and catalog are shown in those files; a file that had
     // some from this spec and has none now is cleared.
     const byFile = new Map<string, Diagnostic[]>([[path, []]]);
@@ -91,7 +94,7 @@ export function startLanguageServer(
     for (const [file, diagnostics] of byFile)
       await connection.sendDiagnostics({
         uri: file === path ? doc.uri : pathToFileURL(file).href,
-        ...(file === path ? { version: doc.version } : {}),
+        ...(file === path ? { version } : {}),
         diagnostics: diagnostics.map(toLspDiagnostic),
       });
   };

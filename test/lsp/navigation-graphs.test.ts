@@ -9,7 +9,18 @@
  * finding the originals did not have. The specs are a copy of graphs/ (with tools/ and the lock)
  * in a temporary project, so that renamed files can be saved. Run `npm run build` first.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -65,21 +76,31 @@ function keysOf(text: string, section: string): Named[] {
   );
 }
 
-/** Every scalar naming node `name` where the language names nodes, read with the yaml package. */
-function nodeMentions(text: string, name: string): number {
+/** Where a spec names nodes (data paths joined with `.`). */
+const SPEC_NODE_PLACES = [
+  /^edges\.\d+\.(from|to)(\.\d+)?$/,
+  /^edges\.\d+\.route\.\d+\.(to|default)$/,
+  /^edges\.\d+\.router\.to\.\d+$/,
+  /^edges\.\d+\.map\.to$/,
+  /^nodes\.[^.]+\.on_error\.goto$/,
+  /^interrupts\.(before|after)\.\d+$/,
+];
+/** Where a `graphspec test` fixture names its spec's nodes. */
+const FIXTURE_NODE_PLACES = [
+  /^tests\.\d+(\.then\.\d+)?\.interrupt_(before|after)\.\d+$/,
+  /^tests\.\d+(\.then\.\d+)?\.expect\.(path|next)\.\d+$/,
+  /^tests\.\d+(\.then\.\d+)?\.expect\.interrupts\.\d+\.node$/,
+  /^tests\.\d+(\.then\.\d+)?\.expect\.error\.node$/,
+];
+
+/** Every scalar naming node `name` at `places`, read with the yaml package. */
+function nodeMentions(text: string, name: string, places = SPEC_NODE_PLACES): number {
   const doc = parseDocument(text);
   let count = 0;
   const visit = (n: unknown, path: string[]) => {
     if (isScalar(n)) {
       const at = path.join(".");
-      const named =
-        /^edges\.\d+\.(from|to)(\.\d+)?$/.test(at) ||
-        /^edges\.\d+\.route\.\d+\.(to|default)$/.test(at) ||
-        /^edges\.\d+\.router\.to\.\d+$/.test(at) ||
-        /^edges\.\d+\.map\.to$/.test(at) ||
-        /^nodes\.[^.]+\.on_error\.goto$/.test(at) ||
-        /^interrupts\.(before|after)\.\d+$/.test(at);
-      if (named && n.value === name) count++;
+      if (places.some((p) => p.test(at)) && n.value === name) count++;
     } else if (isMap(n)) {
       for (const p of n.items)
         if (isPair(p) && isScalar(p.key)) visit(p.value, [...path, String(p.key.value)]);
@@ -154,22 +175,60 @@ beforeAll(async () => {
   original = await allRules();
 });
 
+/** The node or channel of a spec named in most places that may be renamed, and that count. */
+async function mostNamed(
+  uri: string,
+  text: string,
+  section: "nodes" | "state",
+  skip: (name: string) => boolean = () => false,
+) {
+  let best: { named: Named; count: number } | undefined;
+  for (const named of keysOf(text, section)) {
+    if (skip(named.name)) continue;
+    const renamable = await lsp.client
+      .sendRequest(PrepareRenameRequest.type, {
+        textDocument: { uri },
+        position: positionOf(text, named.key[0]),
+      })
+      .then(
+        () => true,
+        (e: Error) => {
+          // Only `messages`, which llm, agent and tools nodes use by that name, is refused.
+          expect([named.name, e.message]).toEqual([
+            "messages",
+            expect.stringContaining("by that name"),
+          ]);
+          return false;
+        },
+      );
+    if (!renamable) continue;
+    const count = (await references(uri, text, named.key[0], true))?.length ?? 0;
+    if (!best || count > best.count) best = { named, count };
+  }
+  return best;
+}
+
 describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
   "graphspec lsp: references and rename in graphs/%s",
   (_, path) => {
     const uri = pathToFileURL(path).href;
     const text = readFileSync(path, "utf8");
 
-    it("every node's references: its declaration and every edge, route, goto and interrupt naming it", async () => {
+    it("every node's references: its declaration, every edge, route, goto and interrupt naming it, and its test fixture's", async () => {
       for (const node of keysOf(text, "nodes")) {
         const all = (await references(uri, text, node.key[0], true)) ?? [];
         expect(
           all.map(textAt).every((t) => t === node.name),
           node.name,
         ).toBe(true);
-        expect(all.length, node.name).toBe(1 + nodeMentions(text, node.name));
+        // Its test fixture, beside it, names it too.
+        const fixture = path.replace(/\.yaml$/, ".test.yaml");
+        const inFixture = existsSync(fixture)
+          ? nodeMentions(readFileSync(fixture, "utf8"), node.name, FIXTURE_NODE_PLACES)
+          : 0;
+        expect(all.length, node.name).toBe(1 + nodeMentions(text, node.name) + inFixture);
         const declaration = sorted(all).filter((l) =>
-          l.includes(`@${positionOf(text, node.key[0]).line}:`),
+          l.startsWith(`${uri}@${positionOf(text, node.key[0]).line}:`),
         );
         expect(declaration, node.name).toHaveLength(1);
         const without = (await references(uri, text, node.key[0], false)) ?? [];
@@ -220,28 +279,7 @@ describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
 
     for (const section of ["nodes", "state"] as const) {
       it(`renaming its most named ${section === "nodes" ? "node" : "channel"} leaves no new finding`, async () => {
-        let best: { named: Named; count: number } | undefined;
-        for (const named of keysOf(text, section)) {
-          const renamable = await lsp.client
-            .sendRequest(PrepareRenameRequest.type, {
-              textDocument: { uri },
-              position: positionOf(text, named.key[0]),
-            })
-            .then(
-              () => true,
-              (e: Error) => {
-                // Only `messages`, which llm, agent and tools nodes use by that name, is refused.
-                expect([named.name, e.message]).toEqual([
-                  "messages",
-                  expect.stringContaining("by that name"),
-                ]);
-                return false;
-              },
-            );
-          if (!renamable) continue;
-          const count = (await references(uri, text, named.key[0], true))?.length ?? 0;
-          if (!best || count > best.count) best = { named, count };
-        }
+        const best = await mostNamed(uri, text, section);
         if (!best) return;
         const { named, count } = best;
         const position = positionOf(text, named.key[0]);
@@ -289,3 +327,60 @@ describe.each(specs.map((s) => [s.slice(GRAPHS.length + 1), s]))(
     }
   },
 );
+
+/** The strings inside the outputs the fixture of the spec at `path` expects. */
+function expectedValues(path: string): string[] {
+  const fixture = path.replace(/\.yaml$/, ".test.yaml");
+  if (!existsSync(fixture)) return [];
+  const out: string[] = [];
+  const visit = (n: unknown, at: string[]) => {
+    const inOutput = /^tests\.\d+(\.then\.\d+)?\.expect\.output\./.test(`${at.join(".")}.`);
+    if (isScalar(n)) {
+      if (inOutput && typeof n.value === "string") out.push(n.value);
+    } else if (isMap(n)) {
+      for (const p of n.items)
+        if (isPair(p) && isScalar(p.key)) visit(p.value, [...at, String(p.key.value)]);
+    } else if (isSeq(n))
+      for (const [i, item] of n.items.entries()) visit(item as Node, [...at, String(i)]);
+  };
+  visit(parseDocument(readFileSync(fixture, "utf8")).contents, []);
+  return out;
+}
+
+describe("graphspec lsp: renames across graphs/ and `graphspec test`", () => {
+  it("with the most named node and channel of every spec renamed, every fixture still passes", async () => {
+    for (const path of specs) {
+      const uri = uriOfSpec(path);
+      for (const section of ["nodes", "state"] as const) {
+        const text = readFileSync(path, "utf8");
+        // A name inside the values a fixture expects (an error's `node`, its message) is data
+        // the run produces, not a reference: no rename changes it, so such names are left alone.
+        const best = await mostNamed(uri, text, section, (name) =>
+          expectedValues(path).some((v) => new RegExp(`\\b${name}\\b`).test(v)),
+        );
+        if (!best) continue;
+        const edit = await lsp.client.sendRequest(RenameRequest.type, {
+          textDocument: { uri },
+          position: positionOf(text, best.named.key[0]),
+          newName: `${best.named.name}_3`,
+        });
+        for (const [edited, edits] of Object.entries(edit?.changes ?? {})) {
+          const file = new URL(edited);
+          writeFileSync(file, applyEdits(readFileSync(file, "utf8"), edits));
+          // The specs are open in the server: it is told of the saved text, as an editor would.
+          if (specs.some((s) => uriOfSpec(s) === edited))
+            await show(edited, readFileSync(file, "utf8"));
+        }
+      }
+    }
+    // The tools' modules import LangChain: the copy finds it where the repository has it.
+    symlinkSync(join(REPO, "node_modules"), join(ROOT, "node_modules"));
+    const run = spawnSync(process.execPath, [join(REPO, "bin", "graphspec.js"), "test", "graphs"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 240_000,
+    });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/tests: \d+ passed, 0 failed/);
+  }, 300_000);
+});
