@@ -16,6 +16,7 @@ export {
   ExprSyntaxError,
   ExprTypeError,
 } from "./expr-error.js";
+export { type FieldRead, fieldReads } from "./field-reads.js";
 export { recordOfFields, typeFromSchema } from "./from-schema.js";
 export { EXPR_LIMITS } from "./limits.js";
 export { valueMapLiterals } from "./map-literals.js";

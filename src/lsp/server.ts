@@ -29,16 +29,19 @@ import type { GraphSpec } from "../spec/spec-types.generated.js";
 import { type Checked, codeActionsAt } from "./code-actions.js";
 import { completionsAt } from "./completion.js";
 import { toLspDiagnostic } from "./diagnostics.js";
+import { KeptCache } from "./kept-cache.js";
+import { registerNavigation } from "./navigation.js";
 import { declarationOf, describe, symbolAt } from "./symbols.js";
-
-/** A burst of keystrokes is checked once, this long after the last. */
-const SETTLE_MS = 60;
 
 export function startLanguageServer(
   connection: Connection = createConnection(ProposedFeatures.all),
 ) {
   const documents = new TextDocuments(TextDocument);
-  const pending = new Map<string, NodeJS.Timeout>();
+  // The check running for each document, and the documents changed while theirs runs.
+  const pending = new Map<string, Promise<void>>();
+  const dirty = new Set<string>();
+  // Child specs and modules, read and checked once until they change on disk (kept-cache.ts).
+  const kept = new KeptCache();
   // Each check's number per document: an answer overtaken by a newer text is not published.
   const latest = new Map<string, number>();
   // Each document's last text that parsed: names to complete while a line is half typed.
@@ -55,6 +58,8 @@ export function startLanguageServer(
       hoverProvider: true,
       definitionProvider: true,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
     },
     serverInfo: { name: "graphspec" },
   }));
@@ -65,6 +70,8 @@ export function startLanguageServer(
     if (!doc.uri.startsWith("file:")) return;
     const path = fileURLToPath(doc.uri);
     const probes = new PathProbes();
+    // The document object is updated in place by later changes: its text and version now.
+    const { version } = doc;
     const spec = await readSpecText(path, doc.getText(), {
       file: path,
       probes,
@@ -72,8 +79,11 @@ export function startLanguageServer(
     // A YAML or JSON file that is not a spec (a workflow, a package.json) is not ours to judge.
     const notSpec = notASpec(spec);
     if (!notSpec && spec.data && typeof spec.data === "object") lastGood.set(doc.uri, spec);
-    const found = notSpec ? [] : await validate(spec, { probes });
-    if (latest.get(doc.uri) !== ticket) return;
+    kept.refresh();
+    const found = notSpec ? [] : await validate(spec, { probes, cache: kept.map });
+    kept.record();
+    // Changed since: the check queued for the change publishes (these findings are of an old text).
+    if (latest.get(doc.uri) !== ticket || doc.version !== version) return;
     // Findings of the spec's prompt files and catalog are shown in those files; a file that had
     // some from this spec and has none now is cleared.
     const byFile = new Map<string, Diagnostic[]>([[path, []]]);
@@ -91,29 +101,41 @@ export function startLanguageServer(
     else
       checked.set(doc.uri, {
         uri: doc.uri,
-        version: doc.version,
+        version,
         parsed: spec,
         findings: byFile.get(path)!,
       });
     for (const [file, diagnostics] of byFile)
       await connection.sendDiagnostics({
         uri: file === path ? doc.uri : pathToFileURL(file).href,
-        ...(file === path ? { version: doc.version } : {}),
+        ...(file === path ? { version } : {}),
         diagnostics: diagnostics.map(toLspDiagnostic),
       });
   };
+  // A change is checked at once; changes that come while a check runs are checked together after
+  // it (a fixed delay would add its length to every change's wait).
   const schedule = (doc: TextDocument) => {
-    clearTimeout(pending.get(doc.uri));
-    pending.set(
-      doc.uri,
-      setTimeout(() => {
-        pending.delete(doc.uri);
-        check(doc).catch((e) =>
-          connection.console.error(
-            `graphspec: checking ${doc.uri} failed: ${(e as Error).message}`,
-          ),
+    const uri = doc.uri;
+    if (pending.has(uri)) {
+      dirty.add(uri);
+      return;
+    }
+    const run = async () => {
+      do {
+        // Notifications read in the same turn (a burst of keystrokes; an open, which is also a
+        // change of content) are checked once.
+        await new Promise((r) => setImmediate(r));
+        dirty.delete(uri);
+        const now = documents.get(uri);
+        if (!now) return;
+        await check(now).catch((e) =>
+          connection.console.error(`graphspec: checking ${uri} failed: ${(e as Error).message}`),
         );
-      }, SETTLE_MS),
+      } while (dirty.has(uri));
+    };
+    pending.set(
+      uri,
+      run().finally(() => pending.delete(uri)),
     );
   };
   connection.onCompletion(({ textDocument, position }) => {
@@ -165,10 +187,11 @@ export function startLanguageServer(
     if (!last || last.version !== documents.get(textDocument.uri)?.version) return [];
     return codeActionsAt(last, range);
   });
+  registerNavigation(connection, documents, (uri) => lastGood.get(uri));
   documents.onDidOpen((e) => schedule(e.document));
   documents.onDidChangeContent((e) => schedule(e.document));
   documents.onDidClose((e) => {
-    clearTimeout(pending.get(e.document.uri));
+    dirty.delete(e.document.uri);
     latest.delete(e.document.uri);
     lastGood.delete(e.document.uri);
     checked.delete(e.document.uri);
