@@ -50,6 +50,7 @@ it("an on_tool_error event carries the error's message, not its stack or the ser
       } as never,
     }),
     graphs: await folderCatalog(graphs),
+    auth: undefined,
     port: 0,
   });
   try {
