@@ -262,7 +262,9 @@ for (const checkpointer of list(opts.checkpointers)) {
   const serve = await startServe(checkpointer);
   const other = opts.compare ? await startServe(checkpointer, resolve(opts.compare)) : undefined;
   const official = opts.official && checkpointer === "memory" ? await startOfficial() : undefined;
-  const sdk = (s) => s && new Client({ apiUrl: s.url, callerOptions: { maxRetries: 0 } });
+  // A connection the server closed while idle (its 5 s keep-alive; each side idles while the others
+  // run) may be reused as it closes: one retry, as the SDK (4 by default) would.
+  const sdk = (s) => s && new Client({ apiUrl: s.url, callerOptions: { maxRetries: 1 } });
   const exec = createExecutor({
     dir: GRAPHS,
     checkpointer,
