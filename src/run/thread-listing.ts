@@ -79,7 +79,10 @@ WHERE c.checkpoint_ns = ''`;
   const prepared = new Map<string, Statement>();
   const statement = (text: string): Statement => {
     let st = prepared.get(text);
-    if (!st) prepared.set(text, (st = db.prepare(text)));
+    if (!st) {
+      st = db.prepare(text);
+      prepared.set(text, st);
+    }
     return st;
   };
   const existing = new Set<string>();
