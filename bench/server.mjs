@@ -71,6 +71,11 @@ const { compile, createExecutor } = await import(
   pathToFileURL(join(BUILD, "dist", "index.js")).href
 );
 const dir = mkdtempSync(join(tmpdir(), "graphspec-bench-server-"));
+// The servers started, stopped should the bench itself fail: not left serving after it.
+const started = new Set();
+process.on("exit", () => {
+  for (const stop of started) stop();
+});
 
 /** Answers the URL a child process prints once it listens. */
 const urlOf = (child) =>
@@ -106,6 +111,8 @@ async function startServe(checkpointer, build = BUILD) {
     ],
     { cwd, stdio: ["ignore", "pipe", "inherit"] },
   );
+  const kill = () => child.kill("SIGTERM");
+  started.add(kill);
   const url = await urlOf(child);
   return {
     url,
@@ -166,6 +173,12 @@ async function startOfficial() {
       env: { ...process.env, LANGGRAPH_CLI_NO_ANALYTICS: "1" },
     },
   );
+  // Its process group: the CLI runs the server as a child of its own.
+  started.add(() => {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
