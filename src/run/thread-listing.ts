@@ -9,6 +9,8 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { GRAPH_KEY } from "./checkpoint-keys.js";
 import type { SqliteDatabase } from "./thread-claims-sqlite.js";
 
+type Statement = ReturnType<SqliteDatabase["prepare"]>;
+
 /** A thread as its store lists it. */
 export interface StoredThread {
   threadId: string;
@@ -71,16 +73,34 @@ JOIN (SELECT thread_id, MAX(checkpoint_id) AS checkpoint_id FROM checkpoints
   ON latest.thread_id = c.thread_id AND latest.checkpoint_id = c.checkpoint_id
 WHERE c.checkpoint_ns = ''`;
   type Row = { threadId: string; checkpointId: string; graph: string | null };
-  const exists = (table: string) =>
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
-    undefined;
+  // Each statement is prepared once (parsing and planning it again was work on every run and
+  // state read: each asks for its thread), and a table found to exist is not asked about again
+  // (the saver creates its tables once and never drops them) — until then, it is asked each time.
+  const prepared = new Map<string, Statement>();
+  const statement = (text: string): Statement => {
+    let st = prepared.get(text);
+    if (!st) {
+      st = db.prepare(text);
+      prepared.set(text, st);
+    }
+    return st;
+  };
+  const existing = new Set<string>();
+  const exists = (table: string) => {
+    if (existing.has(table)) return true;
+    const found =
+      statement("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !==
+      undefined;
+    if (found) existing.add(table);
+    return found;
+  };
   const tableExists = () => exists("checkpoints");
   const writesExist = () => exists("writes");
   const read = (threadId?: string): Row[] => {
     if (!tableExists()) return [];
     const path = GRAPH_PATH;
     const params = threadId === undefined ? { path } : { path, thread: threadId };
-    return db.prepare(sql(threadId !== undefined)).all(params) as Row[];
+    return statement(sql(threadId !== undefined)).all(params) as Row[];
   };
   return {
     async list(threadId) {
@@ -93,17 +113,15 @@ WHERE c.checkpoint_ns = ''`;
     async since(cursor) {
       if (!tableExists()) return { threads: [], touched: [], cursor: cursor ?? "0:0" };
       const last = (table: string) =>
-        (db.prepare(`SELECT COALESCE(MAX(rowid), 0) AS n FROM ${table}`).get() as { n: number }).n;
+        (statement(`SELECT COALESCE(MAX(rowid), 0) AS n FROM ${table}`).get() as { n: number }).n;
       const upto = { c: last("checkpoints"), w: writesExist() ? last("writes") : 0 };
       const next = `${upto.c}:${upto.w}`;
       if (cursor === undefined) return { threads: await this.list(), touched: [], cursor: next };
       const [afterC, afterW] = cursor.split(":").map(Number) as [number, number];
-      const rows = db
-        .prepare(
-          `SELECT ${columns} FROM checkpoints c
+      const rows = statement(
+        `SELECT ${columns} FROM checkpoints c
 WHERE c.rowid > :after AND c.rowid <= :upto AND c.checkpoint_ns = ''`,
-        )
-        .all({ path: GRAPH_PATH, after: afterC, upto: upto.c }) as Row[];
+      ).all({ path: GRAPH_PATH, after: afterC, upto: upto.c }) as Row[];
       const newest = new Map<string, Row>();
       for (const r of rows) {
         const seen = newest.get(r.threadId);
@@ -112,11 +130,9 @@ WHERE c.rowid > :after AND c.rowid <= :upto AND c.checkpoint_ns = ''`,
       const touched =
         upto.w > afterW
           ? (
-              db
-                .prepare(
-                  "SELECT DISTINCT thread_id AS threadId FROM writes WHERE rowid > :after AND rowid <= :upto",
-                )
-                .all({ after: afterW, upto: upto.w }) as { threadId: string }[]
+              statement(
+                "SELECT DISTINCT thread_id AS threadId FROM writes WHERE rowid > :after AND rowid <= :upto",
+              ).all({ after: afterW, upto: upto.w }) as { threadId: string }[]
             ).map((r) => r.threadId)
           : [];
       return {

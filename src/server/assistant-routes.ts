@@ -64,11 +64,16 @@ type Listed = Record<string, unknown> & {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Search's filters, as LangGraph's server applies them: name a substring, any case. */
-const matches = (q: AssistantSearch) => (a: Listed) =>
-  (!q.graph_id || a.graph_id === q.graph_id) &&
-  (!q.name || a.name.toLowerCase().includes(q.name.toLowerCase())) &&
-  Object.entries(q.metadata ?? {}).every(([k, v]) => same(a.metadata[k], v));
+/**
+ * Search's filters, as LangGraph's server applies them: name a substring, any case. Without
+ * `byMetadata`, only graph id and name (what is known before an assistant is described).
+ */
+const matches =
+  (q: AssistantSearch) =>
+  (a: Pick<Listed, "graph_id" | "name" | "metadata">, byMetadata = true) =>
+    (!q.graph_id || a.graph_id === q.graph_id) &&
+    (!q.name || a.name.toLowerCase().includes(q.name.toLowerCase())) &&
+    (!byMetadata || Object.entries(q.metadata ?? {}).every(([k, v]) => same(a.metadata[k], v)));
 
 export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const api = new Hono<ServerEnv>();
@@ -93,10 +98,14 @@ export function assistantRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     const saved = (await p.assistants.list(tenantOf(c))).filter((a) =>
       matchesFilters(a.body.metadata, filters),
     );
-    return [
-      ...(await Promise.all((await p.graphs.list()).map(described))),
-      ...saved.map(savedAssistantView),
-    ].filter(matches(q));
+    // A graph's id and name are its spec's `name`: the graphs they rule out are not described
+    // (models, reducers, graphspec dev's stand-ins read from disk) only to be dropped.
+    const named = (await p.graphs.list()).filter((g) =>
+      matches(q)({ graph_id: g.name, name: g.name, metadata: {} }, false),
+    );
+    return [...(await Promise.all(named.map(described))), ...saved.map(savedAssistantView)].filter(
+      (a) => matches(q)(a),
+    );
   };
   /** The assistant the path names, as the Auth handler's `assistants:read` lets the caller see it. */
   const readFilters = (c: Context<ServerEnv>) =>

@@ -5,11 +5,18 @@
  */
 import type { ServerStore, StoredRun } from "./server-store.js";
 
-type ThreadOf = (store: ServerStore, args: unknown[]) => Promise<string | undefined> | string;
+/** The thread a write touched, from its arguments or what it answered. */
+type ThreadOf = (
+  store: ServerStore,
+  args: unknown[],
+  out: unknown,
+) => Promise<string | undefined> | string | undefined;
 
 const first: ThreadOf = (_s, args) => args[0] as string;
 const ofRun: ThreadOf = (_s, args) => (args[0] as StoredRun).storedThreadId;
 const ofRunId: ThreadOf = async (s, args) => (await s.getRun(args[0] as string))?.storedThreadId;
+// The write answers its run's thread: no record read back on every run's end.
+const answered: ThreadOf = (_s, _args, out) => out as string | undefined;
 
 /** The writes, and where each finds the thread it touched. */
 const WRITES: Partial<Record<keyof ServerStore, ThreadOf>> = {
@@ -20,7 +27,7 @@ const WRITES: Partial<Record<keyof ServerStore, ThreadOf>> = {
   deleteRunsOfThread: first,
   putRun: ofRun,
   queueRun: ofRun,
-  setRunStatus: ofRunId,
+  setRunStatus: answered,
   requeue: ofRunId,
 };
 
@@ -54,7 +61,7 @@ function notifying(
   return async (...args: unknown[]) => {
     const out = await write.apply(target, args);
     // After the write, so the page reads what it wrote; a failed look-up costs a nudge only.
-    const thread = await Promise.resolve(threadOf(target, args)).catch(() => undefined);
+    const thread = await Promise.resolve(threadOf(target, args, out)).catch(() => undefined);
     if (thread !== undefined) changed(thread);
     return out;
   };

@@ -97,9 +97,11 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     };
     const filters = await allow(c, "threads", "create_run", asked);
     // The thread's record and whether it has run, read once: a thread exists when either does.
+    // Whether it has run is its graph in the checkpoints (one indexed row's metadata), not its
+    // state (every channel read and deserialized, on every run on a thread that has run).
     const record = stateless ? undefined : await p.store.getThread(stored);
-    const state = stateless ? undefined : await p.exec.state(stored);
-    const existing = record || state ? { metadata: record?.metadata ?? {} } : undefined;
+    const ranGraph = stateless ? undefined : await p.exec.graphOf(stored);
+    const existing = record || ranGraph ? { metadata: record?.metadata ?? {} } : undefined;
     if (existing && !matchesFilters(existing.metadata, filters)) throw notFound("thread", client);
     if (!stateless && !existing && body.if_not_exists !== "create")
       throw notFound(
@@ -115,7 +117,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       if (existing && existing.metadata.graph_id === undefined)
         await p.store.patchThread(stored, { graph_id: graph.name });
     };
-    const started = state !== undefined;
+    const started = ranGraph !== undefined;
     // From a checkpoint (time travel): one of this thread's own, checked before the run is
     // started or queued; the executor checks again under the thread's claim.
     const checkpointId = checkpointOf(body);

@@ -128,11 +128,12 @@ export interface ServerStore {
   runsOfThread(storedThreadId: string, query?: RunsOfThread): Promise<StoredRun[]>;
   /** The statuses of the thread's runs queued or running (no record read: asked on every run). */
   unfinishedOn(storedThreadId: string): Promise<RunStatus[]>;
+  /** Answers the stored id of the run's thread (undefined: no such run): the write's thread. */
   setRunStatus(
     runId: string,
     status: RunStatus,
     extra?: { owner?: string | null; error?: RunFailure | null },
-  ): Promise<void>;
+  ): Promise<string | undefined>;
   requestCancel(runId: string): Promise<void>;
   /** Runs of `owner` whose cancellation another replica asked for. */
   cancelsFor(owner: string): Promise<string[]>;
@@ -307,13 +308,14 @@ export function memoryStore(): ServerStore {
     },
     async setRunStatus(id, status, extra = {}) {
       const r = runs.get(id);
-      if (!r) return;
+      if (!r) return undefined;
       r.record.status = status;
       r.record.updated_at = now();
       if (status !== "pending" && status !== "running") r.request = undefined;
       if (extra.owner !== undefined) r.owner = extra.owner ?? undefined;
       if (extra.error !== undefined) r.error = extra.error ?? undefined;
       track(r);
+      return r.storedThreadId;
     },
     async requestCancel(id) {
       const r = runs.get(id);

@@ -293,12 +293,13 @@ export function sqlStore(sql: Sql): ServerStore {
     },
     async ensureThread(id, metadata) {
       const t = now();
-      await sql.query(
+      // A new thread's row comes back from the insert: read again only when it was there already.
+      const [row] = await sql.query(
         `INSERT INTO graphspec_server_threads (thread_id, created_at, updated_at, metadata)
-         VALUES ($1, $2, $2, $3) ON CONFLICT (thread_id) DO NOTHING`,
+         VALUES ($1, $2, $2, $3) ON CONFLICT (thread_id) DO NOTHING RETURNING *`,
         [id, t, JSON.stringify(metadata)],
       );
-      return (await store.getThread(id))!;
+      return row ? threadOf(row) : (await store.getThread(id))!;
     },
     async patchThread(id, metadata) {
       const current = await store.ensureThread(id, {});
@@ -444,10 +445,11 @@ export function sqlStore(sql: Sql): ServerStore {
         params.push(extra.error && JSON.stringify(extra.error));
         sets.push(`error = $${params.length}`);
       }
-      await sql.query(
-        `UPDATE graphspec_server_runs SET ${sets.join(", ")} WHERE run_id = $1`,
+      const [row] = await sql.query(
+        `UPDATE graphspec_server_runs SET ${sets.join(", ")} WHERE run_id = $1 RETURNING thread_id`,
         params,
       );
+      return row === undefined ? undefined : String(row.thread_id);
     },
     async requestCancel(id) {
       await sql.query("UPDATE graphspec_server_runs SET cancel_requested = 1 WHERE run_id = $1", [
