@@ -1,10 +1,13 @@
 /**
  * The state bound refuses from leastJsonBytes's count before serializing (checkpoint-bounds.ts),
  * so the count must never be more than the JSON it stands for: a count over it would refuse a
- * state within the limit.
+ * state within the limit. The same walk says whether a value is plain JSON, then written with
+ * JSON.stringify unwalked: it must say so exactly when the serializer's own test does (a value it
+ * calls plain that is not would be stored without what the serializer keeps of it).
  */
 import { describe, expect, it } from "vitest";
-import { leastJsonBytes } from "../src/run/least-json-bytes.js";
+import { leastJsonBytes, measureJson } from "../src/run/least-json-bytes.js";
+import { isPlainJson } from "../src/run/plain-serde.js";
 
 const utf8 = (v: unknown) => Buffer.byteLength(JSON.stringify(v) ?? "");
 const shared = { s: "x".repeat(100) };
@@ -19,6 +22,56 @@ const values: [string, unknown][] = [
   ["class instances and toJSON", { d: new Date(0), m: new Map([[1, 2]]), t: { toJSON: () => "" } }],
   ["null prototype", Object.assign(Object.create(null), { a: "b" })],
 ];
+
+const nested = (depth: number, leaf: unknown): unknown => {
+  let v = leaf;
+  for (let i = 0; i < depth; i++) v = i % 2 ? { k: v } : [v];
+  return v;
+};
+const cycle: Record<string, unknown> = { a: "b" };
+cycle.self = cycle;
+class Point {
+  x = 1;
+}
+const plainOrNot: [string, unknown][] = [
+  ...values,
+  ["a hole", Object.assign(new Array(3), { 0: 1, 2: 3 })],
+  ["undefined in a list", [1, undefined]],
+  ["undefined in an object", { a: 1, b: undefined }],
+  ["a function", { f: () => 1 }],
+  ["a bigint", { n: 1n }],
+  ["a class instance", { p: new Point() }],
+  ["a Uint8Array", new Uint8Array(2)],
+  ["a Uint8Array inside", { b: new Uint8Array(2) }],
+  ["a Set", { s: new Set([1]) }],
+  ["a cycle", cycle],
+  ["255 levels", nested(255, "leaf")],
+  ["256 levels", nested(256, "leaf")],
+  ["257 levels", nested(257, "leaf")],
+  ["256 levels to a number", nested(256, 1)],
+  [
+    "plain records",
+    Array.from({ length: 50 }, (_, i) => ({ id: i, tags: ["a"], ok: i % 2 === 0 })),
+  ],
+  ["a string", "just text"],
+  ["null", null],
+  ["a number", 3],
+];
+
+describe("measureJson's plain", () => {
+  it.each(plainOrNot)("is what the serializer's test says (%s)", (_name, value) => {
+    const plain =
+      value !== null &&
+      typeof value === "object" &&
+      !(value instanceof Uint8Array) &&
+      isPlainJson(value);
+    expect(measureJson(value, Number.POSITIVE_INFINITY).plain).toBe(plain);
+  });
+
+  it("is false once the count stops past the limit", () => {
+    expect(measureJson({ a: "x".repeat(100) }, 10).plain).toBe(false);
+  });
+});
 
 describe("leastJsonBytes", () => {
   it.each(values)("is at most the UTF-8 bytes of the JSON (%s)", (_name, value) => {

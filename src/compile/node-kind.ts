@@ -31,6 +31,13 @@ export interface LoweredNode {
   ends?: readonly string[];
   /** The channels it may write; another key is a run-time error. Undefined: any channel. */
   writes?: readonly string[];
+  /** False for a node that never calls a model (run-usage.ts: no usage handler for it). */
+  callsModels?: false;
+  /**
+   * The user's code, which may call a model without passing the config on (LangChain then finds
+   * it in its async context): the node runs in that context with the usage handler (run-usage.ts).
+   */
+  userCode?: true;
   /** Graphs it runs inside itself, so LangGraph can show their state under the node. */
   subgraphs?: readonly unknown[];
 }

@@ -3,6 +3,7 @@
  * of the state made once, the update checked and normalised (write-guard.ts) — and the common
  * options lowered onto LangGraph's own node options (retry, cache, timeout, defer, error handler).
  */
+import { AsyncLocalStorageProviderSingleton } from "@langchain/core/singletons";
 import { Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { NodeCommon } from "../spec/spec-types.generated.js";
 import { activeNode } from "./active-node.js";
@@ -15,6 +16,7 @@ import { noteFailedNode } from "./failed-node.js";
 import type { NodeFunction, NodeOptions } from "./graph-builder.js";
 import { GraphspecRunError } from "./graphspec-run-error.js";
 import type { LoweredNode, NodeCall } from "./node-kind.js";
+import { withRunUsage } from "./run-usage.js";
 import { compileWrite } from "./values.js";
 
 /** The lowered node as the function LangGraph runs. */
@@ -44,10 +46,12 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
     if (turn) await turn;
     const context = ctx.resolveContext(config?.context, name);
     let vars: Record<string, unknown> | undefined;
+    // The run's usage handler, for a node that may call a model (run-usage.ts).
+    const runConfig = lowered.callsModels === false ? config : withRunUsage(config);
     const call: NodeCall = {
       state,
       context,
-      config,
+      config: runConfig,
       // Made on first use: function nodes never read it.
       get vars() {
         vars ??= { state: exprState(state, ctx.messageChannels), context };
@@ -57,10 +61,14 @@ export function wrapNode(name: string, lowered: LoweredNode, ctx: CompileContext
     let result: unknown;
     try {
       // Only a spec whose tools `bind` values needs to know, inside a tool, which node runs it.
-      const body = () =>
+      const own = () =>
         ctx.bindsTools
           ? activeNode.run({ node: name, state, context, vars: call.vars }, () => lowered.run(call))
           : lowered.run(call);
+      const body =
+        lowered.userCode && runConfig !== config
+          ? () => AsyncLocalStorageProviderSingleton.runWithConfig(runConfig, own)
+          : own;
       result = await (turns ? inTurn(body) : body());
     } catch (e) {
       // A subgraph node running this graph as its child reports which of its nodes failed.

@@ -14,7 +14,7 @@
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { inTurn } from "../compile/cpu-turns.js";
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
-import { leastJsonBytes } from "./least-json-bytes.js";
+import { measureJson } from "./least-json-bytes.js";
 import { plainSerde } from "./plain-serde.js";
 import { pruneThread, type SqliteDb } from "./prune-thread.js";
 import { serializeOnce, storesWhole } from "./serialize-once.js";
@@ -69,17 +69,18 @@ export function boundCheckpoints(
   const storing = new Map<string, Set<Promise<unknown>>>();
   // Plain states written and read without LangGraph's per-value replacer and reviver
   // (plain-serde.ts); then measured from the bytes the saver stores (serialize-once.ts).
-  plainSerde(saver);
-  const once = serializeOnce(saver);
+  const once = serializeOnce(saver, plainSerde(saver));
   // Pruned on SQLite only (pruneThread).
-  const threadBytes = sqliteDb(saver) ? followThreadBytes(limits.maxThreadBytes) : undefined;
+  const db = sqliteDb(saver);
+  const threadBytes = db ? followThreadBytes(limits.maxThreadBytes) : undefined;
   // A server's runs take turns for the CPU-heavy part of storing and reading (cpu-turns.ts): the
   // whole call when the saver is synchronous underneath (SQLite, memory), else up to its I/O.
   const sync = storesWhole(saver);
   const getTuple = saver.getTuple.bind(saver);
   saver.getTuple = (config) => inTurn(() => getTuple(config), sync);
+  // Thread ids and namespaces are strings (ids of checkpoints too): a separator no id has.
   const keyOf = (c: Record<string, unknown>) =>
-    JSON.stringify([c.thread_id, c.checkpoint_ns ?? "", c.checkpoint_id]);
+    `${c.thread_id}\u0000${c.checkpoint_ns ?? ""}\u0000${c.checkpoint_id}`;
 
   saver.putWrites = (config, writes, taskId, taskPath) => {
     const key = keyOf(config.configurable ?? {});
@@ -102,10 +103,11 @@ export function boundCheckpoints(
     let total = stepBytes.get(key) ?? 0;
     for (const [, value] of writes) {
       // Counted before it is serialized: what is over the limit already is never serialized.
-      const least = total + leastJsonBytes(value, limits.maxStateBytes - total);
+      const { bytes, plain } = measureJson(value, limits.maxStateBytes - total);
+      const least = total + bytes;
       if (least > limits.maxStateBytes)
         throw tooLarge("the writes of this step", least, limits.maxStateBytes, true);
-      total += await once.size(value);
+      total += await once.size(value, plain);
       if (total > limits.maxStateBytes)
         throw tooLarge("the writes of this step", total, limits.maxStateBytes);
     }
@@ -126,9 +128,9 @@ export function boundCheckpoints(
     // before they are deleted). A state over the limit by its count (least-json-bytes.ts) is
     // refused unserialized.
     const { bytes, atLeast } = await inTurn(async () => {
-      const least = leastJsonBytes(checkpoint.channel_values, limits.maxStateBytes);
-      if (least > limits.maxStateBytes) return { bytes: least, atLeast: true };
-      return { bytes: await once.stateSize(checkpoint), atLeast: false };
+      const least = measureJson(checkpoint.channel_values, limits.maxStateBytes);
+      if (least.bytes > limits.maxStateBytes) return { bytes: least.bytes, atLeast: true };
+      return { bytes: await once.stateSize(checkpoint, least.plain), atLeast: false };
     }, sync);
     const refused = bytes > limits.maxStateBytes ? bytes : undefined;
     let stored: Awaited<ReturnType<typeof put>> | undefined;
@@ -140,7 +142,6 @@ export function boundCheckpoints(
           once.forget(checkpoint);
         }
         const threadId = config.configurable?.thread_id;
-        const db = sqliteDb(saver);
         if (threadId !== undefined && threadBytes && db) {
           const id = String(threadId);
           if (threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))

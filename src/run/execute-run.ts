@@ -10,6 +10,7 @@ import { dispatchCustomEvent } from "@langchain/core/callbacks/dispatch";
 import { wantEventLoopTurns } from "../compile/event-loop-turn.js";
 import { STAND_IN_KEY } from "../compile/models/run-stand-in.js";
 import { refuseRunChoices } from "../compile/run-choices.js";
+import { usageConfigurable } from "../compile/run-usage.js";
 import { canPause } from "../compile/spec-graph.js";
 import { TOOL_IDS_KEY } from "../compile/tool-policy.js";
 import type { GraphSpec } from "../spec/spec-types.generated.js";
@@ -193,7 +194,13 @@ export function executeRun(parts: ExecutionParts): Execute {
     try {
       if (!inspectOnly && !error) {
         checkContext(context);
-        if (!onEvent) await compiled.invoke(input as never, { ...config, callbacks: [usage] });
+        // The usage handler goes to the nodes that may call a model (run-usage.ts), not to every
+        // runnable of the graph; the streaming paths below have graph-wide callbacks anyway.
+        if (!onEvent)
+          await compiled.invoke(input as never, {
+            ...config,
+            configurable: { ...config.configurable, ...usageConfigurable(usage) },
+          });
         else if (throughStream(graphStream)) {
           // The modes' chunks and the nodes' starts and ends only: LangGraph's `stream()`, the
           // nodes heard from its callbacks (node-callbacks.ts) — no `streamEvents` tracer.

@@ -15,7 +15,19 @@
  * refers to itself or is shared exponentially deep ends the walk as soon as it is over.
  */
 export function leastJsonBytes(value: unknown, stopAbove: number): number {
+  return measureJson(value, stopAbove).bytes;
+}
+
+/**
+ * `leastJsonBytes`, and in the same walk whether `value` is plain JSON as plain-serde.ts's
+ * `isPlainJson` decides it (an object or array of objects, arrays, strings, numbers, booleans and
+ * null, no `undefined`, no holes, under 256 levels deep): checkpoint-bounds.ts then serializes it
+ * with JSON.stringify without walking it a second time. `plain` is false for anything else, and
+ * when the count stopped past `stopAbove`.
+ */
+export function measureJson(value: unknown, stopAbove: number): { bytes: number; plain: boolean } {
   let bytes = 0;
+  let plain = value !== null && typeof value === "object";
   const pending: unknown[] = [value];
   // Containers being walked, for cycles: a value inside itself counts once (the serializer
   // either throws or writes a marker).
@@ -40,13 +52,20 @@ export function leastJsonBytes(value: unknown, stopAbove: number): number {
       case "object":
         break;
       default:
+        // undefined (an array's hole too), a function, a symbol, a bigint
+        plain = false;
         continue;
     }
     if (v === null) {
       bytes += 4;
       continue;
     }
-    if (open.has(v) || !plainContainer(v)) continue;
+    if (open.has(v) || !plainContainer(v)) {
+      plain = false;
+      continue;
+    }
+    // The containers open are the ones `v` is in: its depth.
+    if (open.size >= MAX_PLAIN_DEPTH) plain = false;
     open.add(v);
     pending.push(v, closing);
     if (Array.isArray(v)) {
@@ -57,15 +76,21 @@ export function leastJsonBytes(value: unknown, stopAbove: number): number {
       bytes += 1;
       for (const key of Object.keys(v)) {
         const item = (v as Record<string, unknown>)[key];
-        if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+        if (item === undefined || typeof item === "function" || typeof item === "symbol") {
+          plain = false;
+          continue;
+        }
         // `"key":` and its comma (or the closing brace)
         bytes += key.length + 4;
         pending.push(item);
       }
     }
   }
-  return bytes;
+  return { bytes, plain: plain && bytes <= stopAbove };
 }
+
+/** As plain-serde.ts's MAX_DEPTH: deeper is left to the serializer's own way. */
+const MAX_PLAIN_DEPTH = 256;
 
 /** An array, or an object of `Object`'s own (or none) without a `toJSON` of its own. */
 function plainContainer(v: object): boolean {

@@ -71,12 +71,16 @@ function needsReviving(value: unknown): boolean {
   return false;
 }
 
-/** Gives the saver's JsonPlusSerializer the fast paths (in place; once; other serializers untouched). */
-export function plainSerde(saver: BaseCheckpointSaver): void {
+/**
+ * Gives the saver's JsonPlusSerializer the fast paths (in place; once; other serializers
+ * untouched). Whether its serializer has them: then a plain value's bytes are JSON.stringify's.
+ */
+export function plainSerde(saver: BaseCheckpointSaver): boolean {
   const serde = saver.serde as BaseCheckpointSaver["serde"] & {
     loadsTyped(type: string, data: Uint8Array | string): Promise<unknown>;
   };
-  if (serde.constructor.name !== "JsonPlusSerializer" || patched.has(serde)) return;
+  if (patched.has(serde)) return true;
+  if (serde.constructor.name !== "JsonPlusSerializer") return false;
   patched.add(serde);
   const dumps = serde.dumpsTyped.bind(serde) as (value: unknown) => Promise<Dumped>;
   const loads = serde.loadsTyped.bind(serde);
@@ -92,4 +96,5 @@ export function plainSerde(saver: BaseCheckpointSaver): void {
     const value = JSON.parse(typeof data === "string" ? data : decoder.decode(data));
     return needsReviving(value) ? loads(type, data) : value;
   };
+  return true;
 }

@@ -17,6 +17,7 @@ export const functionKind: NodeKind<FunctionNode> = {
     const fn = ctx.moduleExport(["nodes", name, "module"]).value as UserNode;
     return {
       ...(node.writes ? { writes: node.writes } : {}),
+      userCode: true,
       // LangGraph's runtime, with the resolved context (defaults filled in) when it differs.
       run: async ({ state, context, config }) =>
         (await fn(

@@ -73,6 +73,7 @@ export const interruptKind: NodeKind<InterruptNode> = {
           );
 
     return {
+      callsModels: false,
       run: ({ vars }) => {
         const shown = payload(vars);
         let refused: RefusedResume | undefined;

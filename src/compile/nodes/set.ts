@@ -7,6 +7,6 @@ export const setKind: NodeKind<SetNode> = {
   lower(name, node, ctx) {
     const scope = ctx.expr.scope(`the \`values\` of node \`${name}\``);
     const evaluate = compileValue(ctx.values(name), ["nodes", name, "values"], node.values, scope);
-    return { run: ({ vars }) => evaluate(vars) as Record<string, unknown> };
+    return { callsModels: false, run: ({ vars }) => evaluate(vars) as Record<string, unknown> };
   },
 };

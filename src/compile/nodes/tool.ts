@@ -32,6 +32,8 @@ export const toolKind: NodeKind<ToolNode> = {
             "result",
           );
     return {
+      // The tool's code may call a model without passing the config on (run-usage.ts).
+      userCode: true,
       run: async ({ state, vars, config }) => {
         let result: unknown;
         const given = args(vars) as Record<string, unknown>;

@@ -116,6 +116,8 @@ export const toolsKind: NodeKind<ToolsNode> = {
       { handleToolErrors: false },
     );
     return {
+      // The tools' code may call a model without passing the config on (run-usage.ts).
+      userCode: true,
       run: async ({ state, config }) => {
         // Nothing to run when the last message is not an AI message (the history is empty, or a
         // person or a tool spoke last), as for an AI message without calls; LangGraph's ToolNode
