@@ -29,7 +29,7 @@ export const groups = {
       "test/security/secrets.test.ts",
       "test/security/secrets-resume.test.ts",
       "test/security/server-secrets.test.ts",
-      "test/run/secret-events.test.ts",
+      "test/server/secret-context-fork.test.ts",
     ],
     watch: ["src/run/**"],
   },
