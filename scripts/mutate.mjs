@@ -19,6 +19,8 @@ import { join, matchesGlob } from "node:path";
 import { groups } from "../stryker/groups.mjs";
 
 const root = join(import.meta.dirname, "..");
+/** A change to these reruns every group (incremental: only what the change moved). */
+const SHARED = ["stryker/config.mjs", "stryker/vitest.config.ts", "package.json"];
 const args = process.argv.slice(2);
 const flag = (name) => {
   const i = args.indexOf(name);
@@ -149,9 +151,6 @@ function defaultBase() {
   }
   fail("no main branch to compare with: name the base, --changed BASE");
 }
-
-/** A change to these reruns every group (incremental: only what the change moved). */
-var SHARED = ["stryker/config.mjs", "stryker/vitest.config.ts", "package.json"];
 
 /** The groups whose mutated files, tests or watched files differ between BASE and the work tree. */
 function changedGroups(base) {

@@ -30,7 +30,7 @@ export function strykerConfig(name) {
     // group's last result (committed: see docs/testing.md#mutation-testing).
     incremental: true,
     incrementalFile: `stryker/incremental/${name}.json`,
-    reporters: ["json", "clear-text"],
+    reporters: ["json", "clear-text", "progress-append-only"],
     jsonReporter: { fileName: `reports/mutation/${name}.json` },
     clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true },
     // Two cores shared with other work: one or two test runners (GRAPHSPEC_MUTATE_CONCURRENCY).
@@ -39,7 +39,8 @@ export function strykerConfig(name) {
     timeoutMS: 20_000,
     tempDirName: `.stryker-tmp/${name}`,
     // What the tests never read: kept out of the sandbox copy.
-    ignorePatterns: ["bench", "docs/images", "tools", "reports", "test/artifacts", ".graphspec"],
+    // Other groups' sandboxes (/.stryker-tmp) too: Stryker leaves out only its own tempDirName.
+    ignorePatterns: ["/.stryker-tmp", "bench", "docs/images", "tools", "reports", "test/artifacts", ".graphspec"],
     // Stryker rewrites a sandbox's tsconfig.json with TypeScript's JS API, which TypeScript 7 no
     // longer has; vitest does not read tsconfig.json, so no tsconfig is named.
     tsconfigFile: "stryker/none.tsconfig.json",

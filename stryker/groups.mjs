@@ -17,6 +17,8 @@ export const groups = {
   "auth-tenancy": {
     mutate: ["src/server/auth.ts", "src/server/tenancy.ts"],
     tests: [
+      "test/security/auth-refusals.test.ts",
+      "test/security/tenancy.test.ts",
       "test/security/server-auth-handler.test.ts",
       "test/security/assistant-auth-handler.test.ts",
       "test/security/server-tenants.test.ts",
@@ -26,6 +28,8 @@ export const groups = {
   secrets: {
     mutate: ["src/run/secret-guard.ts", "src/run/secret-events.ts"],
     tests: [
+      "test/run/secret-guard.test.ts",
+      "test/run/secret-events.test.ts",
       "test/security/secrets.test.ts",
       "test/security/secrets-resume.test.ts",
       "test/security/server-secrets.test.ts",
@@ -35,7 +39,12 @@ export const groups = {
   },
   "write-guard": {
     mutate: ["src/compile/write-guard.ts"],
-    tests: ["test/compile/state.test.ts", "test/compile/write-guard.test.ts"],
+    tests: [
+      "test/compile/write-guard.test.ts",
+      "test/compile/state.test.ts",
+      "test/compile/io.test.ts",
+      "test/compile/options.test.ts",
+    ],
     watch: ["src/compile/**", "src/expr/reducers.ts"],
   },
   "parallel-write": {
@@ -43,7 +52,7 @@ export const groups = {
     tests: [
       "test/step-effects.test.ts",
       "test/subgraph-rules.test.ts",
-      "test/check/parallel-write.test.ts",
+      "test/golden.test.ts",
     ],
     watch: ["src/check/**"],
   },

@@ -5,6 +5,7 @@
  * here: 1 unit per node evaluated, plus 1 per SIZE_PER_UNIT (10) characters, items or bytes an
  * operation may walk or build. Issue 31 (mutation testing) asked for each of these.
  */
+import { Environment } from "@marcbachmann/cel-js";
 import { describe, expect, it, vi } from "vitest";
 import { BudgetExceeded, meterEvaluations, withBudget } from "../../src/expr/cost-budget.js";
 import { ExprEnvironment, ExprLimitError } from "../../src/expr/index.js";
@@ -254,6 +255,47 @@ describe("withBudget", () => {
     expect(e.name).toBe("BudgetExceeded");
     expect(e.message).toBe("the expression's evaluation cost more than its budget of 12");
     expect([e.limit, e.start, e.end]).toEqual([12, 3, 7]);
+  });
+});
+
+describe("an environment of one's own, metered", () => {
+  // graphspec's runtime environment makes plain objects of maps; functions registered on another
+  // environment may return Maps or objects without a prototype, and are charged the same way.
+  const own = meterEvaluations(new Environment({ homogeneousAggregateLiterals: false }));
+  const entries = Array.from({ length: 100 }, (_, i) => [`k${i}`, "v"] as const);
+  own.registerFunction("bigMap(): map<string, string>", () => new Map(entries));
+  own.registerFunction("bareMap(): map<string, string>", () =>
+    Object.assign(Object.create(null), Object.fromEntries(entries)),
+  );
+  const ownCost = (source: string) => {
+    let lo = 0;
+    let hi = 100_000;
+    while (lo + 1 < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (withBudget(mid, () => own.evaluate(source)).exceeded) lo = mid;
+      else hi = mid;
+    }
+    return hi;
+  };
+
+  it("a Map is walked deeply by ==, and by its size where a function walks it", () => {
+    // 3 nodes; each call's Map of 100 entries built (10 units each); each side's deep size:
+    // 10 + its keys' characters + 1 each (10 of 2, 90 of 3) + 2 per value: 600, 60 units each.
+    expect(ownCost("dyn(bigMap() == bigMap())")).toBe(3 + 20 + 120);
+    expect(ownCost("dyn(size(bigMap()))")).toBe(ownCost("dyn(size(bareMap()))"));
+    expect(ownCost("dyn(size(bigMap()))")).toBe(22);
+    // `k in map` looks one key up.
+    expect(ownCost("dyn('k1' in bigMap())")).toBe(14);
+  });
+
+  it("an object without a prototype is a map too", () => {
+    // Its keys count their characters only: 10 + (10 × 2 + 90 × 3) + 200 = 500 a side.
+    expect(ownCost("dyn(bareMap() == bareMap())")).toBe(3 + 20 + 100);
+  });
+
+  it("outside withBudget, evaluations run unmetered", () => {
+    expect(own.evaluate(`'${chars(10_000)}'.matches('b')`)).toBe(false);
+    expect(own.evaluate("[1, 2].exists(x, x == 2)")).toBe(true);
   });
 });
 
