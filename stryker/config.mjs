@@ -40,7 +40,15 @@ export function strykerConfig(name) {
     tempDirName: `.stryker-tmp/${name}`,
     // What the tests never read: kept out of the sandbox copy.
     // Other groups' sandboxes (/.stryker-tmp) too: Stryker leaves out only its own tempDirName.
-    ignorePatterns: ["/.stryker-tmp", "bench", "docs/images", "tools", "reports", "test/artifacts", ".graphspec"],
+    ignorePatterns: [
+      "/.stryker-tmp",
+      "bench",
+      "docs/images",
+      "tools",
+      "reports",
+      "test/artifacts",
+      ".graphspec",
+    ],
     // Stryker rewrites a sandbox's tsconfig.json with TypeScript's JS API, which TypeScript 7 no
     // longer has; vitest does not read tsconfig.json, so no tsconfig is named.
     tsconfigFile: "stryker/none.tsconfig.json",

@@ -14,6 +14,10 @@ const STATE = `
   app: { type: array, items: { type: string }, reducer: append, default: [] }
   uni: { type: array, items: { type: integer }, reducer: union, default: [] }
   loose: { type: array, reducer: append, default: [] }
+  none: { type: array, items: false, reducer: append, default: [] }
+  bare: { type: array, items: { type: integer }, reducer: union }
+  raw: { type: array, items: { type: string }, reducer: append }
+  own: { type: string, reducer: { module: ./flaky.ts, export: longer }, default: "" }
   m: { type: object, properties: { a: { type: integer }, b: { type: string } }, required: [a, b], reducer: merge, default: { a: 1, b: x } }
   s: { type: integer, reducer: sum, default: 0 }
   mx: { type: number, reducer: max, default: 0 }
@@ -31,7 +35,8 @@ edges:
   - { from: START, to: a }
   - { from: a, to: END }
 `;
-  return compile(parseSpec(text, { file: "t.yaml", root: process.cwd() }));
+  const file = "test/fixtures/compile/core/t.yaml";
+  return compile(parseSpec(text, { file, root: process.cwd() }, join(process.cwd(), file)));
 }
 /** What the channel holds after node `a` wrote `value` to it. */
 async function holdsAfter(channel: string, value: unknown) {
@@ -80,6 +85,19 @@ describe("append and union", () => {
     );
   });
 
+  it("the first write of a channel without a default is in the reducer's form too", async () => {
+    // LangGraph stores a channel's first write without calling its reducer.
+    expect(await holdsAfter("bare", [1, 1, 2, 1])).toEqual([1, 2]);
+    expect(await holdsAfter("raw", ["a", "a"])).toEqual(["a", "a"]);
+  });
+
+  it("`items: false` takes no item", async () => {
+    expect((await refused("none", ["x"])).message).toMatch(
+      /^node `a` wrote "x" to `none`: `none\[\]`/,
+    );
+    expect(await holdsAfter("none", [])).toEqual([]);
+  });
+
   it("a list without `items` takes items of any kind", async () => {
     expect(await holdsAfter("loose", [1, "x", { k: null }])).toEqual([1, "x", { k: null }]);
   });
@@ -98,6 +116,13 @@ describe("merge", () => {
     expect((await refused("m", 5)).message).toMatch(
       /^node `a` wrote 5 to `m`: `m` must be a mapping, not 5$/,
     );
+  });
+});
+
+describe("a reducer of the user's own", () => {
+  it("decides what it takes: the write is passed to it as it is", async () => {
+    expect(await holdsAfter("own", "longest")).toBe("longest");
+    expect(await holdsAfter("own", 5)).toBe(5);
   });
 });
 
@@ -181,6 +206,35 @@ edges:
     const out = await (await echo()).invoke({ update: { r: undefined, log: "x" } });
     expect(out).toMatchObject({ log: ["x"] });
     expect("r" in (out as object)).toBe(false);
+  });
+
+  it("refuses a channel its `writes` list does not name, saying how to fix it", async () => {
+    const g = await compile(
+      parseSpec(
+        `version: 1
+name: t
+state:
+  update: { type: any }
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+  r: { type: integer }
+nodes:
+  f: { kind: function, module: ./updates.ts, export: echo, writes: [log] }
+edges:
+  - { from: START, to: f }
+  - { from: f, to: END }
+`,
+        { file: "test/fixtures/compile/core/echo.yaml", root: process.cwd() },
+        join(process.cwd(), "test/fixtures/compile/core/echo.yaml"),
+      ),
+    );
+    await expect(g.invoke({ update: { log: "x" } })).resolves.toMatchObject({ log: ["x"] });
+    await expect(g.invoke({ update: { r: 1 } })).rejects.toMatchObject({
+      code: "invalid-write",
+      node: "f",
+      field: "r",
+      message: "node `f` wrote `r`, which its `writes` list does not name",
+      hint: "add `r` to the node's `writes`, or stop writing it",
+    });
   });
 
   it("refuses a key that is not a channel, with a did-you-mean or the fix", async () => {

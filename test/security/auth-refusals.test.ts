@@ -184,7 +184,7 @@ describe("a LangGraph Auth handler", () => {
     });
   });
 
-  for (const token of ["no-identity", "empty-identity", "null"]) {
+  for (const token of ["no-identity", "empty-identity", "null", "number-identity"]) {
     it(`refuses a user without an identity (${token}) with a 401`, async () => {
       expect(await refusal((await handler()).authenticate(bearer(token)))).toEqual({
         status: 401,
@@ -214,6 +214,11 @@ describe("a LangGraph Auth handler", () => {
       message: "short and stout",
     });
     expect(await refusal(a.authenticate(bearer("plain-error")))).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      message: "not allowed",
+    });
+    expect(await refusal(a.authenticate(bearer("throw-nothing")))).toMatchObject({
       status: 401,
       code: "unauthorized",
       message: "not allowed",
