@@ -7,7 +7,12 @@
  */
 import { AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import type { Checkpoint, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
+import {
+  type Checkpoint,
+  type CheckpointMetadata,
+  DeltaSnapshot,
+  type PendingWrite,
+} from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { guardSecrets, SCRUB_KEY } from "../../src/run/secret-guard.js";
 import { scrubber } from "../../src/spec/secrets.js";
@@ -95,6 +100,14 @@ describe("put", () => {
     expect(v.error.message).toBe("pw=***");
   });
 
+  it("masks a delta channel's snapshot, and keeps it a snapshot", async () => {
+    const { saver, puts } = guarded();
+    await saver.put(config(), checkpoint({ log: new DeltaSnapshot([said, "ok"]) }), metadata());
+    const log = puts[0]![0].channel_values.log as DeltaSnapshot;
+    expect(log).toBeInstanceOf(DeltaSnapshot);
+    expect(log.value).toEqual(["pw=***", "ok"]);
+  });
+
   it("hands over the very same checkpoint when no value holds a secret", async () => {
     const { saver, puts } = guarded();
     const cp = checkpoint({ note: "nothing here", other: { x: "hunter2" } });
@@ -135,6 +148,7 @@ describe("put", () => {
       { configurable: { thread_id: "t" } },
       config([]),
       config([SECRET], "not a scrub"),
+      config([SECRET], () => "a function that is no Scrub"),
       {},
     ]) {
       const { saver, puts } = guarded();
