@@ -79,6 +79,18 @@ describe("put", () => {
     expect(message.content).toBe(said);
   });
 
+  it("never masks LangChain's own names: a secret that is a class name leaves the message a message", async () => {
+    const { saver, puts } = guarded();
+    await saver.put(
+      config(["AIMessage", "constructor"]),
+      checkpoint({ messages: [new AIMessage({ content: "AIMessage constructor", id: "m1" })] }),
+      metadata(),
+    );
+    const [m] = puts[0]![0].channel_values.messages as AIMessage[];
+    expect(m).toBeInstanceOf(AIMessage);
+    expect(m!.content).toBe("*** ***");
+  });
+
   it("masks the values inside a Map, a Set and an Error", async () => {
     const { saver, puts } = guarded();
     await saver.put(
