@@ -111,6 +111,14 @@ describe("streamed tokens", () => {
     expect(tokens(out).slice(-1)).toEqual(["node_end"]);
   });
 
+  it("are not let through by the node's other events", () => {
+    const { s, out } = sink();
+    s({ type: "token", node: "a", text: "x hun" });
+    s({ type: "tool_call", node: "a", tool: "t", args: {} });
+    s({ type: "custom", node: "a", data: 1 });
+    expect(tokens(out)).toEqual(["a:x ", "tool_call", "custom"]);
+  });
+
   it("are let through when the run ends (flush), per node", () => {
     const { s, out } = sink();
     s({ type: "token", node: "a", text: "hun" });
@@ -172,6 +180,26 @@ describe("LangGraph `messages` chunks", () => {
     expect(contents(out)).toEqual(["a ", "b ", "hun", "node_end", "hun"]);
     s.flush();
     expect(out).toHaveLength(5);
+  });
+
+  it("at its node's end, a message that holds nothing gets no empty chunk", () => {
+    const { s, out } = sink();
+    s(chunk("m1", "all said", "agent"));
+    s({ type: "node_end", node: "agent" });
+    s.flush();
+    expect(contents(out)).toEqual(["all said", "node_end"]);
+  });
+
+  it("hold back nothing of a message without an id, nor of chunks of other stream modes", () => {
+    const { s, out } = sink();
+    s(chunk(undefined, "x hun"));
+    s({
+      type: "graph_chunk",
+      mode: "custom",
+      namespace: [],
+      data: [{ id: "m1", content: "y hun" }, { langgraph_node: "agent" }],
+    });
+    expect(contents(out)).toEqual(["x hun", "y hun"]);
   });
 
   it("pass chunks that are not text of an identified message through the general masking", () => {
@@ -252,6 +280,14 @@ describe("raw on_chat_model_stream events", () => {
     expect(contents(out)).toEqual(["a ", "b ", "hun", "on_chat_model_end", "hun"]);
     s.flush();
     expect(out).toHaveLength(5);
+  });
+
+  it("at its on_chat_model_end, a call that holds nothing gets no empty event", () => {
+    const { s, out } = sink();
+    s(stream("r1", "all said"));
+    s({ type: "graph_event", event: { event: "on_chat_model_end", run_id: "r1", data: {} } });
+    s.flush();
+    expect(contents(out)).toEqual(["all said", "on_chat_model_end"]);
   });
 
   it("pass other events through the general masking, holding nothing", () => {

@@ -83,12 +83,19 @@ describe("put", () => {
     const { saver, puts } = guarded();
     await saver.put(
       config(["AIMessage", "constructor"]),
-      checkpoint({ messages: [new AIMessage({ content: "AIMessage constructor", id: "m1" })] }),
+      checkpoint({
+        messages: [new AIMessage({ content: "AIMessage constructor", id: "m1" })],
+        error: new Error("Error constructor"),
+      }),
       metadata(),
     );
-    const [m] = puts[0]![0].channel_values.messages as AIMessage[];
+    const values = puts[0]![0].channel_values;
+    const [m] = values.messages as AIMessage[];
     expect(m).toBeInstanceOf(AIMessage);
     expect(m!.content).toBe("*** ***");
+    // An Error's record (`lc: 2`) names its class too.
+    expect(values.error).toBeInstanceOf(Error);
+    expect((values.error as Error).message).toBe("Error ***");
   });
 
   it("masks the values inside a Map, a Set and an Error", async () => {
