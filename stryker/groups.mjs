@@ -46,7 +46,9 @@ export const groups = {
   },
   "parallel-write": {
     mutate: ["src/check/rules/parallel-write.ts", "src/check/graph/**/*.ts"],
-    tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts", "test/golden.test.ts"],
+    // Not test/golden.test.ts: Stryker's sandbox copies the symlink of its path-escape fixture
+    // (test/fixtures/modules/linked-tickets.ts) as a file, and that fixture then fails.
+    tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts"],
     watch: ["src/check/**"],
   },
 };
