@@ -42,7 +42,6 @@ function scrubEvent(event: RunEvent, scrub: Scrub): RunEvent {
     case "interrupt":
       return { ...event, value: scrub(event.value) };
     case "custom":
-      return { ...event, data: scrub(event.data) };
     case "graph_chunk":
       return { ...event, data: scrub(event.data) };
     case "graph_event":

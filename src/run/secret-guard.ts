@@ -46,9 +46,9 @@ function scrubJson(value: Json, scrub: Scrub): Json {
   if (!isObject(value)) return value;
   if (value.lc === 1 || value.lc === 2) {
     const out = { ...value };
+    // A delta channel's snapshot (`lc: 2`, `delta_snapshot`) has only its `value`.
     for (const key of ["kwargs", "args", "value"])
-      if (key in out && !(value.lc === 2 && value.type === "delta_snapshot" && key !== "value"))
-        out[key] = scrubJson(out[key], scrub);
+      if (key in out) out[key] = scrubJson(out[key], scrub);
     return out;
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrubJson(v, scrub)]));
@@ -104,7 +104,7 @@ const scrubOf = (config: { configurable?: Record<string, unknown> }): Scrub | un
  */
 export function guardSecrets(
   saver: BaseCheckpointSaver,
-  keep: readonly string[] = [],
+  keep: readonly string[],
 ): BaseCheckpointSaver {
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
@@ -117,8 +117,8 @@ export function guardSecrets(
     const meta = Object.fromEntries(
       Object.entries(metadata).map(([k, v]) => [k, spared.has(k) ? v : scrub(v)]),
     ) as typeof metadata;
-    const stored = values === checkpoint.channel_values ? checkpoint : { ...checkpoint };
-    if (stored !== checkpoint) stored.channel_values = values;
+    const stored =
+      values === checkpoint.channel_values ? checkpoint : { ...checkpoint, channel_values: values };
     return put(config, stored, meta, versions);
   };
 
