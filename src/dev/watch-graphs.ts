@@ -128,7 +128,11 @@ export function watchGraphs<T>(
     const files = [...changed];
     const since = firstSeen;
     changed.clear();
-    for (const f of files) builtFrom.set(f, stampOf(f));
+    for (const f of files) {
+      const stamp = stampOf(f);
+      builtFrom.set(f, stamp);
+      taken.set(f, stamp);
+    }
     // A batch that throws (it should not: reload never does) must not stop the ones after it.
     building = building
       .then(() => (closed ? undefined : build(files, since)))
@@ -156,6 +160,12 @@ export function watchGraphs<T>(
    * is looked at again once its window has passed: changed since its batch was taken, it is a change.
    */
   const builtFrom = new Map<string, string>();
+  /**
+   * What each file was when a batch last took it. On a loaded machine chokidar's event can come
+   * after the look again took its change into a batch: the file as a batch took it is no new
+   * change (built again, it made a version of its own — the reload proof saw 12 versions for 11).
+   */
+  const taken = new Map<string, string>();
   const recheck = new Map<string, NodeJS.Timeout>();
   const lookAgain = (path: string) => {
     const abs = resolve(path);
@@ -178,7 +188,7 @@ export function watchGraphs<T>(
     for (const f of files) watched.add(f);
     watcher = watch(files, { ignoreInitial: true, atomic: true });
     watcher.on("all", (_event, path) => {
-      seen(path);
+      if (stampOf(path) !== taken.get(resolve(path))) seen(path);
       lookAgain(path);
     });
     await new Promise<void>((r) => watcher?.once("ready", () => r()));

@@ -35,7 +35,7 @@ export function runQueue(p: ServerParts): RunQueue {
     const store = p.runs.store;
     for (const id of await store.cancelsFor(p.runs.replica)) p.runs.get(id)?.abort.abort();
     await forgetCancelled();
-    while (!stopped && mine.size + launching.size < QUEUE_SLOTS) {
+    while (!stopped && driving() + launching.size < QUEUE_SLOTS) {
       const queued = await store.takeQueued(p.runs.replica, p.caps.maxRunning);
       if (!queued) return;
       // Not awaited: a run starts once its first step has had a turn (cpu-turns.ts), and a
@@ -48,6 +48,20 @@ export function runQueue(p: ServerParts): RunQueue {
         });
       launching.add(launched);
     }
+  }
+
+  /**
+   * Runs of `mine` whose end is not recorded: a run's slot is free once its status is set, as its
+   * tenant's running count in the records is. Its `done` comes later, after its thread's record is
+   * touched in its tenant's turns — behind every chunk that tenant has waiting — and a busy
+   * tenant's runs ended but not done held the slots its next runs did not: with 12 running of 16
+   * slots, the other 4 (up to 10 seen) went to its ended runs, and another tenant's queued run
+   * had to wait for one of them.
+   */
+  function driving(): number {
+    let n = 0;
+    for (const run of mine) if (run.record.status === "running") n++;
+    return n;
   }
 
   /** Contexts of pinned runs cancelled (here or through another replica) while queued. */

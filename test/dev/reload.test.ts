@@ -201,4 +201,31 @@ edges:
     }
     await dev.close();
   });
+
+  it("a save is built once though chokidar tells of it after the look again took it (a busy process)", async () => {
+    const dir = join(p.root, "f");
+    p.write("f/slow.mjs", "export default () => ({ marks: ['slow'] });\n");
+    p.write("f/marking.yaml", markingSpec("v1"));
+    const dev = createDevExecutor({ dir, sqlitePath: join(p.root, "f.db"), debounceMs: 0 });
+    await dev.ready;
+    const firstMark = async () => ((await dev.executor.run("marking")).output.marks as string[])[0];
+    for (let round = 1; round <= 10; round++) {
+      const before = dev.versionOf("marking")!;
+      p.write("f/marking.yaml", markingSpec(`a${round}`));
+      await until(() => dev.versionOf("marking") === before + 1);
+      // The process busy past the look again's 75 ms: it takes the save before chokidar's event
+      // for it is handled, and that event comes after (the reload proof, under load).
+      p.write("f/marking.yaml", markingSpec(`bb${round}`));
+      const busyUntil = performance.now() + 100;
+      while (performance.now() < busyUntil) {}
+      await until(() => dev.versionOf("marking")! >= before + 2);
+      // A third save, served: the late event, if any, was handled before it.
+      p.write("f/marking.yaml", markingSpec(`ccc${round}`));
+      await until(async () => (await firstMark()) === `ccc${round}`);
+      await dev.idle();
+      // One version per save: the late event built the second save again (5 for 4).
+      expect(dev.versionOf("marking"), `round ${round}`).toBe(before + 3);
+    }
+    await dev.close();
+  });
 });

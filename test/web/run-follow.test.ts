@@ -28,10 +28,17 @@ afterAll(() => env?.close());
 const gates = (): (() => void)[] =>
   ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
-const runStatus = () =>
-  page.locator("[role=status][data-run-status]").getAttribute("data-run-status");
 const nodeStatus = (id: string) =>
   page.locator(`figure g.node[data-node-id="${id}"]`).getAttribute("data-status");
+/**
+ * Waits for the page to show the run's status, or a node's: on the page's own change, not a poll
+ * of one second (expect.poll's), which a busy browser missed on the first run view (a 15× slower
+ * page: still "running" after a second, then "success").
+ */
+const runStatusShown = (status: string) =>
+  page.locator(`[role=status][data-run-status="${status}"]`).waitFor();
+const nodeStatusShown = (id: string, status: string) =>
+  page.locator(`figure g.node[data-node-id="${id}"][data-status="${status}"]`).waitFor();
 
 describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", () => {
   it("a yes/no interrupt is a checkbox labelled Yes under its question; checked, it resumes true", async () => {
@@ -42,7 +49,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", 
     await answer.getByText("Send this reply?", { exact: true }).waitFor();
     await answer.getByRole("checkbox", { name: "Yes" }).check();
     await answer.getByRole("button", { name: "Resume" }).click();
-    await expect.poll(runStatus).toBe("success");
+    await runStatusShown("success");
     expect((await client.threads.getState(id)).values).toMatchObject({
       approved: true,
       draft: "Hi (sent)",
@@ -56,11 +63,11 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", 
     await expect.poll(() => gates().length).toBe(1);
 
     await page.goto(`${server.url}/#/graphs/gated/run?thread=${id}`);
-    await expect.poll(runStatus).toBe("running");
-    await expect.poll(() => nodeStatus("hold")).toBe("running");
+    await runStatusShown("running");
+    await nodeStatusShown("hold", "running");
 
     gates().shift()!();
-    await expect.poll(runStatus).toBe("success");
+    await runStatusShown("success");
     expect(await nodeStatus("hold")).toBe("done");
     expect((await client.threads.getState(id)).values).toEqual({ done: true });
   });
@@ -70,7 +77,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", 
     const run = await client.runs.create(id, "gated", { input: {} });
     await expect.poll(() => gates().length).toBe(1);
     await page.goto(`${server.url}/#/graphs/gated/run?thread=${id}`);
-    await expect.poll(() => nodeStatus("hold")).toBe("running");
+    await nodeStatusShown("hold", "running");
     const closed = page.waitForEvent("requestfailed", {
       predicate: (r) => r.url().includes(`/runs/${run.run_id}/stream`),
       timeout: 10_000,
@@ -98,11 +105,11 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view follows a run already going", 
     await before.first().getByRole("button", { name: "Run from here" }).click();
     await page.waitForURL(`**/#/graphs/gated/run?thread=${id}`);
     await expect.poll(() => gates().length).toBe(1);
-    await expect.poll(runStatus).toBe("running");
-    await expect.poll(() => nodeStatus("hold")).toBe("running");
+    await runStatusShown("running");
+    await nodeStatusShown("hold", "running");
     // Its events replayed from the start: the run's id came with them (the `metadata` event).
     gates().shift()!();
-    await expect.poll(runStatus).toBe("success");
+    await runStatusShown("success");
     expect(await nodeStatus("hold")).toBe("done");
   });
 });
@@ -115,14 +122,14 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the run view at a static breakpoint", () =>
 
     await page.goto(`${server.url}/#/graphs/three-steps/run?thread=${id}`);
     const status = page.getByRole("status");
-    await expect.poll(runStatus).toBe("interrupted");
+    await runStatusShown("interrupted");
     expect(await status.innerText()).toMatch(/Paused before two/);
     expect(await nodeStatus("two")).toBe("interrupted");
     expect(await page.getByRole("form", { name: "Answer interrupt" }).count()).toBe(0);
 
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect.poll(runStatus).toBe("success");
-    await expect.poll(() => nodeStatus("three")).toBe("done");
+    await runStatusShown("success");
+    await nodeStatusShown("three", "done");
     expect(await page.getByRole("button", { name: "Continue" }).count()).toBe(0);
     expect((await client.threads.getState(id)).values).toEqual({
       n: 3,
