@@ -14,6 +14,8 @@ export function strykerConfig(name) {
   // static mutant (one run as its module loads, like a constant's) only after the modules have
   // loaded, so no test could see it and each survived.
   process.env.GRAPHSPEC_MUTATE_TESTS = JSON.stringify(group.tests);
+  // A rule's group runs only its rules' golden fixtures (test/golden.test.ts reads this).
+  if (group.golden) process.env.GRAPHSPEC_GOLDEN_RULES = group.golden.join(",");
   // The Node the test runners run on, when it is not the one running Stryker (which needs 22+):
   // the tests' native addons (better-sqlite3) are built for one Node only. Stryker starts its
   // test runners with child_process.fork, which runs process.execPath.
@@ -40,7 +42,15 @@ export function strykerConfig(name) {
     tempDirName: `.stryker-tmp/${name}`,
     // What the tests never read: kept out of the sandbox copy.
     // Other groups' sandboxes (/.stryker-tmp) too: Stryker leaves out only its own tempDirName.
-    ignorePatterns: ["/.stryker-tmp", "bench", "docs/images", "tools", "reports", "test/artifacts", ".graphspec"],
+    ignorePatterns: [
+      "/.stryker-tmp",
+      "bench",
+      "docs/images",
+      "tools",
+      "reports",
+      "test/artifacts",
+      ".graphspec",
+    ],
     // Stryker rewrites a sandbox's tsconfig.json with TypeScript's JS API, which TypeScript 7 no
     // longer has; vitest does not read tsconfig.json, so no tsconfig is named.
     tsconfigFile: "stryker/none.tsconfig.json",

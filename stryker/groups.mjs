@@ -6,7 +6,8 @@
  * `graphspec`, which stryker/vitest.config.ts points at src/).
  *
  * A group's `watch` lists, besides `mutate`, the files whose change calls for a rerun
- * (`npm run mutate -- --changed`): its tests, and what its modules depend on.
+ * (`npm run mutate -- --changed`): its tests, and what its modules depend on. A group's `golden`
+ * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent).
  */
 export const groups = {
   "cost-budget": {
@@ -49,11 +50,30 @@ export const groups = {
   },
   "parallel-write": {
     mutate: ["src/check/rules/parallel-write.ts", "src/check/graph/**/*.ts"],
-    tests: [
-      "test/step-effects.test.ts",
-      "test/subgraph-rules.test.ts",
-      "test/golden.test.ts",
-    ],
+    tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts", "test/golden.test.ts"],
     watch: ["src/check/**"],
+  },
+  "state-keys": {
+    mutate: ["src/check/rules/unknown-state-key.ts", "src/check/rules/expression-type.ts"],
+    tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],
+    golden: ["unknown-state-key", "expression-type"],
+    watch: [
+      "src/check/**",
+      "src/expr/**",
+      "test/fixtures/invalid/unknown-state-key/**",
+      "test/fixtures/invalid/expression-type/**",
+    ],
+  },
+  "no-path-to-end": {
+    mutate: ["src/check/rules/no-path-to-end.ts"],
+    tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],
+    golden: ["no-path-to-end"],
+    watch: ["src/check/**", "test/fixtures/invalid/no-path-to-end/**"],
+  },
+  "tool-args": {
+    mutate: ["src/check/rules/tool-args.ts"],
+    tests: ["test/golden.test.ts"],
+    golden: ["tool-args"],
+    watch: ["src/check/**", "src/json-schema/**", "test/fixtures/invalid/tool-args/**"],
   },
 };
