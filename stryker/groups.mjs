@@ -72,7 +72,7 @@ export const groups = {
   },
   "tool-args": {
     mutate: ["src/check/rules/tool-args.ts"],
-    tests: ["test/golden.test.ts"],
+    tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],
     golden: ["tool-args"],
     watch: ["src/check/**", "src/json-schema/**", "test/fixtures/invalid/tool-args/**"],
   },

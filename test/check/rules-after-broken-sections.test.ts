@@ -90,3 +90,25 @@ edges:
     expect(rules).toEqual(new Set(["schema", "no-path-to-end"]));
   });
 });
+
+describe("tool-args", () => {
+  it("still reports beside a broken section it does not read (`models`)", async () => {
+    const rules = await rulesFound(
+      withModelsMisspelled(`state:
+  total: { type: number }
+tools:
+  scale:
+    module: ./test/fixtures/modules/math.mjs
+    export: multiply
+    description: Multiply.
+    schema: { type: object, properties: { b: { type: number } } }
+nodes:
+  a: { kind: tool, tool: scale, args: { b: two }, write: total }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`),
+    );
+    expect(rules).toEqual(new Set(["schema", "tool-args"]));
+  });
+});
