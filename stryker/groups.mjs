@@ -6,7 +6,8 @@
  * `graphspec`, which stryker/vitest.config.ts points at src/).
  *
  * A group's `watch` lists, besides `mutate`, the files whose change calls for a rerun
- * (`npm run mutate -- --changed`): its tests, and what its modules depend on.
+ * (`npm run mutate -- --changed`): its tests, and what its modules depend on. A group's `golden`
+ * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent).
  */
 export const groups = {
   "cost-budget": {
@@ -46,9 +47,33 @@ export const groups = {
   },
   "parallel-write": {
     mutate: ["src/check/rules/parallel-write.ts", "src/check/graph/**/*.ts"],
-    // Not test/golden.test.ts: Stryker's sandbox copies the symlink of its path-escape fixture
-    // (test/fixtures/modules/linked-tickets.ts) as a file, and that fixture then fails.
-    tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts"],
+    // Its rule's golden fixtures only: the path-escape fixture's symlink
+    // (test/fixtures/modules/linked-tickets.ts) is copied as a file into Stryker's sandbox and fails.
+    tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts", "test/golden.test.ts"],
+    golden: ["parallel-write"],
     watch: ["src/check/**"],
+  },
+  "state-keys": {
+    mutate: ["src/check/rules/unknown-state-key.ts", "src/check/rules/expression-type.ts"],
+    tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],
+    golden: ["unknown-state-key", "expression-type"],
+    watch: [
+      "src/check/**",
+      "src/expr/**",
+      "test/fixtures/invalid/unknown-state-key/**",
+      "test/fixtures/invalid/expression-type/**",
+    ],
+  },
+  "no-path-to-end": {
+    mutate: ["src/check/rules/no-path-to-end.ts"],
+    tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],
+    golden: ["no-path-to-end"],
+    watch: ["src/check/**", "test/fixtures/invalid/no-path-to-end/**"],
+  },
+  "tool-args": {
+    mutate: ["src/check/rules/tool-args.ts"],
+    tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],
+    golden: ["tool-args"],
+    watch: ["src/check/**", "src/json-schema/**", "test/fixtures/invalid/tool-args/**"],
   },
 };

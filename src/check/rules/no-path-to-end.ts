@@ -1,14 +1,12 @@
-import { END } from "../../spec/control-flow.js";
+import { END, type GraphEdge } from "../../spec/control-flow.js";
 import { deadEnds, exitlessLoops } from "../graph/loops.js";
 import { graphOf, reachableOf } from "../graph/per-document.js";
 import { andNames, edgeName } from "../graph/wording.js";
 import type { Rule } from "../rule.js";
 
-/** Whether the route of `edges[index]` has a `default` case. */
-const hasDefault = (edges: unknown, index: number): boolean => {
-  const route = Array.isArray(edges) ? (edges[index] as { route?: unknown })?.route : undefined;
-  return Array.isArray(route) && route.some((c) => typeof c === "object" && c && "default" in c);
-};
+/** Whether a route edge has a `default` case: the one target whose place in the spec is `default`. */
+const hasDefault = (route: GraphEdge): boolean =>
+  route.targets.some((t) => t.path.at(-1) === "default");
 
 /**
  * Every node a run can reach has a way on to END. Two ways to fail: a node with no outgoing
@@ -40,7 +38,7 @@ export const noPathToEnd: Rule = {
             ? `node \`${first}\` loops back to itself with no way out: no path from it reaches END, so a run that gets here stops only at the recursion limit`
             : `nodes ${andNames(members)} form a loop with no way out: no path from them reaches END, so a run that gets here stops only at the recursion limit`,
         hint: routed
-          ? hasDefault(ctx.spec.edges, routed.index)
+          ? hasDefault(routed)
             ? `add a case to the route from \`${routed.sources[0]}\` (${edgeName(routed)}) that goes to END`
             : `add \`- { default: END }\` to the route from \`${routed.sources[0]}\` (${edgeName(routed)})`
           : "give the loop an exit: replace an edge in it with a `route` that can go to END",

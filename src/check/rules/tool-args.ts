@@ -145,7 +145,7 @@ async function checkNode(ctx: CheckContext, name: string, node: Obj): Promise<vo
     ctx.report("tool-args", hasArgs ? ["nodes", name, "args"] : ["nodes", name], {
       message: `tool \`${tool}\` needs argument \`${key}\``,
       hint: hasArgs ? `add \`${key}\` to \`args\`` : `add \`args: { ${key}: ... }\``,
-      at: hasArgs ? "value" : "key",
+      at: hasArgs ? undefined : "key",
     });
   }
   if (!Object.keys(literal).length) return;

@@ -20,7 +20,8 @@ export const unknownStateKey: Rule = {
     }
     const state = obj(ctx.spec.state) ?? {};
     const channels = Object.keys(state);
-    const unknown = (path: Path, key: unknown, what: string, at: "key" | "value") => {
+    /** `at: "key"` reports at the key (`{ key: value }`); otherwise at the value (`[key]`, `write: key`). */
+    const unknown = (path: Path, key: unknown, what: string, at?: "key") => {
       if (typeof key !== "string" || Object.hasOwn(state, key)) return;
       ctx.report("unknown-state-key", path, {
         message: `${what} \`${key}\`, which is not a state channel`,
@@ -30,7 +31,7 @@ export const unknownStateKey: Rule = {
     };
     /** `write: channel` or `write: { channel: value }`. */
     const writes = (path: Path, write: unknown, who: string) => {
-      if (typeof write === "string") unknown(path, write, `${who} writes`, "value");
+      if (typeof write === "string") unknown(path, write, `${who} writes`);
       else
         for (const key of Object.keys(obj(write) ?? {}))
           unknown([...path, key], key, `${who} writes`, "key");
@@ -39,7 +40,7 @@ export const unknownStateKey: Rule = {
     for (const list of ["input", "output"] as const) {
       const keys = ctx.spec[list];
       if (!Array.isArray(keys)) continue;
-      for (const [i, key] of keys.entries()) unknown([list, i], key, `\`${list}\` lists`, "value");
+      for (const [i, key] of keys.entries()) unknown([list, i], key, `\`${list}\` lists`);
     }
 
     const hasMessages = Object.hasOwn(state, "messages");
@@ -67,7 +68,7 @@ export const unknownStateKey: Rule = {
       if (n.kind === "subgraph") writes(at("output"), n.output, who);
       if (n.kind === "function" && Array.isArray(n.writes)) {
         for (const [i, key] of n.writes.entries()) {
-          unknown(at("writes", i), key, `${who} declares it writes`, "value");
+          unknown(at("writes", i), key, `${who} declares it writes`);
         }
       }
       if ((n.kind === "llm" || n.kind === "agent") && n.write === undefined && !hasMessages) {
