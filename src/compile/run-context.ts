@@ -26,13 +26,53 @@ export const withheldSecrets = (context: Record<string, unknown>): Record<string
   [SECRETS_WITHHELD]: true,
 });
 
+/** The required fields of a spec's context, and which of them are secrets. */
+function requiredFields(spec: GraphSpec): { required: string[]; secret: Set<string> } {
+  const fields = Object.entries(spec.context ?? {});
+  return {
+    required: fields.filter(([, f]) => f.required === true).map(([k]) => k),
+    secret: new Set(fields.filter(([k, f]) => f.secret === true || isSecretKey(k)).map(([k]) => k)),
+  };
+}
+
+function missingContext(
+  missing: string[],
+  secret: Set<string>,
+  where: { node?: string },
+): GraphspecRunError {
+  const first = missing[0]!;
+  // A secret is never kept with the thread: a run or resume on it passes it again.
+  const hint = secret.has(first)
+    ? `\`${first}\` is a secret, not kept with the thread: pass it with every run and resume on it, context \`{ ${first}: … }\``
+    : `pass it with the run: context \`{ ${first}: … }\``;
+  return new GraphspecRunError(
+    "invalid-context",
+    `the run's context is missing ${missing.map((k) => `\`${k}\`${secret.has(k) ? " (a secret)" : ""}`).join(", ")}, which the spec requires`,
+    { ...where, field: first, hint },
+  );
+}
+
+/**
+ * The required secret fields `context` does not give, as the run would be refused for them; known
+ * before the run starts, since a thread never keeps a secret (a queued run is refused at once,
+ * not when it is taken).
+ */
+export function missingSecrets(
+  spec: GraphSpec,
+  context: Record<string, unknown> | undefined,
+): GraphspecRunError | undefined {
+  const { required, secret } = requiredFields(spec);
+  const declared = spec.context ?? {};
+  const missing = required.filter(
+    (k) => secret.has(k) && context?.[k] === undefined && !Object.hasOwn(declared[k]!, "default"),
+  );
+  return missing.length ? missingContext(missing, secret, {}) : undefined;
+}
+
 export function contextResolver(spec: GraphSpec): ResolveContext {
   const fields = Object.entries(spec.context ?? {});
   const defaults = fields.filter(([, f]) => Object.hasOwn(f, "default"));
-  const required = fields.filter(([, f]) => f.required === true).map(([k]) => k);
-  const secret = new Set(
-    fields.filter(([k, f]) => f.secret === true || isSecretKey(k)).map(([k]) => k),
-  );
+  const { required, secret } = requiredFields(spec);
   const checks = new Map<string, ValueCheck>(
     fields.map(([k, f]) => [k, valueCheck(fieldJsonSchema(f))]),
   );
@@ -60,18 +100,7 @@ export function contextResolver(spec: GraphSpec): ResolveContext {
     }
     const withheld = (given as { [SECRETS_WITHHELD]?: boolean })[SECRETS_WITHHELD] === true;
     const missing = required.filter((k) => out[k] === undefined && !(withheld && secret.has(k)));
-    if (missing.length) {
-      const first = missing[0]!;
-      // A secret is never kept with the thread: a run or resume on it passes it again.
-      const hint = secret.has(first)
-        ? `\`${first}\` is a secret, not kept with the thread: pass it with every run and resume on it, context \`{ ${first}: … }\``
-        : `pass it with the run: context \`{ ${first}: … }\``;
-      throw new GraphspecRunError(
-        "invalid-context",
-        `the run's context is missing ${missing.map((k) => `\`${k}\`${secret.has(k) ? " (a secret)" : ""}`).join(", ")}, which the spec requires`,
-        { ...where, field: first, hint },
-      );
-    }
+    if (missing.length) throw missingContext(missing, secret, where);
     for (const [key, check] of checks) {
       if (out[key] === undefined) continue;
       const problem = check(out[key], `context.${key}`)[0];

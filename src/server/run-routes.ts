@@ -7,8 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
+import { missingSecrets } from "../compile/run-context.js";
 import { toPlain } from "../run/serialize.js";
-import { ApiError, notFound } from "./api-error.js";
+import { ApiError, notFound, refusalError } from "./api-error.js";
 import { assistantWithGraph } from "./assistant-lookup.js";
 import { matchesFilters } from "./auth-filters.js";
 import { clientFailure } from "./client-text.js";
@@ -140,6 +141,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       ...runLimits(body, p.runLimits),
       ...(body.context ? { context: body.context } : {}),
     };
+    // A thread never keeps a secret: a run without a required one is refused now, not once the
+    // queue takes it (a background run would be accepted and then fail).
+    const noSecret = missingSecrets(graph.spec, body.context ?? undefined);
+    if (noSecret) throw refusalError({ ...noSecret, message: noSecret.message, phase: "input" });
     const keep = body.on_completion === "keep";
     c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
     // A context is never stored in plaintext: sealed with the records key, or, without one,

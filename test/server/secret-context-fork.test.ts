@@ -120,4 +120,26 @@ describe("a required secret context field", () => {
     const history = await client.threads.getHistory(thread, { limit: 20 });
     expect(JSON.stringify(history)).not.toContain(TOKEN);
   });
+
+  it("refuses a background run without it at once (422), as a streamed run is: nothing is queued", async () => {
+    const thread = await paused();
+    await client.threads.updateState(thread, { values: { note: "again" } });
+    const refused = await client.runs
+      .create(thread, "keyed", { input: null })
+      .then(() => undefined)
+      .catch((e: unknown) => e as { status?: number; message?: string });
+    expect(refused?.status).toBe(422);
+    expect(String(refused?.message)).toMatch(/invalid-context.*`crm_token` \(a secret\)/s);
+    expect(await client.runs.list(thread)).toHaveLength(1);
+    // Given, it runs in the background to the end.
+    const run = await client.runs.create(thread, "keyed", {
+      input: null,
+      context: { crm_token: TOKEN },
+    });
+    await client.runs.join(thread, run.run_id);
+    expect((await client.threads.getState(thread)).values).toMatchObject({
+      note: "again",
+      sent: true,
+    });
+  });
 });
