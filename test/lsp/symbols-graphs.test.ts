@@ -3,7 +3,8 @@
  * real LSP client over the built CLI's stdio (issue 29: every feature on every graph). For each
  * spec: the diagnostics published for its text are `graphspec validate --format json`'s; every
  * node an edge names hovers as that node's kind and goes to its key under `nodes:`; every channel
- * declared under `state:` hovers, at its key, with its type. Names and places are read
+ * declared under `state:` hovers, at its key, with its type; completion where an edge names a node
+ * offers every node. Names and places are read
  * independently of the server, with the yaml package. Run `npm run build` first.
  */
 import { spawnSync } from "node:child_process";
@@ -12,6 +13,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  CompletionRequest,
   DefinitionRequest,
   DidOpenTextDocumentNotification,
   HoverRequest,
@@ -122,6 +124,18 @@ describe.each(specs.map((path) => [path.slice(GRAPHS.length + 1), path]))("%s", 
         uri,
         range: { start: positionOf(text, start), end: positionOf(text, end) },
       });
+    }
+  });
+
+  it("completion where an edge names a node offers every node of the spec", async () => {
+    const nodes = keysOf(text, "nodes").map((k) => k.name);
+    for (const m of edgeMentions(text)) {
+      const got = await lsp.client.sendRequest(CompletionRequest.type, {
+        textDocument: { uri },
+        position: positionOf(text, m.at[0]),
+      });
+      const labels = (Array.isArray(got) ? got : (got?.items ?? [])).map((i) => i.label);
+      expect(labels, `completion at ${m.name}`).toEqual(expect.arrayContaining(nodes));
     }
   });
 
