@@ -2,7 +2,7 @@
  * Where the page is, in its URL's hash, so a view can be linked, reloaded and gone back to:
  * `#/graphs/<graph>`, `#/graphs/<graph>/run[?thread=<id>]`, `#/threads`, `#/threads/<id>`.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 
 export type Route =
   | { view: "graph"; graph: string }
@@ -45,11 +45,14 @@ export const navigate = (route: Route) => {
 
 /** The current route, following the hash. */
 export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  const [hash, setHash] = useState(() => location.hash);
   useEffect(() => {
-    const onChange = () => setRoute(parseRoute(location.hash));
+    const onChange = () => setHash(location.hash);
     addEventListener("hashchange", onChange);
+    // The listener starts after the first paint: a hash changed before it (a link followed as the
+    // page loads) has had its event already. Read once more; the same hash renders nothing new.
+    onChange();
     return () => removeEventListener("hashchange", onChange);
   }, []);
-  return route;
+  return useMemo(() => parseRoute(hash), [hash]);
 }
