@@ -4,8 +4,7 @@
  * string literal, `state.tickets`, and a macro's own variable that shadows `state` are not reads.
  * For the language server's references and rename.
  */
-import { Environment } from "@marcbachmann/cel-js";
-import { EXPR_LIMITS } from "./limits.js";
+import { type AstNode, isAstNode, parseTree } from "./parse-tree.js";
 
 /** A field read: the variable, the field's name and its offsets in the source ([start, end)). */
 export interface FieldRead {
@@ -15,32 +14,22 @@ export interface FieldRead {
   end: number;
 }
 
-interface Node {
-  op: string;
-  args: unknown;
+interface Node extends AstNode {
   range?: { start: number; end: number };
 }
 
-const isNode = (v: unknown): v is Node =>
-  typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
+const isNode = (v: unknown): v is Node => isAstNode(v);
 
 /** The macros whose first argument names a variable bound inside their body. */
 const BINDING_MACROS = new Set(["all", "exists", "exists_one", "map", "filter"]);
-
-let parser: Environment | undefined;
 
 /**
  * Every `variable.field` and `variable["field"]` of `variables` in `source`; undefined when the
  * source does not parse. Offsets cover the field's name only (inside the quotes of an index).
  */
 export function fieldReads(source: string, variables: readonly string[]): FieldRead[] | undefined {
-  parser ??= new Environment({ limits: EXPR_LIMITS.cel });
-  let root: unknown;
-  try {
-    root = (parser.parse(source) as unknown as { ast: unknown }).ast;
-  } catch {
-    return undefined;
-  }
+  const root = parseTree(source);
+  if (root === undefined) return undefined;
   const out: FieldRead[] = [];
   // An explicit stack: an expression may nest as deep as the parse limits allow.
   const stack: [unknown, ReadonlySet<string>][] = [[root, new Set()]];

@@ -10,19 +10,17 @@
 import type { Environment } from "@marcbachmann/cel-js";
 import { regexProblem } from "../spec/linear-regex.js";
 import type { ExprProblem } from "./expr-error.js";
+import { type AstNode, isAstNode, parseTree } from "./parse-tree.js";
 
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** cel-js's AST node, as far as these checks read it. */
-interface Node {
-  op: string;
-  args: unknown;
+interface Node extends AstNode {
   start: number;
   end: number;
 }
 
-const isNode = (v: unknown): v is Node =>
-  typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
+const isNode = (v: unknown): v is Node => isAstNode(v);
 
 /** Every node of the tree under `root` (operands, call arguments, map entries, macro arguments). */
 function* nodes(root: Node): Generator<Node> {
@@ -44,12 +42,8 @@ export function literalProblems(env: Environment, source: string): ExprProblem[]
   const mayHaveKey = /__proto__|constructor|prototype/.test(source);
   const mayMatch = source.includes("matches");
   if (!mayHaveKey && !mayMatch) return [];
-  let root: Node;
-  try {
-    root = (env.parse(source) as unknown as { ast: Node }).ast;
-  } catch {
-    return []; // the checker reports what does not parse
-  }
+  const root = parseTree(source, env) as Node | undefined;
+  if (root === undefined) return []; // the checker reports what does not parse
   const out: ExprProblem[] = [];
   for (const n of nodes(root)) {
     if (n.op === "map" && Array.isArray(n.args)) {

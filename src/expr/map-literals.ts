@@ -3,18 +3,7 @@
  * types as a `map`, whose keys the type checker forgets, but a message channel needs to know
  * whether `content` and `role` are among them (the write guard refuses the map otherwise).
  */
-import { Environment } from "@marcbachmann/cel-js";
-import { EXPR_LIMITS } from "./limits.js";
-
-interface Node {
-  op: string;
-  args: unknown;
-}
-
-const isNode = (v: unknown): v is Node =>
-  typeof v === "object" && v !== null && typeof (v as Node).op === "string" && "args" in v;
-
-let parser: Environment | undefined;
+import { isAstNode as isNode, parseTree } from "./parse-tree.js";
 
 /** The constant string keys of a map literal node, or undefined when it is none or a key is computed. */
 function keysOf(n: unknown): string[] | undefined {
@@ -33,13 +22,8 @@ function keysOf(n: unknown): string[] | undefined {
  * it is. Maps with a computed key, and anything else, are left out; undefined when it does not parse.
  */
 export function valueMapLiterals(source: string): string[][] | undefined {
-  parser ??= new Environment({ limits: EXPR_LIMITS.cel });
-  let root: unknown;
-  try {
-    root = (parser.parse(source) as unknown as { ast: unknown }).ast;
-  } catch {
-    return undefined;
-  }
+  const root = parseTree(source);
+  if (root === undefined) return undefined;
   const items = isNode(root) && root.op === "list" && Array.isArray(root.args) ? root.args : [root];
   return items.map(keysOf).filter((k): k is string[] => k !== undefined);
 }
