@@ -15,7 +15,6 @@ import {
   cpSync,
   existsSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -34,6 +33,7 @@ import {
   RenameRequest,
 } from "vscode-languageserver-protocol/node";
 import { isMap, isPair, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { exampleSpecs, keysOf, type Named } from "./example-specs.js";
 import { type LspSession, startLsp } from "./lsp-client.js";
 import { applyEdits, positionOf, textIn } from "./lsp-edits.js";
 
@@ -42,12 +42,7 @@ const ROOT = mkdtempSync(join(tmpdir(), "graphspec-lsp-graphs-"));
 for (const part of ["graphs", "tools", "graphspec.lock.json", "package.json"])
   cpSync(join(REPO, part), join(ROOT, part), { recursive: true });
 const GRAPHS = join(ROOT, "graphs");
-const specs = [
-  ...readdirSync(GRAPHS)
-    .filter((f) => f.endsWith(".yaml") && !f.endsWith(".test.yaml"))
-    .map((f) => join(GRAPHS, f)),
-  ...readdirSync(join(GRAPHS, "supervisor")).map((f) => join(GRAPHS, "supervisor", f)),
-];
+const specs = exampleSpecs(GRAPHS);
 
 let lsp: LspSession;
 beforeAll(async () => {
@@ -57,24 +52,6 @@ afterAll(() => {
   lsp?.child.kill();
   rmSync(ROOT, { recursive: true, force: true });
 });
-
-interface Named {
-  name: string;
-  /** Offsets of the name's key under `nodes:` / `state:`. */
-  key: [number, number];
-}
-
-/** The keys of a top-level mapping, with their offsets, read with the yaml package. */
-function keysOf(text: string, section: string): Named[] {
-  const doc = parseDocument(text);
-  const map = doc.get(section, true);
-  if (!isMap(map)) return [];
-  return map.items.flatMap((p) =>
-    isPair(p) && isScalar(p.key) && p.key.range
-      ? [{ name: String(p.key.value), key: [p.key.range[0], p.key.range[1]] as [number, number] }]
-      : [],
-  );
-}
 
 /** Where a spec names nodes (data paths joined with `.`). */
 const SPEC_NODE_PLACES = [

@@ -8,7 +8,7 @@
  * independently of the server, with the yaml package. Run `npm run build` first.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,19 +18,15 @@ import {
   DidOpenTextDocumentNotification,
   HoverRequest,
 } from "vscode-languageserver-protocol/node";
-import { isMap, isPair, isScalar, isSeq, parseDocument } from "yaml";
+import { isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { exampleSpecs, keysOf } from "./example-specs.js";
 import { type LspSession, startLsp } from "./lsp-client.js";
 import { positionOf } from "./lsp-edits.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 const GRAPHS = join(REPO, "graphs");
 const BIN = join(REPO, "bin", "graphspec.js");
-const specs = [
-  ...readdirSync(GRAPHS)
-    .filter((f) => f.endsWith(".yaml") && !f.endsWith(".test.yaml"))
-    .map((f) => join(GRAPHS, f)),
-  ...readdirSync(join(GRAPHS, "supervisor")).map((f) => join(GRAPHS, "supervisor", f)),
-];
+const specs = exampleSpecs(GRAPHS);
 
 let lsp: LspSession;
 beforeAll(async () => {
@@ -39,17 +35,6 @@ beforeAll(async () => {
 afterAll(() => lsp?.child.kill());
 
 type Range = [number, number];
-
-/** The keys of a top-level mapping with their offsets. */
-function keysOf(text: string, section: string): { name: string; at: Range }[] {
-  const map = parseDocument(text).get(section, true);
-  if (!isMap(map)) return [];
-  return map.items.flatMap((p) =>
-    isPair(p) && isScalar(p.key) && p.key.range
-      ? [{ name: String(p.key.value), at: [p.key.range[0], p.key.range[1]] as Range }]
-      : [],
-  );
-}
 
 /** Every node name an edge's `from`/`to` (or a route's `to`) gives, with its offsets. */
 function edgeMentions(text: string): { name: string; at: Range }[] {
@@ -107,7 +92,7 @@ describe.each(specs.map((path) => [path.slice(GRAPHS.length + 1), path]))("%s", 
   });
 
   it("every node an edge names hovers as its kind and goes to its key under nodes:", async () => {
-    const nodes = new Map(keysOf(text, "nodes").map((k) => [k.name, k.at]));
+    const nodes = new Map(keysOf(text, "nodes").map((k) => [k.name, k.key]));
     const kinds = parseDocument(text).toJS()?.nodes ?? {};
     const mentions = edgeMentions(text).filter((m) => nodes.has(m.name));
     expect(mentions.length).toBeGreaterThan(0);
@@ -142,7 +127,7 @@ describe.each(specs.map((path) => [path.slice(GRAPHS.length + 1), path]))("%s", 
   it("every channel hovers, at its key under state:, with its name and type", async () => {
     const state = parseDocument(text).toJS()?.state ?? {};
     for (const k of keysOf(text, "state")) {
-      const shown = await hoverText(uri, text, k.at);
+      const shown = await hoverText(uri, text, k.key);
       expect(shown, `hover on ${k.name}`).toContain("state channel");
       expect(shown).toContain(k.name);
       expect(shown).toContain(String(state[k.name].type));
