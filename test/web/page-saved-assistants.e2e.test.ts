@@ -100,7 +100,9 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
       config: { configurable: { model: "large", toolIds: ["shout"] }, interrupt_before: ["work"] },
       context: { user: "ada" },
     });
-    expect(await picker().getByLabel("Run with").inputValue()).toBe(saved!.assistant_id);
+    await expect
+      .poll(() => picker().getByLabel("Run with").inputValue(), { timeout: 15_000 })
+      .toBe(saved!.assistant_id);
 
     const found: Record<string, unknown> = {};
     for (const scheme of ["light", "dark"] as const) {
@@ -121,12 +123,14 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
     await picker()
       .getByLabel("Run with")
       .selectOption({ label: `${NAME} (version 1)` });
-    expect(await options().getByLabel("Model").inputValue()).toBe("large");
+    // The form is filled as the page renders the pick: waited for, not read at once.
+    const soon = { timeout: 15_000 };
+    await expect.poll(() => options().getByLabel("Model").inputValue(), soon).toBe("large");
     const tools = options().getByRole("group", { name: "Tools the models may call" });
-    expect(await tools.getByLabel("add").isChecked()).toBe(false);
-    expect(await tools.getByLabel("shout").isChecked()).toBe(true);
+    await expect.poll(() => tools.getByLabel("add").isChecked(), soon).toBe(false);
+    await expect.poll(() => tools.getByLabel("shout").isChecked(), soon).toBe(true);
     const pause = options().getByRole("group", { name: "Pause before" });
-    expect(await pause.getByLabel("work").isChecked()).toBe(true);
+    await expect.poll(() => pause.getByLabel("work").isChecked(), soon).toBe(true);
     await picker().getByText('"ada"').waitFor();
     // The assistant gives the required `user`: the Context form does not ask for it again, and
     // says where its value comes from.
@@ -167,8 +171,12 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
     // A reload comes back to the assistant picked, and to its options.
     await page.reload();
     await page.getByRole("button", { name: "Start run" }).waitFor();
-    await expect.poll(() => picker().getByLabel("Run with").inputValue()).toBe(saved!.assistant_id);
-    expect(await options().getByLabel("Model").inputValue()).toBe("large");
+    await expect
+      .poll(() => picker().getByLabel("Run with").inputValue(), { timeout: 15_000 })
+      .toBe(saved!.assistant_id);
+    await expect
+      .poll(() => options().getByLabel("Model").inputValue(), { timeout: 15_000 })
+      .toBe("large");
 
     // The options changed on the form, saved as the assistant's version 2.
     const tools = options().getByRole("group", { name: "Tools the models may call" });
@@ -182,8 +190,9 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
     });
     // Its context is kept: the form left `user` empty, the assistant gave it.
     expect(versions[0]!.context).toEqual({ user: "ada" });
+    // The version list is read again after the save: the picker shows 2 once it has it.
     const version = picker().getByLabel("Version of Versioned");
-    expect(await version.inputValue()).toBe("2");
+    await expect.poll(() => version.inputValue(), { timeout: 15_000 }).toBe("2");
 
     const found: Record<string, unknown> = {};
     for (const scheme of ["light", "dark"] as const) {
@@ -201,7 +210,7 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("graphspec dev's page: saved assistants", ()
     expect((await client.assistants.get(saved!.assistant_id)).config).toEqual({
       configurable: { model: "large" },
     });
-    expect(await tools.getByLabel("add").isChecked()).toBe(true);
+    await expect.poll(() => tools.getByLabel("add").isChecked(), { timeout: 15_000 }).toBe(true);
 
     // A run with it; then the assistant deleted elsewhere: the thread's "Run from here" runs
     // with the graph's own assistant instead, and the tab forgets the pick.
