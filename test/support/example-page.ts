@@ -7,8 +7,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { parse } from "yaml";
+import { PAGE_TESTS_SKIPPED } from "./browser.js";
+import { type DevPage, openDevPage } from "./dev-page.js";
 
 export const GRAPHS_DIR = join(import.meta.dirname, "..", "..", "graphs");
 
@@ -25,6 +27,25 @@ export interface FixtureTest {
 export interface Fixture {
   context?: Json;
   tests: FixtureTest[];
+}
+
+/**
+ * For the whole test file: `graphspec dev` over graphs/ in headless Chromium, session `name`,
+ * started before its tests and closed after them (nothing started when page tests are skipped).
+ * Offline: no provider key and the provider URL on a closed port, so nothing reaches a real model
+ * and the page's stand-ins answer. `opened` gets the page once it is up.
+ */
+export function openExamplesPageForFile(name: string, opened: (dev: DevPage) => void): void {
+  let dev: DevPage | undefined;
+  beforeAll(async () => {
+    if (PAGE_TESTS_SKIPPED) return;
+    dev = await openDevPage(name, {
+      repoGraphs: true,
+      env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+    });
+    opened(dev);
+  }, 60_000);
+  afterAll(() => dev?.close());
 }
 
 /** The graph files of graphs/ by graph name, and each one's fixture (`<file>.test.yaml`). */

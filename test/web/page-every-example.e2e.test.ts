@@ -13,9 +13,8 @@
  * with the reason (`UNREACHABLE`), so a skip is never silent.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
-import { type DevPage, openDevPage } from "../support/dev-page.js";
 import type { DevServer } from "../support/dev-server.js";
 import {
   answerAll,
@@ -24,6 +23,7 @@ import {
   type Fixture,
   type FixtureTest,
   modelOption,
+  openExamplesPageForFile,
   openRun as openRunOf,
   startCase,
 } from "../support/example-page.js";
@@ -42,20 +42,12 @@ function unreachable(t: FixtureTest, models: string[][]): string | undefined {
   return undefined;
 }
 
-let dev: DevPage | undefined;
 let server: DevServer;
 let s: PageSession;
 let page: Page;
-
-beforeAll(async () => {
-  if (PAGE_TESTS_SKIPPED) return;
-  dev = await openDevPage("every-example", {
-    repoGraphs: true,
-    env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
-  });
+openExamplesPageForFile("every-example", (dev) => {
   ({ server, session: s, page } = dev);
-}, 60_000);
-afterAll(() => dev?.close());
+});
 
 const standInControl = () => page.getByLabel("Models answer from");
 const openRun = (graph: string) => openRunOf(page, server.url, graph);

@@ -13,9 +13,8 @@
  * is forked without this file changing. axe-core in light and dark on the last fork's thread page.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
-import { type DevPage, openDevPage } from "../support/dev-page.js";
 import type { DevServer } from "../support/dev-server.js";
 import {
   answerAll,
@@ -24,6 +23,7 @@ import {
   expectOutputShown,
   type FixtureTest,
   type Json,
+  openExamplesPageForFile,
   openRun,
   settled,
   startCase,
@@ -31,20 +31,12 @@ import {
 
 const EXAMPLES = examples();
 
-let dev: DevPage | undefined;
 let server: DevServer;
 let s: PageSession;
 let page: Page;
-
-beforeAll(async () => {
-  if (PAGE_TESTS_SKIPPED) return;
-  dev = await openDevPage("fork-every-example", {
-    repoGraphs: true,
-    env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
-  });
+openExamplesPageForFile("fork-every-example", (dev) => {
   ({ server, session: s, page } = dev);
-}, 60_000);
-afterAll(() => dev?.close());
+});
 
 /**
  * The first fixture test that runs to its end with no choice but its stand-in (no model chosen,

@@ -6,25 +6,17 @@
  * the provider URL on a closed port). axe-core, any impact, light and dark.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { axeViolations, PAGE_TESTS_SKIPPED, type PageSession } from "../support/browser.js";
-import { type DevPage, openDevPage } from "../support/dev-page.js";
 import type { DevServer } from "../support/dev-server.js";
+import { openExamplesPageForFile } from "../support/example-page.js";
 
-let dev: DevPage | undefined;
 let server: DevServer;
 let s: PageSession;
 let page: Page;
-
-beforeAll(async () => {
-  if (PAGE_TESTS_SKIPPED) return;
-  dev = await openDevPage("reopen-conversation", {
-    repoGraphs: true,
-    env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
-  });
+openExamplesPageForFile("reopen-conversation", (dev) => {
   ({ server, session: s, page } = dev);
-}, 60_000);
-afterAll(() => dev?.close());
+});
 
 const status = (st: string) =>
   page.locator(`.run-view [role="status"][data-run-status="${st}"]`).waitFor();

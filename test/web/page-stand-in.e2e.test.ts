@@ -7,25 +7,17 @@
  * in light and dark.
  */
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAGE_TESTS_SKIPPED, type PageSession, seriousAxeViolations } from "../support/browser.js";
-import { type DevPage, openDevPage } from "../support/dev-page.js";
 import type { DevServer } from "../support/dev-server.js";
+import { openExamplesPageForFile } from "../support/example-page.js";
 
-let dev: DevPage | undefined;
 let server: DevServer;
 let s: PageSession;
 let page: Page;
-
-beforeAll(async () => {
-  if (PAGE_TESTS_SKIPPED) return;
-  dev = await openDevPage("stand-in", {
-    repoGraphs: true,
-    env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
-  });
+openExamplesPageForFile("stand-in", (dev) => {
   ({ server, session: s, page } = dev);
-}, 60_000);
-afterAll(() => dev?.close());
+});
 
 const control = () => page.getByLabel("Models answer from");
 const status = (st: string) => page.locator(`[role="status"][data-run-status="${st}"]`).waitFor();
