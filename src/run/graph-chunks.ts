@@ -99,15 +99,34 @@ export function plainChunk(mode: string, chunk: unknown): unknown {
   return clean(chunk);
 }
 
+/** A stack's frame line (`    at fn (/path/file.ts:17:23)`), anywhere or (`_AT`) at `lastIndex`. */
+const FRAME = /\n\s+at /;
+const FRAME_AT = /\n\s+at /y;
+/** A stack's heading before the message it repeats (`TypeError: `), at `lastIndex`. */
+const ERROR_NAME_AT = /[\w$.]{1,100}: /y;
+
 /**
  * An error as LangChain's tracer writes it into `on_tool_error` (`message`, a blank line, then the
  * error's stack, with the server's file paths): its message only. A client sees what went wrong,
- * never where in the server.
+ * never where in the server. The message may hold blank lines of its own: the cut is at the blank
+ * line followed by `Name: ` and the same message again, then a frame (how V8 writes a stack);
+ * failing that (a stack written otherwise), at the first blank line a frame follows — a message
+ * cut short rather than a path shown. Each blank line costs a sticky match, so a long message of
+ * many blank lines is not read again for each.
  */
 export function withoutStack(error: unknown): unknown {
   if (typeof error !== "string") return error;
-  const at = error.search(/\n\n[^\n]*\n\s+at /);
-  return at < 0 ? error : error.slice(0, at);
+  const first = error.indexOf("\n\n");
+  if (first < 0 || !FRAME.test(error.slice(first))) return error;
+  for (let at = first; at >= 0; at = error.indexOf("\n\n", at + 1)) {
+    ERROR_NAME_AT.lastIndex = at + 2;
+    if (!ERROR_NAME_AT.test(error)) continue;
+    const repeated = ERROR_NAME_AT.lastIndex;
+    FRAME_AT.lastIndex = repeated + at;
+    if (FRAME_AT.test(error) && error.startsWith(error.slice(0, at), repeated))
+      return error.slice(0, at);
+  }
+  return error.slice(0, first);
 }
 
 /** A raw `streamEvents` event as plain data: its metadata cut down, its data made plain. */

@@ -16,7 +16,7 @@ writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
 mkdirSync(join(dir, "graphs"));
 writeFileSync(
   join(dir, "tools.mjs"),
-  'export const lookup = () => { throw new Error("the orders service said no"); };\n',
+  'export const lookup = () => { throw new Error("the orders service said no\\n\\ntry again later"); };\n',
 );
 writeFileSync(
   join(dir, "graphs", "orders.yaml"),
@@ -65,7 +65,8 @@ it("an on_tool_error event carries the error's message, not its stack or the ser
       if (part.event === "events" && data.event === "on_tool_error") errors.push(data.data?.error);
     }
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toBe("the orders service said no");
+    // The message whole, its own blank line included: only the stack after it goes.
+    expect(errors[0]).toBe("the orders service said no\n\ntry again later");
     expect(JSON.stringify(errors)).not.toContain(dir);
   } finally {
     await server.close(2000);

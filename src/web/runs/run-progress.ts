@@ -282,7 +282,10 @@ function onEvent(p: RunProgress, data: unknown): RunProgress {
   if (data.event === "on_tool_end" || data.event === "on_tool_error") {
     const i = p.toolCalls.findIndex((c) => c.id === data.run_id);
     if (i < 0) return p;
-    const out = inner.output ?? withoutStack(inner.error);
+    // A failed tool's error is its message: the server strips the stack LangChain's tracer adds
+    // before any client sees the event (run/graph-chunks.ts), and keeps events only in the memory
+    // of the process that ran the graph, so none from before that change can come back.
+    const out = inner.output ?? inner.error;
     const message = isObj(out) && "content" in out ? out : undefined;
     const calls = p.toolCalls.slice();
     calls[i] = {
@@ -293,17 +296,6 @@ function onEvent(p: RunProgress, data: unknown): RunProgress {
     return { ...p, toolCalls: calls };
   }
   return p;
-}
-
-/**
- * A tool's error as the `events` stream gives it: LangChain's tracer writes the message, a blank
- * line, then the error's stack — with the server's file paths. The page shows the message, never
- * a stack trace.
- */
-export function withoutStack(error: unknown): unknown {
-  if (typeof error !== "string") return error;
-  const at = error.search(/\n\n[^\n]*\n\s+at /);
-  return at < 0 ? error : error.slice(0, at);
 }
 
 /** One server-sent event folded into the run. */
