@@ -69,35 +69,33 @@ export function mcpServerTarget(
       headers.filter(([, v]) => !readsContext(v)).map(([k, v]) => [k, evaluate(`headers.${k}`, v)]),
     );
     const perRun = headers.filter(([, v]) => readsContext(v));
+    /** The headers sent with a `context` (none: the fixed ones only). */
+    const headersFor = (context: Record<string, unknown> | undefined) =>
+      context && perRun.length
+        ? {
+            ...fixed,
+            ...Object.fromEntries(
+              perRun.map(([k, v]) => [k, evaluate(`headers.${k}`, v, context)]),
+            ),
+          }
+        : fixed;
     if (headerContext !== "per-call") {
-      const given = headerContext;
-      if (perRun.length && !given) {
+      if (perRun.length && !headerContext) {
         throw fail(
           `headers.${perRun[0]![0]}`,
           `reads the run's \`context\`, which \`graphspec lock\` does not have: give the fields it reads with --context '{"field": "value"}' (or --context @file.json)`,
         );
       }
-      const all = {
-        ...fixed,
-        ...Object.fromEntries(
-          perRun.map(([k, v]) => [k, evaluate(`headers.${k}`, v, given || {})]),
-        ),
-      };
+      // Evaluated once, now: lock reports a header it cannot compute before it connects.
+      const all = headersFor(headerContext || undefined);
       return { kind: "http", url: server.url, headers: () => all };
     }
+    // Listing the tools runs outside any node: headers read from a run's context are sent with
+    // the calls that run has, not with the listing.
     return {
       kind: "http",
       url: server.url,
-      headers: () => {
-        // Listing the tools runs outside any node: headers read from a run's context are sent
-        // with the calls that run has, not with the listing.
-        const context = activeNode.getStore()?.context;
-        if (!context || !perRun.length) return fixed;
-        return {
-          ...fixed,
-          ...Object.fromEntries(perRun.map(([k, v]) => [k, evaluate(`headers.${k}`, v, context)])),
-        };
-      },
+      headers: () => headersFor(activeNode.getStore()?.context),
     };
   }
   const cwd = mcpServerCwd(server as Record<string, unknown>, doc.path);
