@@ -1,8 +1,8 @@
 /**
  * `graphspec run` with a graph whose tools come from an MCP server (the built CLI, `npm run build`
  * first): the server is started over stdio by the run and ended with it, a server that does not
- * start is a one-line coded error without a stack trace, and one that dies during a call fails the
- * run with `mcp-unavailable` and a resumable thread.
+ * start fails the run with a coded error and a hint, without a stack trace, and one that dies
+ * during a call fails the run with `mcp-unavailable` and a resumable thread.
  */
 
 import type { ChildProcess } from "node:child_process";
@@ -70,17 +70,23 @@ describe("graphspec run with an MCP server", () => {
     expect(alive(pid)).toBe(false);
   });
 
-  it("says which server is unavailable, over which transport, in one coded message", () => {
+  it("fails the run when its server does not start, saying which server, over which transport, with a hint", () => {
     const r = graphspec(
       "run",
       spec("down.yaml", [join(dir, "missing.mjs")], "echo", "{ text: x }"),
+      "--json",
       "--checkpointer",
       "memory",
     );
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/MCP server `t` \(stdio: node .*missing\.mjs\) is unavailable/);
-    expect(r.stderr).toContain("[mcp-unavailable]");
-    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.status).toBe(1);
+    const result = JSON.parse(r.stdout);
+    expect(result.status).toBe("failed");
+    expect(result.error.code).toBe("mcp-unavailable");
+    expect(result.error.message).toMatch(
+      /MCP server `t` \(stdio: node .*missing\.mjs\) is unavailable/,
+    );
+    expect(result.error.hint).toMatch(/run it by hand/);
+    expect(r.stdout).not.toMatch(/\n\s+at /);
   });
 
   it("fails a run whose server dies during a call with mcp-unavailable, the thread kept", () => {

@@ -95,7 +95,7 @@ export const RUN_ERRORS = {
   "mcp-unavailable": {
     phase: "node",
     summary:
-      "An MCP server could not be reached (not started, refused, or it died during a call); the message names the server and its transport, and the thread's last checkpoint is kept.",
+      "An MCP server could not be reached (not started, refused, or it died during a call); the message names the server and its transport, and the thread's last checkpoint is kept. Unreachable when its graph is loaded (its tools cannot be listed), the run fails before any node with phase `run`, and the next run loads the graph again.",
   },
   subgraph: {
     phase: "node",

@@ -7,6 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { Command } from "@langchain/langgraph";
+import { CompileError } from "../compile/compile-error.js";
+import { failsRun } from "../compile/fails-run.js";
 import { atCheckpoint, missingCheckpoint } from "./checkpoint-at.js";
 import { GRAPH_KEY } from "./checkpointer.js";
 import type { RunEvent } from "./events.js";
@@ -21,12 +23,24 @@ import type {
 import type { GraphStreamRequest } from "./graph-chunks.js";
 import type { GraphLoader } from "./graph-loader.js";
 import type { Persistence } from "./persistence.js";
-import type { RunResult } from "./result.js";
+import type { RunError, RunResult } from "./result.js";
 import type { ResumeInput } from "./resume-input.js";
 import { checkRunArguments } from "./run-arguments.js";
 import type { ThreadGraphs } from "./thread-graph.js";
 import { onThread, refused } from "./thread-guard.js";
 import type { ThreadIndex } from "./threads.js";
+
+/**
+ * A graph whose MCP server could not be reached to list its tools fails this run, as the tool call
+ * of a hand-written program would, rather than throwing as a spec that cannot compile: nothing ran,
+ * the thread's last checkpoint is kept, and the next run loads the graph again (a failed build is
+ * not kept: graph-registry.ts). Any other load failure is thrown.
+ */
+function unreachableAtLoad(e: unknown): RunError {
+  if (!(e instanceof CompileError) || !failsRun(e.cause)) throw e;
+  const { code, message, hint } = e.cause;
+  return { code, phase: "run", message, ...(hint ? { hint } : {}) };
+}
 
 /** What running needs of the executor's other parts. */
 export interface DriverParts {
@@ -104,7 +118,8 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
     const { claims } = await saver();
     return onThread(claims, owners, threadId, pathOf(graph), async () => {
       // One version for the whole run, however many reloads happen meanwhile.
-      const loaded = await load(graph);
+      const loaded = await load(graph).catch(unreachableAtLoad);
+      if ("code" in loaded) return refused(threadId, loaded);
       let { checkpointId } = opts;
       if (checkpointId !== undefined) {
         const missing = await missingCheckpoint((await saver()).saver, threadId, checkpointId);

@@ -259,7 +259,7 @@ ${callOnce(
     expect(JSON.stringify(chosen.output)).toContain("hi");
   });
 
-  it("refuses a graph whose server does not start, naming the server and its transport", async () => {
+  it("fails the run (not the graph) when its server does not start, naming the server and its transport", async () => {
     const name = graph(
       "no-server",
       callOnce(
@@ -268,14 +268,13 @@ ${callOnce(
         "{ text: x }",
       ),
     );
-    const failure = await executor()
-      .run(name, { input: {} })
-      .catch((e: Error) => e);
-    expect(failure).toBeInstanceOf(Error);
-    expect((failure as Error).name).toBe("CompileError");
-    expect((failure as Error).message).toMatch(
-      /MCP server `t` \(stdio: node .*missing\.mjs\) is unavailable: .*\[mcp-unavailable\]/,
+    const r = await executor().run(name, { input: {} });
+    expect(r.status).toBe("failed");
+    expect(r.error).toMatchObject({ code: "mcp-unavailable", phase: "run" });
+    expect(r.error!.message).toMatch(
+      /^MCP server `t` \(stdio: node .*missing\.mjs\) is unavailable: /,
     );
+    expect(r.error!.hint).toMatch(/starts and speaks MCP on stdio/);
   });
 });
 

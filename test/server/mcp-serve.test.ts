@@ -224,3 +224,75 @@ edges:
     expect(await s.exited).toBe(0);
   });
 });
+
+describe("graphspec serve with an MCP server that is down when its graph is first loaded", () => {
+  it("fails the run (not the graph) naming the server, its URL and a hint, and runs once the server is up", async () => {
+    const downGraphs = join(dir, "down-graphs");
+    mkdirSync(downGraphs);
+    // A port nothing listens on, where the HTTP server starts later.
+    const probe = await httpServer();
+    const { port } = probe;
+    await new Promise<void>((r) => {
+      probe.child.once("exit", () => r());
+      probe.child.kill();
+    });
+    const url = `http://127.0.0.1:${port}/mcp`;
+    writeFileSync(
+      join(downGraphs, "remote.yaml"),
+      `version: 1
+name: remote
+state:
+  out: { type: string }
+mcp_servers:
+  h: { url: "${url}", tools: [echo] }
+nodes:
+  call: { kind: tool, tool: echo, args: { text: back }, write: { out: "\${{ string(result) }}" } }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+    );
+    const s = await launch(
+      "serve",
+      "down-graphs",
+      "--no-auth",
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--checkpointer",
+      "memory",
+    );
+    const client = new Client({ apiUrl: s.line, callerOptions: { maxRetries: 0 } });
+    const thread = await client.threads.create();
+
+    const waited = (await client.runs.wait(thread.thread_id, "remote", {
+      input: {},
+      raiseError: false,
+    })) as {
+      __error__?: { error?: string; message?: string; hint?: string };
+    };
+    expect(waited.__error__).toMatchObject({ error: "mcp-unavailable" });
+    expect(waited.__error__?.message).toContain("MCP server `h`");
+    expect(waited.__error__?.message).toContain(url);
+    expect(waited.__error__?.hint).toContain(url);
+    expect(waited.__error__?.message).not.toMatch(/\n\s+at /);
+
+    const streamed: { event: string; data: unknown }[] = [];
+    for await (const part of client.runs.stream(thread.thread_id, "remote", { input: {} }))
+      streamed.push(part);
+    expect(streamed.at(-1)).toMatchObject({ event: "error", data: { error: "mcp-unavailable" } });
+    expect(JSON.stringify(streamed.at(-1))).toContain(url);
+    const runs = await client.runs.list(thread.thread_id);
+    expect(runs.map((r) => r.status)).toEqual(["error", "error"]);
+
+    // The server comes up: the next run on the same thread lists its tools and runs, no restart.
+    await httpServer(port);
+    const run = (await client.runs.wait(thread.thread_id, "remote", { input: {} })) as {
+      out?: string;
+    };
+    expect(run.out).toBe("echo: back");
+    s.proc.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
+});

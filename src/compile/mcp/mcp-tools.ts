@@ -86,9 +86,12 @@ export async function mcpTools(
     );
     const tools = await serverTools(connection).catch((e: unknown) => {
       if (!(e instanceof GraphspecRunError)) throw e;
-      // The graph cannot be built without its tools' schemas; a later run tries again.
+      // The graph cannot be built without its tools' schemas: `compile()` throws, an executor
+      // fails the run with the cause (run-driver.ts) and the next run tries again.
       throw new CompileError(
         `${doc.file}: ${e.message} [${e.code}]${e.hint ? `\n  hint: ${e.hint}` : ""}`,
+        [],
+        e,
       );
     });
     listed.set(name, tools);
