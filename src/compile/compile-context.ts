@@ -183,7 +183,14 @@ export class CompileContext {
       expr: this.expr,
       recording: standIn.recording,
       ...(scripts ? { scripts } : {}),
+      ...this.modelTimeout(),
     });
+  }
+
+  /** The compile's default model call deadline, when it gives one. */
+  private modelTimeout(): { modelTimeoutMs?: number } {
+    const ms = this.options.modelTimeoutMs;
+    return ms === undefined ? {} : { modelTimeoutMs: ms };
   }
 
   /** Whether the model `name` reads the run's context, and so is set up for each run. */
@@ -203,6 +210,7 @@ export class CompileContext {
       expr: this.expr,
       context,
       ...(recording ? { recording } : {}),
+      ...this.modelTimeout(),
     });
   }
 
@@ -231,6 +239,7 @@ export class CompileContext {
                 expr: this.expr,
                 ...(scripts ? { scripts } : {}),
                 ...(this.options.recording ? { recording: this.options.recording } : {}),
+                ...this.modelTimeout(),
               }).catch((e: unknown) => {
                 throw new CompileError(
                   `${locationOf(this.doc, ["models", name, "model"])}: ${(e as Error).message}`,

@@ -42,6 +42,11 @@ export interface CompileOptions {
    */
   recording?: ProviderRecording;
   /**
+   * How long one call of a model may take, whole (request to last byte, retries included), for
+   * the models without a `timeout_ms` of their own. Default: 600000 (10 minutes).
+   */
+  modelTimeoutMs?: number;
+  /**
    * The connections to the spec's MCP servers (`mcp_servers`), opened on first use and shared by
    * the compiles given the same one; whoever makes it closes it (an executor closes its own).
    * Default: a new one for this compile, whose stdio servers hold the process only during a

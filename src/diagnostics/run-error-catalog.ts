@@ -105,7 +105,7 @@ export const RUN_ERRORS = {
   timeout: {
     phase: "node",
     summary:
-      "A node ran longer than its `timeout_ms`, or a model provider did not answer within the model's `timeout_ms`.",
+      "A node ran longer than its `timeout_ms`, or a model call took longer than the model's `timeout_ms` (default 10 minutes), naming the model.",
   },
   throttled: {
     phase: "node",

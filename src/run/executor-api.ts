@@ -14,7 +14,10 @@ import type { SizeLimits } from "./size-limits.js";
 import type { StoreChoice } from "./store.js";
 
 export interface ExecutorOptions
-  extends Pick<CompileOptions, "scripts" | "models" | "tools" | "env" | "offline" | "recording">,
+  extends Pick<
+      CompileOptions,
+      "scripts" | "models" | "tools" | "env" | "offline" | "recording" | "modelTimeoutMs"
+    >,
     CheckpointerOptions,
     SizeLimits {
   /**

@@ -72,7 +72,7 @@ export function graphLoader(
     async build(path, cache) {
       const doc = await loadSpec(path);
       const { saver: cp } = await saver();
-      const { models, tools, env, recording } = options;
+      const { models, tools, env, recording, modelTimeoutMs } = options;
       const given = await store();
       const compileOptions = {
         scripts,
@@ -80,6 +80,7 @@ export function graphLoader(
         tools,
         env,
         ...(recording ? { recording } : {}),
+        ...(modelTimeoutMs !== undefined ? { modelTimeoutMs } : {}),
         // Scripts given make the runs offline (script-key.ts), unless `offline: false`.
         offline: options.offline ?? options.scripts !== undefined,
         checkpointer: cp,

@@ -11,6 +11,7 @@ import { ExprEnvironment, ExprError, isTemplate } from "../../expr/index.js";
 import { isObject } from "../../spec/data.js";
 import { scrubber, secretValues } from "../../spec/secrets.js";
 import type { Model } from "../../spec/spec-types.generated.js";
+import { DEFAULT_MODEL_TIMEOUT_MS, withCallDeadline } from "./call-deadline.js";
 import { gatewayCostFetch } from "./gateway-cost.js";
 import { ModelConfigError } from "./model-config-error.js";
 import { modelSecrets } from "./model-secrets.js";
@@ -37,6 +38,8 @@ export interface ModelResolveOptions {
   expr?: ExprEnvironment;
   /** Records the model's provider exchanges, or answers from them offline (recording.ts). */
   recording?: ProviderRecording;
+  /** How long one call may take when the model sets no `timeout_ms` (call-deadline.ts). */
+  modelTimeoutMs?: number;
 }
 
 const PROVIDERS = MODEL_PROVIDER_CONFIG as Record<string, { package: string; className: string }>;
@@ -266,7 +269,12 @@ export async function resolveModel(
     const configurable = await initChatModel(modelName, { modelProvider: provider, ...fields });
     // initChatModel constructs the provider's model at once and wraps it to be reconfigurable at
     // run time, which we do not use: the model itself binds tools and structured output natively.
-    return await configurable._getModelInstance();
+    const model = await configurable._getModelInstance();
+    const ms =
+      typeof evaluated.timeout_ms === "number"
+        ? evaluated.timeout_ms
+        : (options.modelTimeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS);
+    return withCallDeadline(model, name, decl.model, ms);
   } catch (e) {
     const secrets = [...modelSecrets(decl, env), ...secretValues(evaluated)];
     const message = scrubber(secrets).text(String((e as Error)?.message ?? e).split("\n")[0]!);
