@@ -34,12 +34,12 @@ interface StepState {
 }
 
 function stateKey(s: StepState): string {
-  const active = [...s.active].map(([n, t]) => (t.many ? `${n}*` : n)).sort();
-  const barriers = [...s.barriers]
-    .filter(([, v]) => typeof v === "string" || v.size > 0)
-    .map(([k, v]) => `${k}:${typeof v === "string" ? v : [...v].sort().join("+")}`)
-    .sort();
-  return `${active.join(",")}|${barriers.join(",")}|${[...s.pending].sort().join(",")}`;
+  const active = [...s.active].map(([n, t]) => (t.many ? `${n}*` : n));
+  // A barrier holds a non-empty set of sources (or STUCK, HELD): it is removed, never emptied.
+  const barriers = [...s.barriers].map(
+    ([k, v]) => `${k}:${typeof v === "string" ? v : [...v].sort().join("+")}`,
+  );
+  return `${active.sort().join(",")}|${barriers.sort().join(",")}|${[...s.pending].sort().join(",")}`;
 }
 
 /** The states the step after `state` can be in. Completed joins are added to `firedJoins`. */
