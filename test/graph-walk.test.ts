@@ -90,7 +90,109 @@ describe("what runs together, as parallel-write says it", () => {
   });
 });
 
+describe("what runs several times in one step", () => {
+  const many = (edge: number, also: string) =>
+    `[parallel-write] \`b\` writes \`out\`, a \`replace\` channel, and can run several times in one step: the map at edges[${edge}] sends it work while it also is triggered after \`a\` (edges[${also}]) ${PW}`;
+
+  it("a node triggered by an edge and sent work by a map in the same step", async () => {
+    expect(
+      await findings("a b!", [
+        "{ from: START, to: a }",
+        "{ from: a, to: b }",
+        "{ from: a, map: { over: state.items, to: b } }",
+        "{ from: b, to: END }",
+      ]),
+    ).toEqual([many(2, "1")]);
+  });
+
+  it("names two of its reasons when there are three", async () => {
+    expect(
+      await findings("a b!", [
+        "{ from: START, to: a }",
+        "{ from: a, to: b }",
+        "{ from: a, map: { over: state.items, to: b } }",
+        "{ from: a, map: { over: state.items, to: b } }",
+        "{ from: b, to: END }",
+      ]),
+    ).toEqual([many(3, "1")]);
+  });
+
+  it("START's route picks one target: START runs once", async () => {
+    expect(
+      await findings("b! c!", [
+        "{ from: START, route: [{ when: state.x == 'a', to: b }, { default: c }] }",
+        "{ from: b, to: END }",
+        "{ from: c, to: END }",
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("a join fires once per round of its sources", () => {
+  it("a route from a join waits for all its sources again after it fired", async () => {
+    // Round one: a, then e beside b, then the join fires into c. c goes back to a: a alone does
+    // not fire the join again, so c never runs beside e.
+    expect(
+      await findings("a b0 b c! e!", [
+        "{ from: START, to: [a, b0] }",
+        "{ from: b0, to: b }",
+        "{ from: a, to: e }",
+        "{ from: e, to: END }",
+        "{ from: [a, b], route: [{ when: state.x == 'a', to: c }, { default: END }] }",
+        "{ from: c, route: [{ when: state.x == 'a', to: a }, { default: END }] }",
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("deferred nodes run once per release", () => {
+  // `d` and the map's `t` both write `out`: `t` runs several times in one step (reported), but
+  // never beside `d`, which ran the step before.
+  const tMany = (edge: number) =>
+    `[parallel-write] \`t\` writes \`out\`, a \`replace\` channel, and can run several times in one step: the map at edges[${edge}] runs it once per item of \`state.items\`, in parallel ${PW}`;
+
+  it("a join into a deferred node, released when its map sends", async () => {
+    expect(
+      await findings("a b d*! t!", [
+        "{ from: START, to: [a, b] }",
+        "{ from: [a, b], to: d }",
+        "{ from: d, map: { over: state.items, to: t } }",
+        "{ from: t, to: END }",
+      ]),
+    ).toEqual([tMany(2)]);
+  });
+
+  it("a deferred node triggered by an edge, released when its map sends", async () => {
+    expect(
+      await findings("a b b2 d*! t!", [
+        "{ from: START, to: [a, b] }",
+        "{ from: a, to: d }",
+        "{ from: b, to: b2 }",
+        "{ from: b2, to: END }",
+        "{ from: d, map: { over: state.items, to: t } }",
+        "{ from: t, to: END }",
+      ]),
+    ).toEqual([tMany(4)]);
+  });
+});
+
 describe("what runs at all, as unreachable-node says it", () => {
+  it("a node that never runs is not asked what it runs beside", async () => {
+    // `d` writes `out` but its join never completes: unreachable-node, and no parallel-write.
+    expect(
+      await findings("a b c d!", [
+        "{ from: START, to: a }",
+        "{ from: a, route: [{ when: state.x == 'a', to: b }, { default: c }] }",
+        "{ from: [b, c], to: d }",
+        "{ from: d, to: END }",
+        "{ from: b, to: END }",
+        "{ from: c, to: END }",
+      ]),
+    ).toEqual([
+      "[unreachable-node] node `d` can never run: the join at edges[2] waits until `b` and `c` have both run, and no run reaches both (hint: if only some of them run, give each its own edge to the node instead of a join)",
+    ]);
+  });
+
   it("a join into a deferred node fires once both sources have run", async () => {
     expect(
       await findings("a b d*", [

@@ -155,6 +155,8 @@ describe("super-steps", () => {
     ]);
     expect(s.ran.has("d")).toBe(false);
     expect(s.firedJoins.size).toBe(0);
+    expect(s.together("a", "d")).toBeUndefined();
+    expect(s.together("d", "a")).toBeUndefined();
   });
 
   it("a join into END waits for nothing", () => {
@@ -360,16 +362,49 @@ describe("step states", () => {
   });
 
   it("a join into END holds no barrier: it causes nothing", () => {
-    // START, a, then b or c: the join's progress is not part of the state.
+    // START, a, b0, then b (one state, whether the join has seen `a` or not).
     expect(
-      statesExplored("a b c", [
-        "{ from: START, to: a }",
-        "{ from: a, route: [{ when: x, to: b }, { default: c }] }",
+      statesExplored("a b0 b", [
+        "{ from: START, route: [{ when: x, to: a }, { default: b0 }] }",
+        "{ from: a, to: b }",
+        "{ from: b0, to: b }",
         "{ from: [a, b], route: [{ when: x, to: END }, { default: END }] }",
+        "{ from: [a, b0], to: END }",
         "{ from: b, to: END }",
-        "{ from: c, to: END }",
       ]),
     ).toBe(4);
+  });
+
+  it("the order sources, barriers and waiting nodes arrived in does not make a new state", () => {
+    // a and b start each other or go on to x: the joins' progress after `a` then `b` is the same
+    // state as after `b` then `a` (c never runs, so no join completes).
+    expect(
+      statesExplored("a b c x z", [
+        "{ from: START, route: [{ when: x, to: a }, { default: b }] }",
+        "{ from: a, route: [{ when: x, to: b }, { default: x }] }",
+        "{ from: b, route: [{ when: x, to: a }, { default: x }] }",
+        "{ from: x, to: END }",
+        "{ from: [a, b, c], to: z }",
+        "{ from: [a, c], to: z }",
+        "{ from: [b, c], to: z }",
+        "{ from: c, to: END }",
+        "{ from: z, to: END }",
+      ]),
+    ).toBe(10);
+    // d1 and d2 wait in either order: START, p, q, {r, d1 waiting}, {r2, d2 waiting}, {x, both
+    // waiting}, {d1, d2}.
+    expect(
+      statesExplored("p q r r2 x d1* d2*", [
+        "{ from: START, route: [{ when: x, to: p }, { default: q }] }",
+        "{ from: p, to: [d1, r] }",
+        "{ from: r, to: [d2, x] }",
+        "{ from: q, to: [d2, r2] }",
+        "{ from: r2, to: [d1, x] }",
+        "{ from: x, to: END }",
+        "{ from: d1, to: END }",
+        "{ from: d2, to: END }",
+      ]),
+    ).toBe(7);
   });
 });
 
@@ -423,6 +458,57 @@ describe("step states of joins and deferred nodes", () => {
       "{ from: START, to: [n2, n1] }",
     ];
     expect(statesExplored("n0 n1 n2*", edges)).toBe(42);
+  });
+
+  it("a static join into a node and a deferred node holds the deferred one's barrier only", () => {
+    // START, {a, b}, {c} with d's barrier held, {d}.
+    expect(
+      statesExplored("a b c d*", [
+        "{ from: START, to: [a, b] }",
+        "{ from: [a, b], to: [c, d] }",
+        "{ from: c, to: END }",
+        "{ from: d, to: END }",
+      ]),
+    ).toBe(4);
+    const s = steps("a b c", [
+      "{ from: START, to: [a, b] }",
+      "{ from: [a, b], to: [c, END] }",
+      "{ from: c, to: END }",
+    ]);
+    expect([...s.ran].sort()).toEqual(["a", "b", "c"]);
+  });
+
+  it("each channel a node may consume is a choice: an edge's, a join's, one left stuck", () => {
+    // n is triggered by a's edge as the join completes: it consumes one, the other stays (stuck
+    // join) or is gone (edge); when a runs again the stuck join is a channel again.
+    const direct = [
+      "{ from: START, to: [a, b] }",
+      "{ from: a, to: n }",
+      "{ from: [a, b], to: n }",
+      "{ from: n, route: [{ when: x, to: a }, { default: END }] }",
+    ];
+    expect(statesExplored("a b n", direct)).toBe(8);
+    // Three channels at once: the edge and two joins.
+    const three = [...direct, "{ from: [b, a], to: n }"];
+    expect(statesExplored("a b n", three)).toBe(18);
+    // A deferred node both waiting (an edge) and held (a join) when it is released.
+    const deferred = [
+      "{ from: START, to: [a, b] }",
+      "{ from: a, to: [d, a2] }",
+      "{ from: a2, to: END }",
+      "{ from: [a, b], to: d }",
+      "{ from: d, route: [{ when: x, to: a }, { default: END }] }",
+    ];
+    expect(statesExplored("a a2 b d*", deferred)).toBe(11);
+    // Two joins into a deferred node complete before its release: one is consumed, one stuck.
+    const two = [
+      "{ from: START, to: s }",
+      "{ from: s, to: [a, b, c] }",
+      "{ from: [a, b], to: d }",
+      "{ from: [b, c], to: d }",
+      "{ from: d, route: [{ when: x, to: s }, { default: END }] }",
+    ];
+    expect(statesExplored("s a b c d*", two)).toBe(9);
   });
 
   it("an error handler that goes to END runs nothing", () => {
