@@ -145,6 +145,26 @@ describe("a join fires once per round of its sources", () => {
   });
 });
 
+describe("a join that fired starts over", () => {
+  it("the last source running again alone does not fire it", async () => {
+    // Round one: {a, b0}, {e, b} (the join fires), {c}. c goes round through b0 and g: {b0, g},
+    // {b, h}, {k}: b alone does not fire the join, so c never runs beside k.
+    expect(
+      await findings("a b0 b c! e g h k!", [
+        "{ from: START, to: [a, b0] }",
+        "{ from: b0, to: b }",
+        "{ from: a, to: e }",
+        "{ from: e, to: END }",
+        "{ from: [a, b], route: [{ when: state.x == 'a', to: c }, { default: END }] }",
+        "{ from: c, to: [b0, g] }",
+        "{ from: g, to: h }",
+        "{ from: h, to: k }",
+        "{ from: k, to: END }",
+      ]),
+    ).toEqual([]);
+  });
+});
+
 describe("deferred nodes run once per release", () => {
   // `d` and the map's `t` both write `out`: `t` runs several times in one step (reported), but
   // never beside `d`, which ran the step before.
