@@ -53,6 +53,28 @@ export const groups = {
     golden: ["parallel-write"],
     watch: ["src/check/**"],
   },
+  "graph-walk": {
+    // The graph walk behind the static rules: the step exploration, the loops, the stepper.
+    mutate: [
+      "src/check/graph/explore-steps.ts",
+      "src/check/graph/loops.ts",
+      "src/check/graph/stepper.ts",
+    ],
+    // Quick files only: the golden fixtures of the rules that read the walk, and the walk's own
+    // small graphs. Not test/graph-langgraph.test.ts (random graphs run on real LangGraph:
+    // seconds per mutant) nor test/subgraph-rules.test.ts (compiles and runs).
+    tests: ["test/golden.test.ts", "test/graph.test.ts", "test/graph-walk.test.ts"],
+    golden: [
+      "endless-loop",
+      "no-path-to-end",
+      "parallel-write",
+      "unreachable-node",
+      "missing-entry",
+      "route-no-default",
+      "unknown-node",
+    ],
+    watch: ["src/check/**", "src/spec/control-flow.ts"],
+  },
   "state-keys": {
     mutate: ["src/check/rules/unknown-state-key.ts", "src/check/rules/expression-type.ts"],
     tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],

@@ -1,10 +1,8 @@
 /**
  * The graph model's super-step analysis: which nodes can run in the same step.
- * Small graphs with known answers, then random graphs checked against real LangGraph runs.
+ * Small graphs with known answers (random graphs against real LangGraph runs:
+ * test/graph-langgraph.test.ts).
  */
-import { RunnableLambda } from "@langchain/core/runnables";
-import { Annotation, Send, StateGraph } from "@langchain/langgraph";
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { analyseSteps, type StepAnalysis } from "../src/check/graph/steps.js";
 import { nodeWrites } from "../src/check/node-writes.js";
@@ -157,6 +155,8 @@ describe("super-steps", () => {
     ]);
     expect(s.ran.has("d")).toBe(false);
     expect(s.firedJoins.size).toBe(0);
+    expect(s.together("a", "d")).toBeUndefined();
+    expect(s.together("d", "a")).toBeUndefined();
   });
 
   it("a join into END waits for nothing", () => {
@@ -308,173 +308,217 @@ edges: [{ from: START, to: llm }]
   });
 });
 
-/** Random graphs per run; raise with GRAPH_ORACLE_RUNS=2000 for a longer search. */
-const ORACLE_RUNS = Number(process.env.GRAPH_ORACLE_RUNS ?? 150);
+/**
+ * How many distinct step states the exact analysis explores: the smallest budget (`maxStates`) it
+ * finishes within. A state is the set of tasks (a map target's many runs apart from its one run),
+ * the join barriers part-way, complete-but-stuck or held, and the deferred nodes waiting: two ways
+ * to one state are explored once, and states that differ are each explored.
+ */
+function statesExplored(nodes: string, edges: string[], fields: Record<string, string> = {}) {
+  const model = buildGraph(spec(nodes, edges, fields));
+  for (let n = 1; n < 500; n++) if (analyseSteps(model, { maxStates: n }).exact) return n;
+  throw new Error("more than 500 states");
+}
 
-describe("super-steps against real LangGraph runs", () => {
-  type RandomEdge =
-    | { kind: "static"; from: string; to: string[] }
-    | { kind: "join"; from: string[]; to: string }
-    | { kind: "route" | "router"; from: string; to: string[] }
-    | { kind: "map"; from: string; to: string };
+describe("step states", () => {
+  it("a state reached two ways is one state, whatever order its tasks were triggered in", () => {
+    // START, p, q, then {b, c} from either.
+    expect(
+      statesExplored("p q b c", [
+        "{ from: START, route: [{ when: x, to: p }, { default: q }] }",
+        "{ from: p, to: [b, c] }",
+        "{ from: q, to: [c, b] }",
+        "{ from: b, to: END }",
+        "{ from: c, to: END }",
+      ]),
+    ).toBe(4);
+  });
 
-  const graphArb = fc.integer({ min: 2, max: 5 }).chain((n) => {
-    const names = Array.from({ length: n }, (_, i) => `n${i}`);
-    const node = fc.constantFrom(...names);
-    const source = fc.constantFrom("START", ...names);
-    const targets = fc.uniqueArray(fc.constantFrom(...names, "END"), {
-      minLength: 1,
-      maxLength: 3,
-    });
-    const edge: fc.Arbitrary<RandomEdge> = fc.oneof(
-      fc.record({ kind: fc.constant("static" as const), from: source, to: targets }),
-      fc.record({
-        kind: fc.constant("join" as const),
-        from: fc.uniqueArray(node, { minLength: 2, maxLength: 3 }),
-        to: node,
-      }),
-      fc.record({
-        kind: fc.constantFrom("route" as const, "router" as const),
-        from: source,
-        to: targets,
-      }),
-      fc.record({ kind: fc.constant("map" as const), from: source, to: node }),
+  it("a map target's many runs and one run are two states, per target", () => {
+    // START, p, q, b, b many, c, c many (no item: the run is over).
+    expect(
+      statesExplored("p q b c", [
+        "{ from: START, route: [{ when: x, to: p }, { default: q }] }",
+        "{ from: p, map: { over: state.x, to: b } }",
+        "{ from: q, map: { over: state.x, to: c } }",
+        "{ from: b, to: END }",
+        "{ from: c, to: END }",
+      ]),
+    ).toBe(7);
+  });
+
+  it("a join part-way is a state of its own, by which sources it has seen", () => {
+    // START, b, c, then x with the join holding b, and x with it holding c (d never runs).
+    expect(
+      statesExplored("b c x d z", [
+        "{ from: START, route: [{ when: x, to: b }, { default: c }] }",
+        "{ from: b, to: x }",
+        "{ from: c, to: x }",
+        "{ from: x, to: END }",
+        "{ from: [b, c, d], to: z }",
+        "{ from: z, to: END }",
+      ]),
+    ).toBe(5);
+  });
+
+  it("a join into END holds no barrier: it causes nothing", () => {
+    // START, a, b0, then b (one state, whether the join has seen `a` or not).
+    expect(
+      statesExplored("a b0 b", [
+        "{ from: START, route: [{ when: x, to: a }, { default: b0 }] }",
+        "{ from: a, to: b }",
+        "{ from: b0, to: b }",
+        "{ from: [a, b], route: [{ when: x, to: END }, { default: END }] }",
+        "{ from: [a, b0], to: END }",
+        "{ from: b, to: END }",
+      ]),
+    ).toBe(4);
+  });
+
+  it("the order sources, barriers and waiting nodes arrived in does not make a new state", () => {
+    // a and b start each other or go on to x: the joins' progress after `a` then `b` is the same
+    // state as after `b` then `a` (c never runs, so no join completes).
+    expect(
+      statesExplored("a b c x z", [
+        "{ from: START, route: [{ when: x, to: a }, { default: b }] }",
+        "{ from: a, route: [{ when: x, to: b }, { default: x }] }",
+        "{ from: b, route: [{ when: x, to: a }, { default: x }] }",
+        "{ from: x, to: END }",
+        "{ from: [a, b, c], to: z }",
+        "{ from: [a, c], to: z }",
+        "{ from: [b, c], to: z }",
+        "{ from: c, to: END }",
+        "{ from: z, to: END }",
+      ]),
+    ).toBe(10);
+    // d1 and d2 wait in either order: START, p, q, {r, d1 waiting}, {r2, d2 waiting}, {x, both
+    // waiting}, {d1, d2}.
+    expect(
+      statesExplored("p q r r2 x d1* d2*", [
+        "{ from: START, route: [{ when: x, to: p }, { default: q }] }",
+        "{ from: p, to: [d1, r] }",
+        "{ from: r, to: [d2, x] }",
+        "{ from: q, to: [d2, r2] }",
+        "{ from: r2, to: [d1, x] }",
+        "{ from: x, to: END }",
+        "{ from: d1, to: END }",
+        "{ from: d2, to: END }",
+      ]),
+    ).toBe(7);
+  });
+});
+
+describe("step states of joins and deferred nodes", () => {
+  it("a join into a deferred node is held until the release, then runs once", () => {
+    // START, {a, b}, then d released: the held barrier is a state of its own only while other
+    // nodes run beside it.
+    const edges = [
+      "{ from: START, to: [a, b] }",
+      "{ from: [a, b], to: d }",
+      "{ from: d, to: END }",
+    ];
+    expect(statesExplored("a b d*", edges)).toBe(3);
+    const s = steps("a b d*", edges);
+    expect([...s.ran].sort()).toEqual(["a", "b", "d"]);
+    expect(s.firedJoins).toEqual(new Set([1]));
+    // Held while `c` runs on: START, {a, b, c}, {c2} with the barrier held, {d}.
+    const later = [
+      ...edges,
+      "{ from: START, to: c }",
+      "{ from: c, to: c2 }",
+      "{ from: c2, to: END }",
+    ];
+    expect(statesExplored("a b c c2 d*", later)).toBe(4);
+    expect(together(steps("a b c c2 d*", later), "d", "c2")).toBe(false);
+  });
+
+  it("a deferred node triggered by an edge waits as a pending node, one state per wait", () => {
+    // START, {a, b}, {b2} with d pending, {d}.
+    expect(
+      statesExplored("a b b2 d*", [
+        "{ from: START, to: [a, b] }",
+        "{ from: a, to: d }",
+        "{ from: b, to: b2 }",
+        "{ from: b2, to: END }",
+        "{ from: d, to: END }",
+      ]),
+    ).toBe(4);
+  });
+
+  it("a join left complete and unconsumed is a state of its own (stuck)", () => {
+    // The graph of "a join completed while its target is triggered another way…" above: each
+    // choice of which channel n1 consumes, and each barrier left stuck, is explored once — 42
+    // states as of this writing, pinned so that a change to what a state holds is noticed.
+    const edges = [
+      "{ from: START, to: n0 }",
+      "{ from: [n0, n2], to: n1 }",
+      "{ from: [n2, n1], to: n1 }",
+      "{ from: n2, route: [{ when: x, to: n2 }, { default: n0 }] }",
+      "{ from: n2, map: { over: state.x, to: n0 } }",
+      "{ from: START, to: [n2, n1] }",
+    ];
+    expect(statesExplored("n0 n1 n2*", edges)).toBe(42);
+  });
+
+  it("a static join into a node and a deferred node holds the deferred one's barrier only", () => {
+    // START, {a, b}, {c} with d's barrier held, {d}.
+    expect(
+      statesExplored("a b c d*", [
+        "{ from: START, to: [a, b] }",
+        "{ from: [a, b], to: [c, d] }",
+        "{ from: c, to: END }",
+        "{ from: d, to: END }",
+      ]),
+    ).toBe(4);
+    const s = steps("a b c", [
+      "{ from: START, to: [a, b] }",
+      "{ from: [a, b], to: [c, END] }",
+      "{ from: c, to: END }",
+    ]);
+    expect([...s.ran].sort()).toEqual(["a", "b", "c"]);
+  });
+
+  it("each channel a node may consume is a choice: an edge's, a join's, one left stuck", () => {
+    // n is triggered by a's edge as the join completes: it consumes one, the other stays (stuck
+    // join) or is gone (edge); when a runs again the stuck join is a channel again.
+    const direct = [
+      "{ from: START, to: [a, b] }",
+      "{ from: a, to: n }",
+      "{ from: [a, b], to: n }",
+      "{ from: n, route: [{ when: x, to: a }, { default: END }] }",
+    ];
+    expect(statesExplored("a b n", direct)).toBe(8);
+    // Three channels at once: the edge and two joins.
+    const three = [...direct, "{ from: [b, a], to: n }"];
+    expect(statesExplored("a b n", three)).toBe(18);
+    // A deferred node both waiting (an edge) and held (a join) when it is released.
+    const deferred = [
+      "{ from: START, to: [a, b] }",
+      "{ from: a, to: [d, a2] }",
+      "{ from: a2, to: END }",
+      "{ from: [a, b], to: d }",
+      "{ from: d, route: [{ when: x, to: a }, { default: END }] }",
+    ];
+    expect(statesExplored("a a2 b d*", deferred)).toBe(11);
+    // Two joins into a deferred node complete before its release: one is consumed, one stuck.
+    const two = [
+      "{ from: START, to: s }",
+      "{ from: s, to: [a, b, c] }",
+      "{ from: [a, b], to: d }",
+      "{ from: [b, c], to: d }",
+      "{ from: d, route: [{ when: x, to: s }, { default: END }] }",
+    ];
+    expect(statesExplored("s a b c d*", two)).toBe(9);
+  });
+
+  it("an error handler that goes to END runs nothing", () => {
+    const s = steps(
+      "a b",
+      ["{ from: START, to: a }", "{ from: a, to: b }", "{ from: b, to: END }"],
+      {
+        a: "on_error: { goto: END }",
+      },
     );
-    return fc.record({
-      names: fc.constant(names),
-      deferred: fc.array(fc.boolean(), { minLength: n, maxLength: n }),
-      entry: node,
-      edges: fc.array(edge, { minLength: 1, maxLength: 7 }),
-    });
+    expect([...s.ran].sort()).toEqual(["a", "b"]);
   });
-
-  type RandomGraph = typeof graphArb extends fc.Arbitrary<infer T> ? T : never;
-
-  const toSpec = (g: RandomGraph): unknown => ({
-    version: 1,
-    name: "random",
-    state: { x: { type: "string" } },
-    nodes: Object.fromEntries(
-      g.names.map((n, i) => [n, { kind: "set", values: { x: "a" }, defer: g.deferred[i] }]),
-    ),
-    edges: [
-      { from: "START", to: g.entry },
-      ...g.edges.map((e) =>
-        e.kind === "static" || e.kind === "join"
-          ? { from: e.from, to: e.to }
-          : e.kind === "route"
-            ? { from: e.from, route: e.to.map((t) => ({ when: "true", to: t })) }
-            : e.kind === "router"
-              ? { from: e.from, router: { module: "r.ts", to: e.to } }
-              : { from: e.from, map: { over: "state.x", to: e.to } },
-      ),
-    ],
-  });
-
-  /** A small seeded PRNG, so a failing run can be replayed. */
-  const prng = (seed: number) => () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-
-  /** Runs the graph on LangGraph with random route choices; returns the nodes of each step. */
-  async function run(g: RandomGraph, seed: number): Promise<string[][] | undefined> {
-    const random = prng(seed);
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-    const log: [string, number][] = [];
-    // Maps inside cycles multiply tasks every step (3 sends a step for 12 steps is 3^12 tasks):
-    // bound each run. Steps logged before the cut-off are still real observations.
-    let sends = 0;
-    let tasks = 0;
-    const State = Annotation.Root({ x: Annotation<string> });
-    const builder = new StateGraph(State);
-    g.names.forEach((n, i) => {
-      builder.addNode(
-        n,
-        ((_: unknown, config: { metadata?: Record<string, unknown> }) => {
-          if (++tasks > 200) throw new Error("task budget spent");
-          log.push([n, Number(config.metadata?.langgraph_step)]);
-          return {};
-        }) as unknown as Parameters<typeof builder.addNode>[1],
-        g.deferred[i] ? { defer: true } : {},
-      );
-    });
-    const any = builder as unknown as {
-      addEdge(from: string | string[], to: string): void;
-      addConditionalEdges(from: string, path: RunnableLambda<unknown, unknown>): void;
-    };
-    /** LangGraph names a branch after its runnable; two from one node need two names. */
-    const named = (name: string, f: (s: unknown) => unknown) => {
-      const r = RunnableLambda.from(f);
-      r.name = name;
-      return r;
-    };
-    any.addEdge("__start__", g.entry);
-    const id = (n: string) => (n === "START" ? "__start__" : n === "END" ? "__end__" : n);
-    g.edges.forEach((e, i) => {
-      if (e.kind === "static") for (const t of e.to) any.addEdge(id(e.from), id(t));
-      else if (e.kind === "join") any.addEdge(e.from, e.to);
-      else if (e.kind === "route")
-        any.addConditionalEdges(
-          id(e.from),
-          named(`e${i}`, () => id(pick(e.to))),
-        );
-      else if (e.kind === "router")
-        any.addConditionalEdges(
-          id(e.from),
-          named(`e${i}`, () => {
-            const some = e.to.filter(() => random() < 0.5);
-            return (some.length ? some : [pick(e.to)]).map(id);
-          }),
-        );
-      else
-        any.addConditionalEdges(
-          id(e.from),
-          named(`e${i}`, () => {
-            const count = sends > 40 ? 0 : pick([0, 1, 2, 3]);
-            sends += count;
-            return Array.from({ length: count }, () => new Send(e.to as string, {}));
-          }),
-        );
-    });
-    let compiled: { invoke(input: unknown, config: unknown): Promise<unknown> };
-    try {
-      compiled = builder.compile() as typeof compiled;
-    } catch {
-      return undefined; // a graph LangGraph itself rejects (e.g. a node nothing leads to)
-    }
-    await compiled.invoke({}, { recursionLimit: 12 }).catch(() => undefined);
-    const byStep = new Map<number, string[]>();
-    for (const [n, step] of log) byStep.set(step, [...(byStep.get(step) ?? []), n]);
-    return [...byStep.values()];
-  }
-
-  it(
-    "every pair seen in one step of a real run is predicted",
-    async () => {
-      let compared = 0;
-      await fc.assert(
-        fc.asyncProperty(graphArb, fc.integer(), async (g, seed) => {
-          const analysis = analyseSteps(buildGraph(toSpec(g)));
-          for (let r = 0; r < 4; r++) {
-            const seen = await run(g, seed + r);
-            if (!seen) return;
-            compared++;
-            for (const step of seen) {
-              for (const [i, a] of step.entries()) {
-                expect(analysis.ran.has(a), `${a} ran`).toBe(true);
-                for (const b of step.slice(i + 1))
-                  expect(analysis.together(a, b), `${a} with ${b}`).toBeDefined();
-              }
-            }
-          }
-        }),
-        { numRuns: ORACLE_RUNS },
-      );
-      expect(compared).toBeGreaterThan(ORACLE_RUNS / 2);
-    },
-    30_000 + ORACLE_RUNS * 200,
-  );
 });

@@ -34,12 +34,12 @@ interface StepState {
 }
 
 function stateKey(s: StepState): string {
-  const active = [...s.active].map(([n, t]) => (t.many ? `${n}*` : n)).sort();
-  const barriers = [...s.barriers]
-    .filter(([, v]) => typeof v === "string" || v.size > 0)
-    .map(([k, v]) => `${k}:${typeof v === "string" ? v : [...v].sort().join("+")}`)
-    .sort();
-  return `${active.join(",")}|${barriers.join(",")}|${[...s.pending].sort().join(",")}`;
+  const barriers = [...s.barriers].map(([k, v]) => [k, typeof v === "string" ? v : [...v].sort()]);
+  return JSON.stringify([
+    [...s.active].map(([n, t]) => [n, t.many]).sort(),
+    barriers.sort(),
+    [...s.pending].sort(),
+  ]);
 }
 
 /** The states the step after `state` can be in. Completed joins are added to `firedJoins`. */
@@ -59,7 +59,7 @@ function successors(
     const barriers = effects.marks.size ? new Map(state.barriers) : state.barriers;
     const completed: Barrier[] = [];
     for (const [index, sources] of effects.marks) {
-      for (const b of st.barriers.get(index) ?? []) {
+      for (const b of st.barriers.get(index)!) {
         const before = barriers.get(b.key);
         if (typeof before === "string") continue; // complete already: the write changes nothing
         const seen = new Set([...(before ?? []), ...sources]);
@@ -177,9 +177,10 @@ function nextStates(
     const released = new Map<string, (string | undefined)[]>();
     for (const n of pending) released.set(n, [undefined]);
     for (const [key, value] of barriers) {
-      const target = st.barrierByKey.get(key)?.target;
-      if (value === HELD && target !== undefined)
-        released.set(target, [...(released.get(target) ?? []), key]);
+      if (value !== HELD) continue;
+      // Only a static join's barrier is held: it has a target.
+      const target = st.barrierByKey.get(key)!.target!;
+      released.set(target, [...(released.get(target) ?? []), key]);
     }
     for (const [n, channels] of released) {
       for (const b of st.barriersInto.get(n) ?? [])
@@ -197,7 +198,6 @@ function nextStates(
     );
   }
   if (active.size === 0) return []; // the run is over
-  if (outcomes.length === 1) return [{ active, barriers: outcomes[0]!, pending }];
   return outcomes.map((b) => ({ active: new Map(active), barriers: b, pending: new Set(pending) }));
 }
 
@@ -291,7 +291,7 @@ export class CoRuns {
     if (!partners) {
       partners = new Set<string>();
       for (const i of this.stepsOf.get(node) ?? [])
-        for (const n of this.steps[i]!.keys()) if (n !== node && n !== START) partners.add(n);
+        for (const n of this.steps[i]!.keys()) if (n !== node) partners.add(n); // START runs alone
       this.partnersOf.set(node, partners);
     }
     return partners;

@@ -65,13 +65,13 @@ export function exitlessLoops(graph: GraphModel, reachable: ReadonlySet<string>)
   const live = graph.nodes.filter((n) => reachable.has(n));
   const exits = reach([END, ...deadEnds(graph, reachable)], predecessors(graph.flow));
   const trapped = live.filter((n) => !exits.has(n));
-  if (trapped.length === 0) return [];
   const order = new Map(graph.nodes.map((n, i) => [n, i]));
   const sccs = components(trapped, graph.flow);
   const sccOf = new Map(sccs.flatMap((c, i) => c.map((n) => [n, i] as const)));
   return sccs
     .filter((scc, i) =>
-      scc.every((n) => [...(graph.flow.get(n) ?? [])].every((m) => sccOf.get(m) === i)),
+      // A trapped node has edges: one without is a dead end, an exit.
+      scc.every((n) => [...graph.flow.get(n)!].every((m) => sccOf.get(m) === i)),
     )
     .map((scc) => scc.sort((a, b) => order.get(a)! - order.get(b)!));
 }

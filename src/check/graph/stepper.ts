@@ -22,7 +22,7 @@ export interface Stepper {
   model: GraphModel;
   /** Edges leaving one node (or START), joins excluded. */
   out: Map<string, GraphEdge[]>;
-  /** Joins that trigger a node, by source. A join into END only is left out: it waits for nothing. */
+  /** Joins that trigger a node, by source. A join into END only is left out: it causes nothing. */
   joinsOf: Map<string, GraphEdge[]>;
   /** Join edge index → its barriers. */
   barriers: Map<number, Barrier[]>;
@@ -48,18 +48,16 @@ export function stepper(model: GraphModel): Stepper {
     if (e.sources.length === 1) {
       push(out, e.sources[0]!, e);
     } else if (e.targets.some((t) => t.name !== END)) {
-      const targets = [...new Set(e.targets.map((t) => t.name).filter((n) => n !== END))];
-      const own: Barrier[] =
-        e.kind === "static"
-          ? targets.map((target) => ({ key: `${e.index}>${target}`, join: e, target }))
-          : [{ key: String(e.index), join: e }];
+      let own: Barrier[];
+      if (e.kind === "static") {
+        const targets = new Set(e.targets.map((t) => t.name).filter((n) => n !== END));
+        own = [...targets].map((target) => ({ key: `${e.index}>${target}`, join: e, target }));
+        for (const b of own) push(barriersInto, b.target!, b);
+      } else own = [{ key: String(e.index), join: e }];
       barriers.set(e.index, own);
-      for (const b of own) if (b.target !== undefined) push(barriersInto, b.target, b);
       for (const s of e.sources) push(joinsOf, s, e);
-    } else {
-      // Into END only: the same as an edge to END from each source.
-      for (const s of e.sources) push(out, s, { ...e, sources: [s] });
     }
+    // A join into END only is left out: like an edge to END from each source, it causes nothing.
   }
   const barrierByKey = new Map([...barriers.values()].flat().map((b) => [b.key, b]));
   return { model, out, joinsOf, barriers, barriersInto, barrierByKey, alternatives: new Map() };
