@@ -6,7 +6,6 @@
  * a replica killed with SIGKILL is found dead by its stale heartbeat, and its runs are released.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -126,21 +125,6 @@ describe.skipIf(!serverUrl())("two serve replicas on one PostgreSQL", () => {
       owner: "ann",
       topic: "x",
     });
-  });
-
-  it("a run's end moves its thread up in search (its status and the thread's time: one statement)", async () => {
-    const [a, b] = [replicas[0]!.client, replicas[1]!.client];
-    const tag = { order: randomUUID() };
-    const [x, y] = [
-      await a.threads.create({ metadata: tag }),
-      await a.threads.create({ metadata: tag }),
-    ];
-    // Each run adds 3 to the thread's `n`: x ends last, after y.
-    for (const t of [x, y, x])
-      expect(await a.runs.wait(t.thread_id, "three-steps", { input: {} })).toHaveProperty("n");
-    const found = await b.threads.search({ metadata: tag });
-    expect(found.map((t) => t.thread_id)).toEqual([x.thread_id, y.thread_id]);
-    expect((await b.runs.list(x.thread_id)).map((r) => r.status)).toEqual(["success", "success"]);
   });
 
   it("a run paused at an interrupt through one is resumed through the other", async () => {
