@@ -12,13 +12,18 @@
  *                 CPU turns; then the thread's state read for `runs.wait`'s answer
  *   app.fetch     the whole Hono app, without a socket: routing, auth and tenancy middleware,
  *                 body read and validation, assistant and thread look-ups, JSON answer
+ *   node:http     the same app on Node's HTTP server (@hono/node-server, as serve.ts), in this
+ *                 process, driven by an SDK Client in this process over loopback TCP: this
+ *                 layer's CPU less the SDK client's (measured on the serve layer) is the server's
+ *                 HTTP without a second process
  *   serve         `graphspec serve` in a process of its own, through the SDK: its CPU (/proc),
  *                 and the SDK client's in this process
  *
  * All in-process layers run in this process, alternating by round (medians of --rounds, each
  * --runs runs). Layers import the build's modules under dist/ (not the package entry): they are
  * the server's parts. Options: --checkpointer memory|sqlite (default memory), --rounds N
- * (default 7), --runs N (default 100), --root DIR (another checkout's build).
+ * (default 7), --runs N (default 100), --warmup N (runs of each layer first, default 1000),
+ * --root DIR (another checkout's build).
  */
 import { execSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -36,6 +41,7 @@ const { values: opts } = benchOptions(import.meta.url, {
   checkpointer: { type: "string", default: "memory" },
   rounds: { type: "string", default: "7" },
   runs: { type: "string", default: "100" },
+  warmup: { type: "string", default: "1000" },
   root: { type: "string" },
 });
 const ROOT = opts.root ? resolve(opts.root) : HERE;
@@ -92,6 +98,18 @@ async function parts(name) {
 }
 const reg = await parts("registry");
 const app = serverApp(await parts("app"), "0");
+// The same app again on Node's HTTP server in this process, as startServer listens (serve.ts).
+const { serve: listen } = await import(
+  pathToFileURL(join(ROOT, "node_modules/@hono/node-server/dist/index.mjs")).href
+);
+const httpApp = serverApp(await parts("http"), "0");
+const httpServer = await new Promise((ok) => {
+  const s = listen({ fetch: httpApp.fetch, hostname: "127.0.0.1", port: 0 }, () => ok(s));
+});
+const httpClient = new Client({
+  apiUrl: `http://127.0.0.1:${httpServer.address().port}`,
+  callerOptions: { maxRetries: 0 },
+});
 
 const child = spawn(
   process.execPath,
@@ -168,6 +186,13 @@ const layers = {
     );
     check(await res.json());
   },
+  "node:http": async () =>
+    check(
+      await httpClient.runs.wait(randomUUID(), "three-steps", {
+        input: {},
+        ifNotExists: "create",
+      }),
+    ),
   serve: async () =>
     check(
       await client.runs.wait(randomUUID(), "three-steps", { input: {}, ifNotExists: "create" }),
@@ -180,7 +205,11 @@ const ownCpu = () => {
 const RUNS = Number(opts.runs);
 const names = Object.keys(layers);
 const got = Object.fromEntries(names.map((n) => [n, []]));
-for (const run of Object.values(layers)) for (let i = 0; i < 30; i++) await run();
+// Warm-up: the serve process runs only its own layer, while the in-process layers share most of
+// their code (LangGraph's, the executor's): a function called once per run is optimized after
+// hundreds of runs, so too short a warm-up measures serve's JIT and heap still growing (its CPU
+// per run fell from 16 to 10 ms over its first 1,000 runs at load 28), not a server's steady state.
+for (const run of Object.values(layers)) for (let i = 0; i < Number(opts.warmup); i++) await run();
 for (let r = 0; r < Number(opts.rounds); r++)
   for (let i = 0; i < names.length; i++) {
     const n = names[(r + i) % names.length];
@@ -191,6 +220,8 @@ for (let r = 0; r < Number(opts.rounds); r++)
   }
 child.kill("SIGTERM");
 await new Promise((r) => child.once("exit", r));
+httpServer.closeAllConnections?.();
+await new Promise((r) => httpServer.close(r));
 await Promise.all([exec.close(), reg.exec.close()]);
 rmSync(dir, { recursive: true, force: true });
 
@@ -203,15 +234,20 @@ console.log(`before: ${loadBefore}\nafter:  ${uptime()}\n`);
 console.log("| layer | CPU ms/run | more than the layer above |");
 console.log("| --- | --- | --- |");
 let above;
+const sdk = med("serve", "own");
 for (const n of names.slice(0, -1)) {
-  const v = med(n, "own");
-  console.log(`| ${n} | ${v.toFixed(2)} | ${above === undefined ? "" : (v - above).toFixed(2)} |`);
+  // node:http: the server and the SDK client both in this process; the client's share is the
+  // serve layer's (the same client code and requests).
+  const v = n === "node:http" ? med(n, "own") - sdk : med(n, "own");
+  const what = n === "node:http" ? " (HTTP, loopback, this process)" : "";
+  console.log(
+    `| ${n === "node:http" ? "node:http (less the SDK client)" : n} | ${v.toFixed(2)} | ${above === undefined ? "" : (v - above).toFixed(2)}${what} |`,
+  );
   above = v;
 }
 const serve = med("serve", "serve");
-const sdk = med("serve", "own");
 console.log(
-  `| serve (its process) | ${serve.toFixed(2)} | ${(serve - above).toFixed(2)} (node:http, sockets) |`,
+  `| serve (its process) | ${serve.toFixed(2)} | ${(serve - above).toFixed(2)} (a process of its own) |`,
 );
 console.log(`| SDK client (this process) | ${sdk.toFixed(2)} | |`);
 console.log(

@@ -24,7 +24,8 @@
  * machine — with `uptime` before and after. It never fails on them.
  *
  * Options: --rounds N (default 5), --seconds S (per side per round, default 2),
- * --checkpointers sqlite,memory, --calls wait,stream, --clients 1,8,
+ * --checkpointers sqlite,memory, --calls wait,stream, --clients 1,8, --warmup N (runs of each
+ * side and call before measuring, default 300),
  * --root DIR (measure the graphspec build in that checkout instead of this one),
  * --compare DIR (also that checkout's `graphspec serve`, e.g. an older commit's, in the same
  * rounds: before and after under the same load),
@@ -54,6 +55,7 @@ const { values: opts } = benchOptions(import.meta.url, {
   checkpointers: { type: "string", default: "sqlite,memory" },
   calls: { type: "string", default: "wait,stream" },
   clients: { type: "string", default: "1,8" },
+  warmup: { type: "string", default: "300" },
   prof: { type: "string" },
   root: { type: "string" },
   compare: { type: "string" },
@@ -320,8 +322,11 @@ for (const checkpointer of list(opts.checkpointers)) {
     ...(other ? { other: { calls: sdkSides(sdk(other)), pid: other.pid } } : {}),
     ...(official ? { official: { calls: sdkSides(sdk(official)), pid: undefined } } : {}),
   };
-  // Warm-up: every side loads and compiles the graph, opens its database, JITs its paths.
-  for (let i = 0; i < 30; i++)
+  // Warm-up: every side loads and compiles the graph, opens its database, JITs its paths. A serve
+  // process runs only its own requests (the in-process sides share LangGraph's code), and a
+  // function called once per run is optimized only after hundreds of runs: 30 runs measured
+  // serve's JIT and heap still growing (bench/README.md, issue 26 item 4).
+  for (let i = 0; i < Number(opts.warmup); i++)
     for (const call of list(opts.calls)) {
       for (const s of Object.values(servers)) await s.calls[call]();
       await local[call]();

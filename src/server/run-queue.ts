@@ -38,6 +38,7 @@ export function runQueue(p: ServerParts): RunQueue {
     while (!stopped && driving() + launching.size < QUEUE_SLOTS) {
       const queued = await store.takeQueued(p.runs.replica, p.caps.maxRunning);
       if (!queued) return;
+      p.runs.tookQueued();
       // Not awaited: a run starts once its first step has had a turn (cpu-turns.ts), and a
       // busy tenant's run waiting for one must not hold another tenant's queued run back.
       const launched = launch(queued)

@@ -70,6 +70,14 @@ export interface StartRun {
    * again should this replica stop before it ends (none: it ends `interrupted` then).
    */
   queued?: { runId: string; createdAt: string; request: QueuedRequest | undefined };
+  /** What `refuseOverCap` read for this request: not read again when nothing changed since. */
+  capReading?: CapReading | undefined;
+}
+
+/** A tenant's running count as `refuseOverCap` read it, and when (`RunRegistry.capEpoch`). */
+export interface CapReading {
+  recorded: number;
+  epoch: number;
 }
 
 /** How many finished runs are kept (with their events) for `get`, `list` and `join`. */
@@ -125,6 +133,11 @@ export class RunRegistry {
   private readonly ledger: EventLedger;
   /** Runs started here, by tenant, not yet recorded as running (counted against the cap). */
   private readonly starting = new Map<string, number>();
+  /**
+   * Moves whenever this replica's running counts do (a run counted as starting, recorded or
+   * refused; a queued run taken): a count read at an unchanged epoch is still this replica's.
+   */
+  private capEpoch = 0;
   /** Fair turns on this process's thread between the tenants' runs (cpu-turns.ts). */
   readonly turns = new CpuTurns();
   /** Those waiting for a queued run to start here (`startedHere`), by run id. */
@@ -209,10 +222,18 @@ export class RunRegistry {
    * the request's body is read, so a tenant at its cap costs the server no body to read and parse.
    * `start` checks again (and counts) when the run starts.
    */
-  async refuseOverCap(tenant: string | undefined): Promise<void> {
+  async refuseOverCap(tenant: string | undefined): Promise<CapReading> {
     const key = tenantKey(tenant);
-    if ((await this.store.runningOf(key)) + (this.starting.get(key) ?? 0) >= this.maxRunning)
+    const epoch = this.capEpoch;
+    const recorded = await this.store.runningOf(key);
+    if (recorded + (this.starting.get(key) ?? 0) >= this.maxRunning)
       throw tooManyRunning(this.maxRunning);
+    return { recorded, epoch };
+  }
+
+  /** This replica took a queued run: the records count it as running from now on. */
+  tookQueued(): void {
+    this.capEpoch++;
   }
 
   /**
@@ -237,14 +258,25 @@ export class RunRegistry {
     // taken): the records' count, and those started here but not recorded yet — checked and
     // counted with no await between, so concurrent requests here cannot overshoot.
     const tenant = tenantKey(s.tenant);
-    const recorded = s.queued ? 0 : await this.store.runningOf(tenant);
+    // The count read before the body was, when nothing of this replica's counts moved since:
+    // the same check again, without asking the records a second time on every run.
+    const read = s.capReading;
+    const recorded = s.queued
+      ? 0
+      : read && read.epoch === this.capEpoch
+        ? read.recorded
+        : await this.store.runningOf(tenant);
     if (!s.queued && recorded + (this.starting.get(tenant) ?? 0) >= this.maxRunning)
       throw tooManyRunning(this.maxRunning);
     let counted = !s.queued;
-    if (counted) this.starting.set(tenant, (this.starting.get(tenant) ?? 0) + 1);
+    if (counted) {
+      this.starting.set(tenant, (this.starting.get(tenant) ?? 0) + 1);
+      this.capEpoch++;
+    }
     const uncount = () => {
       if (!counted) return;
       counted = false;
+      this.capEpoch++;
       const n = (this.starting.get(tenant) ?? 1) - 1;
       if (n > 0) this.starting.set(tenant, n);
       else this.starting.delete(tenant);
@@ -374,6 +406,8 @@ export class RunRegistry {
           : "error";
         run.record.updated_at = new Date().toISOString();
         const error = run.result?.error ?? run.thrown;
+        // Its end, and its thread's record moving up in search (newest update first): one write.
+        let touched = !ran;
         if (run.handBack && run.request && error?.code === "cancelled") {
           // This replica stops: the run goes back to the queue, to go on from its checkpoint.
           run.record.status = "pending";
@@ -390,10 +424,15 @@ export class RunRegistry {
             .setRunStatus(run.record.run_id, run.record.status, {
               owner: null,
               error: error && error.code !== "cancelled" ? failure(error) : null,
+              touchThread: ran,
             })
-            .catch((e) => console.error("graphspec server: cannot record a run's end:", e));
-        // The thread's record moves up in search (newest update first).
-        if (ran) await this.store.touchThread(s.storedThreadId).catch(() => {});
+            .then(
+              () => {
+                touched = true;
+              },
+              (e) => console.error("graphspec server: cannot record a run's end:", e),
+            );
+        if (!touched) await this.store.touchThread(s.storedThreadId).catch(() => {});
         run.finished = true;
         if (this.unfinishedOn.get(s.storedThreadId) === run)
           this.unfinishedOn.delete(s.storedThreadId);

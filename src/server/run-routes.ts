@@ -54,7 +54,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     readsValues = false,
   ): Promise<RunView> {
     // The tenant is known from authentication: at its running cap, refused before its body is read.
-    if (!background) await p.runs.refuseOverCap(c.get("tenancy").tenant);
+    const capReading = background ? undefined : await p.runs.refuseOverCap(c.get("tenancy").tenant);
     const given = parsed(RunCreate, await jsonBody(c, p.maxBodyBytes));
     const modes = streamModes(given.stream_mode);
     const tenant = tenantKey(c.get("tenancy").tenant);
@@ -189,6 +189,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       modes,
       subgraphs: body.stream_subgraphs ?? false,
       metadata: asked.metadata ?? {},
+      capReading,
     });
     await learnsGraph();
     // A stateless run's thread goes once the run has ended — for `runs.wait`, once its values

@@ -128,11 +128,15 @@ export interface ServerStore {
   runsOfThread(storedThreadId: string, query?: RunsOfThread): Promise<StoredRun[]>;
   /** The statuses of the thread's runs queued or running (no record read: asked on every run). */
   unfinishedOn(storedThreadId: string): Promise<RunStatus[]>;
-  /** Answers the stored id of the run's thread (undefined: no such run): the write's thread. */
+  /**
+   * Answers the stored id of the run's thread (undefined: no such run): the write's thread. With
+   * `touchThread`, that thread's `updated_at` moves too (it comes up first in search), in the
+   * same transaction: a run's end is one write, not two.
+   */
   setRunStatus(
     runId: string,
     status: RunStatus,
-    extra?: { owner?: string | null; error?: RunFailure | null },
+    extra?: { owner?: string | null; error?: RunFailure | null; touchThread?: boolean },
   ): Promise<string | undefined>;
   requestCancel(runId: string): Promise<void>;
   /** Runs of `owner` whose cancellation another replica asked for. */
@@ -315,6 +319,10 @@ export function memoryStore(): ServerStore {
       if (extra.owner !== undefined) r.owner = extra.owner ?? undefined;
       if (extra.error !== undefined) r.error = extra.error ?? undefined;
       track(r);
+      if (extra.touchThread) {
+        const t = threads.get(r.storedThreadId);
+        if (t) t.updated_at = now();
+      }
       return r.storedThreadId;
     },
     async requestCancel(id) {

@@ -32,6 +32,13 @@ export interface Sql {
    * the others did; on SQLite one statement is atomic already (one writer at a time).
    */
   queueStatement(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  /**
+   * SQLite: statements in one transaction (one commit), each statement's rows. PostgreSQL writes
+   * that go together are one statement instead (a data-modifying `WITH`): one round trip.
+   */
+  inTransaction?(
+    statements: [sql: string, params: unknown[]][],
+  ): Promise<Record<string, unknown>[][]>;
   close(): Promise<void>;
 }
 
@@ -221,9 +228,15 @@ export async function sqliteSql(path: string): Promise<Sql> {
     stmt.run(...args);
     return [];
   };
+  const transaction = (
+    db as unknown as { transaction<F extends (...args: never[]) => unknown>(f: F): F }
+  ).transaction((statements: [string, unknown[]][]) =>
+    statements.map(([text, params]) => sqliteQuery(text, params)),
+  ) as unknown as (statements: [string, unknown[]][]) => Record<string, unknown>[][];
   const sql: Sql = {
     dialect: "sqlite",
     queueStatement: (text, params) => sql.query(text, params),
+    inTransaction: async (statements) => inTurn(() => transaction(statements)),
     // better-sqlite3 is synchronous: in a server's run or request, a statement waits for its
     // tenant's turn on the thread (cpu-turns.ts).
     query: async (text, params = []) => inTurn(() => sqliteQuery(text, params)),
@@ -445,10 +458,26 @@ export function sqlStore(sql: Sql): ServerStore {
         params.push(extra.error && JSON.stringify(extra.error));
         sets.push(`error = $${params.length}`);
       }
-      const [row] = await sql.query(
-        `UPDATE graphspec_server_runs SET ${sets.join(", ")} WHERE run_id = $1 RETURNING thread_id`,
-        params,
-      );
+      const update = `UPDATE graphspec_server_runs SET ${sets.join(", ")} WHERE run_id = $1 RETURNING thread_id`;
+      const touch = "UPDATE graphspec_server_threads SET updated_at = $3 WHERE thread_id";
+      // The run's end and its thread's time: one write (one round trip, one commit).
+      const [row] = !extra.touchThread
+        ? await sql.query(update, params)
+        : pg
+          ? await sql.query(
+              `WITH ended AS (${update}), touched AS (${touch} IN (SELECT thread_id FROM ended))
+               SELECT thread_id FROM ended`,
+              params,
+            )
+          : (
+              await sql.inTransaction!([
+                [update, params],
+                [
+                  `${touch} = (SELECT thread_id FROM graphspec_server_runs WHERE run_id = $1)`,
+                  params,
+                ],
+              ])
+            )[0]!;
       return row === undefined ? undefined : String(row.thread_id);
     },
     async requestCancel(id) {

@@ -106,6 +106,29 @@ describe("SQLite statements of one run through the SDK", () => {
     expect(times(await newThreadRun(), /^SELECT \* FROM graphspec_server_runs/)).toBe(0);
   });
 
+  it("writes the run's end and its thread's time in one transaction: one commit, not two", async () => {
+    const statements = await newThreadRun();
+    const end = statements.findIndex((s) =>
+      /^UPDATE graphspec_server_runs SET status = \?/.test(s),
+    );
+    expect(statements.slice(end - 1, end + 3)).toEqual([
+      "BEGIN",
+      expect.stringMatching(/^UPDATE graphspec_server_runs SET status = \?/),
+      expect.stringMatching(/^UPDATE graphspec_server_threads SET updated_at/),
+      "COMMIT",
+    ]);
+  });
+
+  it("counts its tenant's running runs once (before the body is read), not again when it starts", async () => {
+    const statements = await newThreadRun();
+    expect(
+      times(
+        statements,
+        /^SELECT COUNT\(\*\) AS n FROM graphspec_server_runs WHERE status = 'running'/,
+      ),
+    ).toBe(1);
+  });
+
   it("a run on a thread that has run reads its checkpoints as the executor's own run does, and once more for the answer", async () => {
     const thread = randomUUID();
     await client.runs.wait(thread, "three-steps", { input: {}, ifNotExists: "create" });
