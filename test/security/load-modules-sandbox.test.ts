@@ -507,3 +507,85 @@ for (let i = 0; i < 400 && !existsSync(${JSON.stringify(inGroup)}); i++) await n
     });
   },
 );
+
+/** `validate` as sandbox() gives it, with each finding's hint beside its message. */
+async function sandboxWithHints(path = process.env.PATH ?? "") {
+  vi.resetModules();
+  const { validateLoading } = await import("../support/stryker-child.js");
+  return async (dir: string, load: LoadModulesOptions = {}) => {
+    const saved = process.env.PATH;
+    process.env.PATH = path;
+    try {
+      const found = await validateLoading(await readSpec(join(dir, "uses.yaml")), load);
+      return found.map((d) => [d.message, d.hint]);
+    } finally {
+      process.env.PATH = saved;
+    }
+  };
+}
+
+describe.runIf(process.platform === "linux")("each refusal's hint says what to do", () => {
+  const WRITES_OVER = "something it runs when imported writes over graphspec's answer";
+
+  it("did not finish, exited, wrote over the answer, overfilled it", async () => {
+    const validate = await sandboxWithHints();
+    const hangs = toolProject("setInterval(() => {}, 1000);\nawait new Promise(() => {});\n");
+    markers.push(hangs);
+    expect(await validate(hangs, { timeout: 1000 })).toEqual([
+      [
+        "module `./tools/t.mjs` did not finish loading within 1 s",
+        "graphspec stopped it. A module should not wait for anything when it is imported (a server, a prompt, the network); if it is only slow, give it longer with `--load-timeout`",
+      ],
+    ]);
+    expect(await validate(toolProject("process.exit(4);\n"))).toEqual([
+      [
+        "module `./tools/t.mjs` exited with code 4 before answering",
+        "something it runs when imported ends the process (`process.exit()`, a crash), so its exports cannot be checked",
+      ],
+    ]);
+    expect(await validate(toolProject(FORGE('"{"')))).toEqual([
+      ["module `./tools/t.mjs` gave an answer graphspec cannot read", WRITES_OVER],
+    ]);
+    expect(await validate(toolProject(FORGE('" ".repeat(16 * 1024 * 1024 + 1)')))).toEqual([
+      ["module `./tools/t.mjs` answered with more than 16777216 bytes", WRITES_OVER],
+    ]);
+  });
+
+  it.runIf(REAL_UNSHARE)("could not start", async () => {
+    const bin = pathWithUnshare(`exec ${REAL_UNSHARE} "$@"`).split(":")[0] ?? "";
+    const validate = await sandboxWithHints(bin);
+    expect(await validate(toolProject(EXPORTS_PING))).toEqual([]);
+    rmSync(join(bin, "unshare"));
+    expect(await validate(toolProject(EXPORTS_PING))).toEqual([
+      [
+        "module `./tools/t.mjs` could not be loaded: the process to load it did not start (ENOENT)",
+        "check that the machine can start processes, or validate without `--load-modules`",
+      ],
+    ]);
+  });
+});
+
+describe.runIf(process.platform === "linux")("more ways out", () => {
+  it("no unshare on PATH at all: the token sweep, not a failure", async () => {
+    const validate = await sandbox(tempDir("graphspec-empty-path-"));
+    const dir = toolProject(RECORDS_ITSELF);
+    expect(await validate(dir)).toEqual([]);
+    expect(Object.keys(seen(dir).env).sort()).toEqual(["GRAPHSPEC_LOAD_TOKEN", "PATH"]);
+  });
+
+  // The classic daemon: the first child calls setsid() (detached), forks the daemon into its own
+  // new group, and exits: the daemon leads no group, and its group's leader is gone.
+  const CLASSIC_DOUBLE_FORK = `spawn(process.execPath, ["-e", "require('child_process').spawn(process.execPath, ['-e', process.argv[1], process.argv[2]], { stdio: 'ignore' }).unref()", KEEP, started], { detached: true, stdio: "ignore" }).unref();`;
+  for (const [where, path] of [
+    ["in a PID namespace", undefined],
+    ["where namespaces are refused", NO_NAMESPACES],
+  ] as const)
+    it(`${where}: a classic double-fork daemon (setsid, fork, the parent exits)`, async () => {
+      const validate = await sandbox(path?.());
+      const started = join(tempDir("graphspec-started-"), "started.pid");
+      markers.push(started);
+      expect(await validate(toolProject(leaves(CLASSIC_DOUBLE_FORK, started)))).toEqual([]);
+      expect(readFileSync(started, "utf8")).toMatch(/^\d+$/);
+      expect(await survivors(started)).toEqual([]);
+    });
+});
