@@ -29,7 +29,11 @@ const node = LONG ? strykerNode() : undefined;
 const skipped = !LONG
   ? "long mode only: GRAPHSPEC_LONG=1"
   : !node
-    ? `StrykerJS needs Node 22 or later: this is ${process.version}; name one with GRAPHSPEC_STRYKER_NODE`
+    ? `StrykerJS needs Node 22 or later: this is ${process.version}${
+        process.env.GRAPHSPEC_STRYKER_NODE
+          ? `, and GRAPHSPEC_STRYKER_NODE (${process.env.GRAPHSPEC_STRYKER_NODE}) is not one`
+          : "; name one with GRAPHSPEC_STRYKER_NODE"
+      }`
     : undefined;
 
 // Asked for long mode and cannot run it: said where it is seen, not only in a skipped test's name.
