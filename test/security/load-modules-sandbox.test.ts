@@ -589,3 +589,37 @@ describe.runIf(process.platform === "linux")("more ways out", () => {
       expect(await survivors(started)).toEqual([]);
     });
 });
+
+describe.runIf(process.platform === "linux")("what the loading process says of a module", () => {
+  it("an error whose toString says otherwise: its message is what is shown", async () => {
+    const validate = await sandbox();
+    const module =
+      'const e = new Error("the real message");\ne.toString = () => "a forged text";\nthrow e;\n';
+    expect(await validate(toolProject(module))).toEqual([
+      "unknown-module: module `./tools/t.mjs` failed to load: the real message",
+    ]);
+  });
+
+  it("a tool whose argument schema refers to itself, where a function node expects a function: still a tool", async () => {
+    const validate = await sandbox();
+    const dir = project({
+      "tools/t.mjs": `const schema = { type: "object", properties: {} };
+schema.properties.again = schema;
+export const ping = { name: "ping", description: "Ping.", schema, invoke: async () => "pong" };
+`,
+      "uses.yaml": `version: 1
+name: uses-function
+state:
+  reply: { type: string }
+nodes:
+  call: { kind: function, module: ./tools/t.mjs, export: ping }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+    });
+    expect(await validate(dir)).toEqual([
+      "unknown-export: export `ping` of `./tools/t.mjs` is a LangChain tool, not a function",
+    ]);
+  });
+});
