@@ -32,6 +32,9 @@ const ISOLATED = [
   // Nests YAML until the parser runs out of stack: how much stack is left depends on what ran in
   // the worker before (it failed twice in shared workers, 2026-11-27).
   "test/loader.test.ts",
+  // vi.resetModules (a fresh graphspec per containment, chosen once per module graph) and
+  // process.env.PATH set while it validates.
+  "test/security/load-modules-sandbox.test.ts",
 ];
 
 /** What every project's files get. */

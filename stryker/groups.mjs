@@ -98,4 +98,20 @@ export const groups = {
     golden: ["tool-args"],
     watch: ["src/check/**", "src/json-schema/**", "test/fixtures/invalid/tool-args/**"],
   },
+  "load-modules-sandbox": {
+    mutate: ["src/modules/isolated/*.ts"],
+    // In-process through validate(): test/support/stryker-child.ts carries the mutant into the
+    // loading process (child-main.ts), and its coverage back.
+    tests: [
+      "test/modules/isolated-answer.test.ts",
+      "test/security/load-modules-sandbox.test.ts",
+      "test/modules.test.ts",
+    ],
+    watch: [
+      "src/modules/**",
+      "src/spec/data.ts",
+      "test/support/stryker-child*",
+      "test/security/validate-project.ts",
+    ],
+  },
 };

@@ -16,8 +16,7 @@ const exit = process.exit;
 
 const firstText = (read: () => unknown): string => {
   try {
-    const v = read();
-    return typeof v === "string" ? v : String(v ?? "");
+    return String(read() ?? "");
   } catch {
     return "";
   }
