@@ -118,8 +118,12 @@ const isJson = (type: string | undefined) =>
 const LINGER_MS = 2000;
 
 function lingerOnClose(c: Context): void {
-  const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
-  if (!socket) return;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const socket = incoming?.socket;
+  if (!incoming || !socket) return;
+  // @hono/node-server drains a body left unread once the answer is sent (up to 64 MiB, for
+  // 500 ms) by resuming the request: a refused upload is not drained, the connection closes.
+  incoming.resume = () => incoming;
   // Node's HTTP server calls destroySoon once a `connection: close` answer is sent.
   socket.destroySoon = function (this: Socket) {
     this.end();

@@ -138,6 +138,37 @@ describe("the body's size limit (--max-body-bytes)", () => {
     expect(JSON.parse(body)).toEqual(TOO_LARGE);
   });
 
+  it("an upload that goes on past the limit: the 413, then the connection ends and closes; the rest is never read", async () => {
+    // 32 MiB sent chunked: the server stops reading at the limit, answers, ends its side (FIN, so
+    // the client reads the 413 rather than a reset) and closes after a linger. What the client
+    // could hand over is what the kernel's buffers hold, not the upload.
+    const u = new URL(h.url);
+    const socket = connect(Number(u.port), u.hostname);
+    const events: string[] = [];
+    let text = "";
+    let flushed = 0;
+    socket.setEncoding("utf8");
+    socket.on("data", (d) => {
+      text += d;
+    });
+    socket.on("end", () => events.push("end"));
+    socket.on("error", (e: NodeJS.ErrnoException) => events.push(e.code ?? "error"));
+    socket.write(
+      `POST /threads/search HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const CHUNKS = 512;
+    for (let i = 0; i < CHUNKS; i++)
+      socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`, (e) => {
+        if (!e) flushed++;
+      });
+    await new Promise((r) => socket.on("close", r));
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(text.split("\r\n\r\n")[1]!)).toEqual(TOO_LARGE);
+    expect(events[0]).toBe("end");
+    expect(flushed).toBeLessThan(CHUNKS);
+  });
+
   it("an empty body is `{}`, whatever its content type", async () => {
     const r = await send("POST", "/threads/search", "", { "content-type": "text/plain" });
     expect(r.status).toBe(200);
