@@ -77,30 +77,38 @@ export const groups = {
     watch: ["src/check/**", "src/json-schema/**", "test/fixtures/invalid/tool-args/**"],
   },
   "size-limits": {
-    // What a run takes in and keeps (input, resume, context, state, a thread's checkpoints), its
-    // token budget and deadline (in the executor and as a server caps them), and the expression
-    // bounds. least-json-bytes.ts and prune-thread.ts are the state bound's measure and the thread
-    // bound's pruning.
+    // What a run is given (input, context, resume value) and may spend (tokens, time; the bounds
+    // a server holds runs to), and the expression bounds.
     mutate: [
       "src/run/size-limits.ts",
       "src/run/limits.ts",
-      "src/run/checkpoint-bounds.ts",
-      "src/run/least-json-bytes.ts",
-      "src/run/prune-thread.ts",
       "src/server/run-limits.ts",
       "src/expr/limits.ts",
     ],
     // Not test/run/limits.test.ts: its graphs/support-triage.yaml reads tools/, which Stryker's
     // sandbox leaves out (stryker/config.mjs); test/run/size-limits.test.ts covers the run guard.
     tests: [
-      "test/least-json-bytes.test.ts",
       "test/run/size-limits.test.ts",
-      "test/security/sizes.test.ts",
-      "test/security/state-bound-stops-run.test.ts",
+      "test/expr-check.test.ts",
       "test/server/run-limits.test.ts",
-      "test/expr/expression-limits.test.ts",
     ],
     watch: ["src/run/**", "src/server/run-routes.ts", "src/expr/**"],
+  },
+  "state-bounds": {
+    // What a thread keeps: a checkpoint's state and a step's writes (checkpoint-bounds.ts, measured
+    // by least-json-bytes.ts) and all of a thread's checkpoints (pruned by prune-thread.ts).
+    mutate: [
+      "src/run/checkpoint-bounds.ts",
+      "src/run/least-json-bytes.ts",
+      "src/run/prune-thread.ts",
+    ],
+    tests: [
+      "test/least-json-bytes.test.ts",
+      "test/security/sizes.test.ts",
+      "test/security/state-bound-stops-run.test.ts",
+      "test/run/checkpointer-conformance.test.ts",
+    ],
+    watch: ["src/run/**"],
   },
   "request-body": {
     // Every request body the API reads goes through jsonBody's size limit, JSON parse and shapes.
