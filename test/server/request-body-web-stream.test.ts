@@ -77,7 +77,7 @@ async function fromIncoming(incoming: Incoming, drive: () => void, init: Request
   await new Promise((r) => setImmediate(r));
   drive();
   const r = await answer;
-  return { status: r.status, json: await r.json() };
+  return { status: r.status, json: (await r.json()) as Record<string, unknown> };
 }
 
 describe("a body read from Node's request", () => {
