@@ -104,9 +104,12 @@ function incomingWithin(c: Context, incoming: IncomingMessage, maxBytes: number)
   });
 }
 
-/** `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). */
+/**
+ * `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). Header values
+ * arrive trimmed (Node's parser, and the Fetch `Headers` of any other runtime).
+ */
 const isJson = (type: string | undefined) =>
-  type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type.trim());
+  type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type);
 
 /**
  * How long a connection refused with 413 stays open after the answer. Closing a socket that still
