@@ -114,4 +114,45 @@ export const groups = {
       "test/security/validate-project.ts",
     ],
   },
+  "size-limits": {
+    // What a run is given (input, context, resume value) and may spend (tokens, time; the bounds
+    // a server holds runs to), and the expression bounds.
+    mutate: [
+      "src/run/size-limits.ts",
+      "src/run/limits.ts",
+      "src/server/run-limits.ts",
+      "src/expr/limits.ts",
+    ],
+    // Not test/run/limits.test.ts: its graphs/support-triage.yaml reads tools/, which Stryker's
+    // sandbox leaves out (stryker/config.mjs); test/run/size-limits.test.ts covers the run guard.
+    tests: [
+      "test/run/size-limits.test.ts",
+      "test/expr-check.test.ts",
+      "test/server/run-limits.test.ts",
+    ],
+    watch: ["src/run/**", "src/server/run-routes.ts", "src/expr/**"],
+  },
+  "state-bounds": {
+    // What a thread keeps: a checkpoint's state and a step's writes (checkpoint-bounds.ts, measured
+    // by least-json-bytes.ts) and all of a thread's checkpoints (pruned by prune-thread.ts).
+    mutate: [
+      "src/run/checkpoint-bounds.ts",
+      "src/run/least-json-bytes.ts",
+      "src/run/prune-thread.ts",
+    ],
+    tests: [
+      "test/least-json-bytes.test.ts",
+      "test/security/sizes.test.ts",
+      "test/security/state-bound-stops-run.test.ts",
+      "test/run/checkpointer-conformance.test.ts",
+    ],
+    watch: ["src/run/**"],
+  },
+  "request-body": {
+    // Every request body the API reads goes through jsonBody's size limit, JSON parse and shapes.
+    mutate: ["src/server/request-body.ts"],
+    // Not test/security/chunked-body-bound.test.ts: its server runs in another process.
+    tests: ["test/server/request-body-web-stream.test.ts", "test/server/request-body.test.ts"],
+    watch: ["src/server/**"],
+  },
 };

@@ -104,9 +104,12 @@ function incomingWithin(c: Context, incoming: IncomingMessage, maxBytes: number)
   });
 }
 
-/** `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). */
+/**
+ * `application/json` or a `+json` type, with any parameters (`; charset=utf-8`). Header values
+ * arrive trimmed (Node's parser, and the Fetch `Headers` of any other runtime).
+ */
 const isJson = (type: string | undefined) =>
-  type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type.trim());
+  type !== undefined && /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type);
 
 /**
  * How long a connection refused with 413 stays open after the answer. Closing a socket that still
@@ -118,8 +121,12 @@ const isJson = (type: string | undefined) =>
 const LINGER_MS = 2000;
 
 function lingerOnClose(c: Context): void {
-  const socket = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
-  if (!socket) return;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const socket = incoming?.socket;
+  if (!incoming || !socket) return;
+  // @hono/node-server drains a body left unread once the answer is sent (up to 64 MiB, for
+  // 500 ms) by resuming the request: a refused upload is not drained, the connection closes.
+  incoming.resume = () => incoming;
   // Node's HTTP server calls destroySoon once a `connection: close` answer is sent.
   socket.destroySoon = function (this: Socket) {
     this.end();

@@ -147,3 +147,74 @@ describe("a saved assistant's deadline and token budget", () => {
     ).rejects.toThrow(/budget-exceeded/);
   });
 });
+
+describe("a deadline and a token budget asked for, at the server's bounds", () => {
+  /** Saves an assistant asking for `configurable` (held to the server's bounds): its answer. */
+  const save = async (configurable: Record<string, unknown>) => {
+    const r = await fetch(`${h.url}/assistants`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ graph_id: "gated", config: { configurable } }),
+    });
+    return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+  };
+  const refused = (field: string, message: string, hint: string) => ({
+    status: 422,
+    body: {
+      error: "invalid-request",
+      message,
+      detail: message,
+      field: `config.configurable.${field}`,
+      hint,
+    },
+  });
+
+  it("exactly the server's is taken; a millisecond or a token more is refused, naming both", async () => {
+    for (const ok of [
+      { graphspec_deadline: "1500ms" },
+      { graphspec_deadline: 1500 },
+      { graphspec_deadline: 1 },
+      { graphspec_deadline: null, graphspec_max_tokens: null },
+      { graphspec_max_tokens: 3000 },
+      { graphspec_max_tokens: 1 },
+    ])
+      expect((await save(ok)).status, JSON.stringify(ok)).toBe(200);
+    expect(await save({ graphspec_deadline: "1501ms" })).toEqual(
+      refused(
+        "graphspec_deadline",
+        "`config.configurable.graphspec_deadline` (1501ms) is longer than this server allows (1500ms)",
+        "ask for 1500ms or less, or leave it out to get the server's; an operator raises it with --run-deadline",
+      ),
+    );
+    expect((await save({ graphspec_deadline: "2s" })).body.message).toBe(
+      "`config.configurable.graphspec_deadline` (2s) is longer than this server allows (1500ms)",
+    );
+    expect(await save({ graphspec_max_tokens: 3001 })).toEqual(
+      refused(
+        "graphspec_max_tokens",
+        "`config.configurable.graphspec_max_tokens` (3001) is more than this server allows (3000)",
+        "ask for 3000 or fewer, or leave it out to get the server's; an operator raises it with --run-max-tokens",
+      ),
+    );
+  });
+
+  it("a deadline that is no duration above 0, and tokens that are no whole number above 0, are refused", async () => {
+    // "9…9h" is a duration too long to be a number (Infinity).
+    for (const asked of [0, -1, "soon", true, {}, `${"9".repeat(400)}h`])
+      expect(await save({ graphspec_deadline: asked }), JSON.stringify(asked)).toEqual(
+        refused(
+          "graphspec_deadline",
+          "`config.configurable.graphspec_deadline` must be a duration above 0",
+          'e.g. "30s", "5m", "1h", or a number of milliseconds',
+        ),
+      );
+    for (const asked of [0, -1, 1.5, "10", 2 ** 53])
+      expect(await save({ graphspec_max_tokens: asked }), JSON.stringify(asked)).toEqual(
+        refused(
+          "graphspec_max_tokens",
+          "`config.configurable.graphspec_max_tokens` must be a whole number of tokens above 0",
+          "e.g. 20000",
+        ),
+      );
+  });
+});
