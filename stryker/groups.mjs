@@ -64,6 +64,36 @@ export const groups = {
       "test/fixtures/invalid/expression-type/**",
     ],
   },
+  // The rule with the code it delegates to: collecting and checking the spec's expressions
+  // (src/check/expressions/), and the parts of the expression type checker that decide its
+  // findings. Not src/expr/cost-budget.ts (its own group), nor literal-checks.ts (the `unsafe-key`
+  // and `regex` rules' findings). The golden fixtures of the four rules that share those findings.
+  "expression-type": {
+    mutate: [
+      "src/check/rules/expression-type.ts",
+      "src/check/expressions/**/*.ts",
+      "src/expr/assignable.ts",
+      "src/expr/diagnose.ts",
+    ],
+    tests: [
+      "test/check/expression-findings.test.ts",
+      "test/expr-check.test.ts",
+      "test/expr.test.ts",
+      "test/golden.test.ts",
+      "test/check/rules-after-broken-sections.test.ts",
+    ],
+    golden: ["expression-type", "unknown-state-key", "reducer-write", "expression-syntax"],
+    watch: [
+      "src/check/**",
+      "src/expr/**",
+      "src/spec/scalar-spans.ts",
+      "src/spec/reducer-fit.ts",
+      "test/fixtures/invalid/expression-type/**",
+      "test/fixtures/invalid/unknown-state-key/**",
+      "test/fixtures/invalid/reducer-write/**",
+      "test/fixtures/invalid/expression-syntax/**",
+    ],
+  },
   "no-path-to-end": {
     mutate: ["src/check/rules/no-path-to-end.ts"],
     tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],

@@ -140,7 +140,7 @@ class SiteCollector {
     this.findings.push({
       rule: "expression-type",
       path,
-      message: `a message written to \`${key}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without them is no message`,
+      message: `a message written to \`${key}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without ${missing.length === 1 ? "it" : "them"} is no message`,
       hint: 'e.g. `{ role: assistant, content: "${{ state.answer }}" }`, or a plain string',
     });
   }

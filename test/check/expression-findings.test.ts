@@ -1,0 +1,554 @@
+/**
+ * What the expression rules (`expression-type`, with `expression-syntax`, `unknown-state-key` and
+ * `reducer-write`, which share their findings) report through `validate`, message, hint and span
+ * exact: the mutation-tested group `expression-type` (stryker/groups.mjs) runs this file first.
+ */
+import { describe, expect, it } from "vitest";
+import { parseSpec, validate } from "../../src/index.js";
+import { formatExpected } from "../helpers.js";
+
+const found = async (yaml: string) => formatExpected(await validate(parseSpec(yaml)));
+
+/** The first route's line and the column of its expression's first character. */
+const FIRST_ROUTE_LINE = 13;
+const WHEN_COLUMN = 18;
+
+/**
+ * Each bare `when` on a line of its own, in a spec with a few typed channels: the findings as
+ * `expression: start-end [rule] message (hint)`, with columns counted from the expression's start.
+ */
+async function whenFindings(whens: readonly string[]): Promise<string[]> {
+  const routes = whens.map((w) => `      - { when: "${w}", to: END }`).join("\n");
+  const ds = await validate(
+    parseSpec(`version: 1
+name: t
+state:
+  n: { type: integer }
+  s: { type: string }
+  l: { type: array, items: { type: string } }
+  m: { type: object, properties: { a: { type: string } } }
+nodes:
+  a: { kind: set, values: { n: 1 } }
+edges:
+  - from: a
+    route:
+${routes}
+      - { default: END }
+  - { from: START, to: a }
+`),
+  );
+  return ds.map((d) => {
+    const w = whens[d.line - FIRST_ROUTE_LINE];
+    const span = `${d.column - WHEN_COLUMN}-${d.endColumn - WHEN_COLUMN}`;
+    return `${w}: ${span} [${d.rule}] ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`;
+  });
+}
+
+const HINT_SPLIT = "(hint: split it, or move the logic into a function node)";
+const IN_SCOPE = "(hint: in scope here: `state` and `context`)";
+const NUMBERS_HINT =
+  "(hint: CEL does not mix number types: write `1.0` for a double, or convert with `double(…)` or `int(…)`)";
+const HAS_HINT = "(hint: to test whether a field is set, use `has(x.field)`)";
+const UNCLOSED =
+  "[expression-syntax] the string is not closed (hint: close the quote; in YAML, quote the whole value with the other kind of quote)";
+
+describe("syntax errors, in words", () => {
+  it("names the token found where a value belongs", async () => {
+    const ops = ["+", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "in"];
+    const marks = ["]", "}", ".", ",", ":", "?"];
+    const whens = [...ops, ...marks].map((t) => `1 == ${t}`);
+    expect(await whenFindings(whens)).toEqual(
+      [...ops, ...marks].map(
+        (t) => `1 == ${t}: 5-${5 + t.length} [expression-syntax] unexpected \`${t}\``,
+      ),
+    );
+  });
+
+  it("names the token found where another was expected", async () => {
+    expect(
+      await whenFindings([
+        "state.1",
+        "state.'a'",
+        "state.b'x'",
+        "state.true",
+        "state.null",
+        "state.(",
+        "state.[",
+        "state.{",
+        "state.!",
+        "state.-",
+        "state.+",
+        "(1 2",
+        "[1 2",
+        "{1 2",
+        "{1: 2 3",
+        "state.n ==",
+        "1 == ",
+        "size(1",
+      ]),
+    ).toEqual([
+      "state.1: 6-7 [expression-syntax] expected a name, found a number",
+      "state.'a': 6-9 [expression-syntax] expected a name, found a string",
+      "state.b'x': 6-10 [expression-syntax] expected a name, found a bytes literal",
+      "state.true: 6-10 [expression-syntax] expected a name, found a boolean",
+      "state.null: 6-10 [expression-syntax] expected a name, found `null`",
+      "state.(: 6-7 [expression-syntax] expected a name, found `(`",
+      "state.[: 6-7 [expression-syntax] expected a name, found `[`",
+      "state.{: 6-7 [expression-syntax] expected a name, found `{`",
+      "state.!: 6-7 [expression-syntax] expected a name, found `!`",
+      "state.-: 6-7 [expression-syntax] expected a name, found `-`",
+      "state.+: 6-7 [expression-syntax] expected a name, found `+`",
+      "(1 2: 3-4 [expression-syntax] expected `)`, found a number",
+      "[1 2: 3-4 [expression-syntax] expected `]`, found a number",
+      "{1 2: 3-4 [expression-syntax] expected `:`, found a number",
+      "{1: 2 3: 6-7 [expression-syntax] expected `}`, found a number",
+      "state.n ==: 10-10 [expression-syntax] the expression ends too early",
+      "1 == : 5-5 [expression-syntax] the expression ends too early",
+      "size(1: 6-6 [expression-syntax] expected `)`, but the expression ends",
+    ]);
+  });
+
+  it("explains characters CEL has no use for, and strings left open", async () => {
+    expect(
+      await whenFindings([
+        "1 @ 2",
+        "a = 1",
+        "state.n === 1",
+        "state.n !== 1",
+        "state.s == $x",
+        "state.n == ''''",
+        "state.n == '''a",
+      ]),
+    ).toEqual([
+      "1 @ 2: 2-3 [expression-syntax] unexpected `@`",
+      "a = 1: 2-3 [expression-syntax] unexpected `=` (hint: compare with `==`)",
+      "state.n === 1: 10-11 [expression-syntax] unexpected `=` (hint: compare with `==`)",
+      "state.n !== 1: 10-11 [expression-syntax] unexpected `=` (hint: compare with `!=`)",
+      "state.s == $x: 11-12 [expression-syntax] unexpected `$` (hint: `${{ }}` belongs in templates, not in bare CEL)",
+      `state.n == '''': 11-15 ${UNCLOSED}`,
+      `state.n == '''a: 11-15 ${UNCLOSED}`,
+    ]);
+  });
+
+  it("names the bound an expression passes", async () => {
+    const deep = `${"(".repeat(65)}1${")".repeat(65)}`;
+    const list = `[${Array(1001).fill("1").join(",")}] == []`;
+    const args = `size(${Array(33).fill("1").join(",")}) == 1`;
+    const parts = `${Array(1100).fill("1").join("+")} == 1`;
+    const long = "x".repeat(4097);
+    expect(await whenFindings([deep, list, args, parts, long])).toEqual([
+      `${deep}: 64-64 [expression-syntax] the expression is nested more than 64 deep ${HINT_SPLIT}`,
+      `${list}: 2001-2001 [expression-syntax] the expression has a list of more than 1000 items ${HINT_SPLIT}`,
+      `${args}: 69-69 [expression-syntax] the expression calls a function with more than 32 arguments ${HINT_SPLIT}`,
+      `${parts}: 0-0 [expression-syntax] the expression has more than 2000 parts ${HINT_SPLIT}`,
+      `${long}: 0-4097 [expression-syntax] the expression is 4097 characters long; the limit is 4096 ${HINT_SPLIT}`,
+    ]);
+  });
+});
+
+describe("type errors, in words", () => {
+  it("names a word from another language, or what is in scope", async () => {
+    expect(
+      await whenFindings([
+        "nil",
+        "undefined",
+        "False",
+        "True",
+        "None",
+        "not",
+        "and",
+        "or",
+        "a",
+        "stat.n",
+        "item == 1",
+        "output",
+        "result",
+        "resume",
+        "error",
+        "env.X",
+        "context.x",
+      ]),
+    ).toEqual([
+      "nil: 0-3 [expression-type] unknown name `nil` (hint: CEL writes `null`)",
+      "undefined: 0-9 [expression-type] unknown name `undefined` (hint: CEL writes `null`)",
+      "False: 0-5 [expression-type] unknown name `False` (hint: CEL writes `false`)",
+      "True: 0-4 [expression-type] unknown name `True` (hint: CEL writes `true`)",
+      "None: 0-4 [expression-type] unknown name `None` (hint: CEL writes `null`)",
+      "not: 0-3 [expression-type] unknown name `not` (hint: CEL writes `!` for not)",
+      "and: 0-3 [expression-type] unknown name `and` (hint: CEL writes `&&` for and)",
+      "or: 0-2 [expression-type] unknown name `or` (hint: CEL writes `||` for or)",
+      'a: 0-1 [expression-type] unknown name `a` (hint: in scope here: `state` and `context`; to compare with the text a, quote it: `"a"`)',
+      "stat.n: 0-4 [expression-type] unknown name `stat` (hint: did you mean `state`?)",
+      `item == 1: 0-4 [expression-type] \`item\` is not available in a route's \`when\`: it exists in \`map.with\` ${IN_SCOPE}`,
+      `output: 0-6 [expression-type] \`output\` is not available in a route's \`when\`: it exists in the \`write\` of \`llm\` and \`agent\` nodes and in the \`output\` of \`subgraph\` nodes ${IN_SCOPE}`,
+      `result: 0-6 [expression-type] \`result\` is not available in a route's \`when\`: it exists in the \`write\` of \`tool\` nodes ${IN_SCOPE}`,
+      `resume: 0-6 [expression-type] \`resume\` is not available in a route's \`when\`: it exists in the \`write\` of \`interrupt\` nodes ${IN_SCOPE}`,
+      `error: 0-5 [expression-type] \`error\` is not available in a route's \`when\`: it exists in \`on_error.write\` ${IN_SCOPE}`,
+      `env.X: 0-3 [expression-type] \`env\` is only available in \`models\` ${IN_SCOPE}`,
+      "context.x: 8-9 [unknown-state-key] `x` is not declared in `context` (hint: declare it under `context`)",
+    ]);
+  });
+
+  it("says which operator cannot take which types, with a way out where CEL has one", async () => {
+    expect(
+      await whenFindings([
+        "-state.s",
+        "!state.n",
+        "state.s == null",
+        "null != state.n",
+        "state.n + 'a'",
+        "'a' + state.n",
+        "state.n + 1.5",
+        "state.n - 1u",
+        "state.n in state.s",
+        "[1] + 2",
+        "'(' * 70",
+        "state.n == 1.5",
+        "1.5 != state.n",
+      ]),
+    ).toEqual([
+      "-state.s: 0-8 [expression-type] `-` cannot be applied to `string`",
+      "!state.n: 0-8 [expression-type] `!` cannot be applied to `int`",
+      `state.s == null: 0-15 [expression-type] \`==\` cannot combine \`string\` and \`null\` ${HAS_HINT}`,
+      `null != state.n: 0-15 [expression-type] \`!=\` cannot combine \`null\` and \`int\` ${HAS_HINT}`,
+      "state.n + 'a': 0-13 [expression-type] `+` cannot combine `int` and `string` (hint: convert the other side with `string(…)`)",
+      "'a' + state.n: 0-13 [expression-type] `+` cannot combine `string` and `int` (hint: convert the other side with `string(…)`)",
+      `state.n + 1.5: 0-13 [expression-type] \`+\` cannot combine \`int\` and \`double\` ${NUMBERS_HINT}`,
+      `state.n - 1u: 0-12 [expression-type] \`-\` cannot combine \`int\` and \`uint\` ${NUMBERS_HINT}`,
+      "state.n in state.s: 0-18 [expression-type] `in` cannot combine `int` and `string`",
+      "[1] + 2: 0-7 [expression-type] `+` cannot combine `list<int>` and `int`",
+      "'(' * 70: 0-8 [expression-type] `*` cannot combine `string` and `int`",
+    ]);
+  });
+
+  it("says what a value without fields is, and which fields a record has", async () => {
+    expect(
+      await whenFindings([
+        "state.n.x",
+        "state.l[0].x",
+        "1.x",
+        "(1).x",
+        "state.m.b == 'x'",
+        "state.m.a.b",
+        "state.l[0] == 1",
+        "state.s.startsWith(1)",
+        "len(state.l)",
+        "size()",
+        "max(1)",
+        "state.s.foo()",
+      ]),
+    ).toEqual([
+      "state.n.x: 8-9 [expression-type] `state.n` is an `int`, which has no fields or items",
+      "state.l[0].x: 11-12 [expression-type] `state.l[0]` is a `string`, which has no fields or items",
+      "1.x: 2-3 [expression-type] `1` is an `int`, which has no fields or items",
+      "(1).x: 4-5 [expression-type] `1` is an `int`, which has no fields or items",
+      "state.m.b == 'x': 8-9 [expression-type] `state.m` has no field `b` (hint: did you mean `a`?)",
+      "state.m.a.b: 10-11 [expression-type] `state.m.a` is a `string`, which has no fields or items",
+      "state.l[0] == 1: 0-15 [expression-type] `==` cannot combine `string` and `int`",
+      "state.s.startsWith(1): 0-21 [expression-type] no overload of `startsWith` accepts `string.startsWith(int)`",
+      "len(state.l): 0-12 [expression-type] unknown function `len`",
+      "size(): 0-6 [expression-type] no overload of `size` accepts `size()`",
+      "max(1): 0-6 [expression-type] unknown function `max` (hint: did you mean `map`?)",
+      "state.s.foo(): 0-13 [expression-type] unknown function `foo`",
+    ]);
+  });
+});
+
+const WRITES_STATE = `version: 1
+name: t
+state:
+  messages: { type: messages }
+  s: { type: string }
+  n: { type: integer }
+  d: { type: number }
+  b: { type: boolean }
+  l: { type: array, items: { type: string } }
+  ln: { type: array, items: { type: integer }, reducer: append, default: [] }
+  m: { type: object, properties: { a: { type: string }, k: { type: string, enum: [x, y] } } }
+  free: { type: object }
+  mixed: { type: any, reducer: merge }
+  total: { type: any, reducer: sum }
+  e: { type: string, enum: [low, high] }
+`;
+const ONE_NODE = `edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`;
+const MESSAGE_HINT =
+  '(hint: e.g. `{ role: assistant, content: "${{ state.answer }}" }`, or a plain string)';
+const MESSAGE_EXPR_HINT =
+  "(hint: e.g. `${{ {'role': 'user', 'content': state.question} }}`, or a plain string)";
+
+describe("values written to channels", () => {
+  it("checks each literal against the channel's type, its enum and its fields", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      s: true
+      n: 1.5
+      b: "yes"
+      d: x
+      l: { a: 1 }
+      m: [1]
+      free: 3
+      e: hgh
+      mixed: 3
+      total: abc
+${ONE_NODE}`),
+    ).toEqual([
+      "20:10-20:14 error [expression-type] cannot write `bool` to `s`, which takes `string`",
+      "21:10-21:13 error [expression-type] cannot write `double` to `n`, which takes `int`",
+      "22:10-22:15 error [expression-type] cannot write `string` to `b`, which takes `bool`",
+      "23:10-23:11 error [expression-type] cannot write `string` to `d`, which takes `double`",
+      "24:10-24:18 error [expression-type] cannot write a map to `l`, which takes `list<string>`",
+      "25:10-25:13 error [expression-type] cannot write a list to `m`, which takes `{a: string, k: string}`",
+      "26:13-26:14 error [expression-type] cannot write `int` to `free`, which takes `map<string, dyn>`",
+      "27:10-27:13 error [expression-type] `hgh` is not one of `low` or `high` (hint: did you mean `high`?)",
+      "28:14-28:15 error [reducer-write] cannot write `int` to `mixed`: its reducer `merge` merges mappings, so it takes a map (hint: write a map (`{ key: value }`), or declare `mixed` with `reducer: replace` to store any value)",
+      "29:14-29:17 error [reducer-write] cannot write `string` to `total`: its reducer `sum` adds numbers, so it takes a number (hint: write a number, or declare `total` with `reducer: replace` to store any value)",
+    ]);
+  });
+
+  it("takes what fits: null clears, an int is a double, a list item, a known field, an enum's value", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      s: null
+      d: 2
+      n: "\${{ null }}"
+      l: [x, "\${{ state.s }}"]
+      ln: 3
+      m: { a: "\${{ state.s }}", k: y }
+      e: low
+      free: { any: [1, { deep: true }] }
+      mixed: { k: 1 }
+      total: 2.5
+      messages: [hi, { role: user, content: hello }, { type: ai, content: ok }]
+${ONE_NODE}`),
+    ).toEqual([]);
+  });
+
+  it("names the item or field a nested literal does not fit", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      l: [ok, 2, [x]]
+      m: { k: z, a: 1, zzz: 2 }
+${ONE_NODE}`),
+    ).toEqual([
+      "20:15-20:16 error [expression-type] cannot write `int` to an item of `l`, which takes `string`",
+      "20:18-20:21 error [expression-type] cannot write a list to an item of `l`, which takes `string`",
+      "21:15-21:16 error [expression-type] `z` is not one of `x` or `y` (hint: did you mean `x`?)",
+      "21:21-21:22 error [expression-type] cannot write `int` to `m.a`, which takes `string`",
+      "21:24-21:27 error [expression-type] `m` has no field `zzz` (hint: its fields: `a` or `k`)",
+    ]);
+  });
+
+  it("finds literal maps that are no messages", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      messages: [{ content: hi }, { role: user }, { type: ai }, [x], { role: user, content: ok }]
+${ONE_NODE}`),
+    ).toEqual([
+      `20:18-20:33 error [expression-type] a message written to \`messages\` needs \`role\`: a map without it is no message ${MESSAGE_HINT}`,
+      `20:35-20:49 error [expression-type] a message written to \`messages\` needs \`content\`: a map without it is no message ${MESSAGE_HINT}`,
+      `20:51-20:63 error [expression-type] a message written to \`messages\` needs \`content\`: a map without it is no message ${MESSAGE_HINT}`,
+      "20:65-20:68 error [expression-type] cannot write a list to an item of `messages`, which takes `string` or `{role, content}` or `{type, content}`",
+    ]);
+  });
+});
+
+describe("expressions written to channels", () => {
+  it("checks a whole template's type, with the conversion CEL has for it", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      s: "\${{ 1u }}"
+      n: "\${{ state.b }}"
+      d: "\${{ state.s }}"
+      b: "\${{ 1u }}"
+      l: "\${{ state.s }}"
+      ln: "\${{ state.s }}"
+      free: "\${{ true }}"
+      m: "\${{ 3 }}"
+  c:
+    kind: set
+    values:
+      s: "\${{ true }}"
+      n: "\${{ 2.5 }}"
+edges:
+  - { from: START, to: a }
+  - { from: a, to: c }
+  - { from: c, to: END }
+`),
+    ).toEqual([
+      "20:15-20:17 error [expression-type] cannot write `uint` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+      "21:15-21:22 error [expression-type] cannot write `bool` to `n`, which takes `int`",
+      "22:15-22:22 error [expression-type] cannot write `string` to `d`, which takes `double` (hint: convert it with `double(…)`)",
+      "23:15-23:17 error [expression-type] cannot write `uint` to `b`, which takes `bool`",
+      "24:15-24:22 error [expression-type] cannot write `string` to `l`, which takes `list<string>` (hint: wrap it in a list: `[…]`)",
+      "25:16-25:23 error [expression-type] cannot write `string` to `ln`, which takes `list<int>` or `int` (hint: convert it with `int(…)`)",
+      "26:18-26:22 error [expression-type] cannot write `bool` to `free`, which takes `map<string, dyn>`",
+      "27:15-27:16 error [expression-type] cannot write `int` to `m`, which takes `{a: string, k: string}`",
+      "31:15-31:19 error [expression-type] cannot write `bool` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+      "32:15-32:18 error [expression-type] cannot write `double` to `n`, which takes `int` (hint: convert it with `int(…)`)",
+    ]);
+  });
+
+  it("takes what fits: null clears, text around an expression is a string, a message's keys", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      s: "\${{ null }}"
+      n: "\${{ 1 }}"
+      d: "\${{ 1 }}"
+      l: "\${{ [state.s] }}"
+      ln: "\${{ 1 }}"
+      e: "\${{ state.s }}"
+      messages: "\${{ state.s }}"
+  two:
+    kind: set
+    values:
+      messages: "hi \${{ state.n }}"
+  three:
+    kind: set
+    values:
+      messages: "\${{ [{'role': 'user', 'content': 'x'}, {'type': 'ai', 'content': 'y'}, {state.s: 1}] }}"
+edges:
+  - { from: START, to: a }
+  - { from: a, to: two }
+  - { from: two, to: three }
+  - { from: three, to: END }
+`),
+    ).toEqual([]);
+  });
+
+  it("finds map expressions that are no messages, by their keys or their declaration", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      messages: "\${{ [{'role': 'user'}, {'type': 'ai'}, {'x': 1}, {'content': 'y'}] }}"
+  two:
+    kind: set
+    values:
+      messages: "\${{ state.free }}"
+edges:
+  - { from: START, to: a }
+  - { from: a, to: two }
+  - { from: two, to: END }
+`),
+    ).toEqual([
+      // {'role': 'user'} and {'type': 'ai'}: one finding, as the two are the same.
+      `20:22-20:84 error [expression-type] a message written to \`messages\` needs \`content\`: a map without it is no message ${MESSAGE_EXPR_HINT}`,
+      `20:22-20:84 error [expression-type] a message written to \`messages\` needs \`role\` and \`content\`: a map without them is no message ${MESSAGE_EXPR_HINT}`,
+      `20:22-20:84 error [expression-type] a message written to \`messages\` needs \`role\`: a map without it is no message ${MESSAGE_EXPR_HINT}`,
+      '24:22-24:32 error [expression-type] `state.free` is a map of undeclared keys (`type: object`), which is no message for `messages` (hint: declare `role` and `content` among the `properties` of `free`, or write `{ role: user, content: "${{ ... }}" }`)',
+    ]);
+  });
+
+  it("places a finding inside a folded template at its expression", async () => {
+    expect(
+      await found(`${WRITES_STATE}models:
+  default: { model: "scripted:t" }
+nodes:
+  a:
+    kind: llm
+    prompt: >
+      Ticket:
+      \${{ state.nope }}
+      and \${{ state.s + 1 }}
+${ONE_NODE}`),
+    ).toEqual([
+      "23:17-23:21 error [unknown-state-key] `nope` is not a state channel (hint: declare it under `state`)",
+      "24:15-24:26 error [expression-type] `+` cannot combine `string` and `int` (hint: convert the other side with `string(…)`)",
+    ]);
+  });
+});
+
+describe("a node's whole result written to a channel (`write: channel`)", () => {
+  it("checks the answer's text, the structured output, the resume value and the error", async () => {
+    expect(
+      await found(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  s: { type: string }
+  n: { type: integer }
+  rec: { type: object, properties: { a: { type: string } } }
+  errors: { type: object }
+  total: { type: any, reducer: sum }
+models:
+  default: { model: "scripted:t" }
+tools:
+  search: { module: ./tools.ts }
+nodes:
+  ask: { kind: llm, prompt: hi, write: n }
+  chat: { kind: llm, prompt: hi, write: messages }
+  talk: { kind: agent, prompt: hi, tools: [search], write: s }
+  count: { kind: agent, prompt: hi, tools: [search], write: n }
+  shape:
+    kind: llm
+    prompt: hi
+    output: { schema: { type: object, properties: { a: { type: integer } } } }
+    write: rec
+  shaped:
+    kind: agent
+    prompt: hi
+    tools: [search]
+    output: { schema: { type: object, properties: { a: { type: string } } } }
+    write: n
+  fits:
+    kind: llm
+    prompt: hi
+    output: { schema: { type: object, properties: { a: { type: string } } } }
+    write: rec
+  wait: { kind: interrupt, payload: ok?, schema: { type: integer }, write: s }
+  waitany: { kind: interrupt, payload: ok?, write: s }
+  sumup: { kind: llm, prompt: hi, write: total }
+  fail: { kind: set, values: { s: x }, on_error: { write: n } }
+  failok: { kind: set, values: { s: x }, on_error: { write: errors } }
+  nowhere: { kind: llm, prompt: hi, write: nope }
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: chat }
+  - { from: chat, to: talk }
+  - { from: talk, to: count }
+  - { from: count, to: shape }
+  - { from: shape, to: shaped }
+  - { from: shaped, to: fits }
+  - { from: fits, to: wait }
+  - { from: wait, to: waitany }
+  - { from: waitany, to: sumup }
+  - { from: sumup, to: fail }
+  - { from: fail, to: failok }
+  - { from: failok, to: nowhere }
+  - { from: nowhere, to: END }
+`),
+    ).toEqual([
+      "13:21-13:31 error [unknown-module] module `./tools.ts` does not exist",
+      '15:40-15:41 error [expression-type] node `ask` writes its answer\'s text (`string`) to `n`, which takes `int` (hint: write a map that converts it, e.g. `write: { n: "${{ ... }}" }`)',
+      '18:61-18:62 error [expression-type] node `count` writes its answer\'s text (`string`) to `n`, which takes `int` (hint: write a map that converts it, e.g. `write: { n: "${{ ... }}" }`)',
+      '23:12-23:15 error [expression-type] node `shape` writes its structured output (`{a: int}`) to `rec`, which takes `{a: string}` (hint: write a map that converts it, e.g. `write: { rec: "${{ ... }}" }`)',
+      '29:12-29:13 error [expression-type] node `shaped` writes its structured output (`{a: string}`) to `n`, which takes `int` (hint: write a map that converts it, e.g. `write: { n: "${{ ... }}" }`)',
+      '35:76-35:77 error [expression-type] node `wait` writes the resume value (`int`) to `s`, which takes `string` (hint: write a map that converts it, e.g. `write: { s: "${{ ... }}" }`)',
+      '37:42-37:47 error [reducer-write] node `sumup` writes its answer\'s text (`string`) to `total`: its reducer `sum` adds numbers, so it takes a number (hint: write a map that converts it, e.g. `write: { total: "${{ ... }}" }`, or declare `total` with another reducer)',
+      '38:59-38:60 error [expression-type] the `on_error` of node `fail` writes the error (`Error`) to `n`, which takes `int` (hint: write a map that converts it, e.g. `write: { n: "${{ ... }}" }`)',
+      "40:44-40:48 error [unknown-state-key] node `nowhere` writes `nope`, which is not a state channel (hint: declare `nope` under `state`)",
+    ]);
+  });
+});
