@@ -552,3 +552,140 @@ edges:
     ]);
   });
 });
+
+describe("every place an expression stands, in its scope", () => {
+  it("checks models, tools' bind, node prompts, writes, args, payloads, subgraphs, on_error and map.with", async () => {
+    expect(
+      await found(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  s: { type: string }
+  n: { type: integer }
+  l: { type: array, items: { type: integer } }
+context:
+  key: { type: string }
+  seats: { type: integer }
+models:
+  default:
+    model: "scripted:t"
+    api_key: "\${{ 3 }}"
+    base_url: "\${{ env.URL }}"
+    user: 3
+    organization: "\${{ state.s }}"
+    headers: { x-a: "\${{ context.seats }}", x-b: "\${{ env.B }}", x-c: 4 }
+    metadata: { who: "\${{ context.seats }}" }
+    other: { who: "\${{ context.seats }}" }
+tools:
+  search:
+    module: ./tools.ts
+    bind: { user: "\${{ state.nope }}", n: "\${{ output }}" }
+nodes:
+  ask:
+    kind: llm
+    system: "\${{ state.nope1 }}"
+    prompt: "\${{ item }}"
+    messages: "\${{ state.n }}"
+    write: { s: "\${{ output.text }}", n: "\${{ output.nope2 }}" }
+  act: { kind: tool, tool: search, args: { q: "\${{ state.nope3 }}" }, write: { n: "\${{ result }}" } }
+  wait: { kind: interrupt, payload: { q: "\${{ state.nope4 }}" }, write: { n: "\${{ resume.x }}" } }
+  sub:
+    kind: subgraph
+    graph: ./sub.yaml
+    input: { q: "\${{ state.nope5 }}" }
+    output: { s: "\${{ output.x }}", n: "\${{ resume }}" }
+  each: { kind: set, values: { messages: hi } }
+  oops:
+    kind: set
+    values: { s: x }
+    on_error: { write: { s: "\${{ error.message }}", n: "\${{ error.message }}" } }
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: act }
+  - { from: act, to: wait }
+  - { from: wait, to: sub }
+  - { from: sub, to: oops }
+  - from: oops
+    map: { over: state.l, to: each, with: { s: "\${{ item }}", n: "\${{ item }}" } }
+  - { from: each, to: END }
+`),
+    ).toEqual([
+      "14:19-14:20 error [expression-type] model `default`: `api_key` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
+      "16:11-16:12 error [expression-type] model `default`: `user` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
+      "16:11-16:12 error [schema] expected string, got number (hint: Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.)",
+      "17:24-17:29 error [expression-type] `state` is not available in `models`: a model is set up from the environment and the run's context, before any node writes the state (hint: in scope here: `env` and `context`)",
+      "18:26-18:39 error [expression-type] model `default`: `headers.x-a` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
+      "18:71-18:72 error [expression-type] model `default`: `headers.x-c` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
+      "18:71-18:72 error [schema] expected string, got number (hint: Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.)",
+      "19:27-19:40 error [expression-type] model `default`: `metadata.who` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
+      "23:13-23:23 error [unknown-module] module `./tools.ts` does not exist",
+      "24:30-24:34 error [unknown-state-key] `nope` is not a state channel (hint: declare it under `state`)",
+      "24:48-24:54 error [expression-type] `output` is not available in the `bind` of tool `search`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state` and `context`)",
+      "28:24-28:29 error [unknown-state-key] `nope1` is not a state channel (hint: declare it under `state`)",
+      "29:18-29:22 error [expression-type] `item` is not available in the prompt of node `ask`: it exists in `map.with` (hint: in scope here: `state` and `context`)",
+      "30:20-30:27 error [expression-type] `messages` must be a list of messages, not `int` (hint: give the whole list as one expression, e.g. `${{ state.messages }}`)",
+      "31:54-31:59 error [expression-type] `output` (a `Message`) has no field `nope2` (hint: its fields: `type`, `content`, `text`, `tool_calls`, `tool_call_id`, `status`, `name` and `id`)",
+      "32:58-32:63 error [unknown-state-key] `nope3` is not a state channel (hint: declare it under `state`)",
+      "33:53-33:58 error [unknown-state-key] `nope4` is not a state channel (hint: declare it under `state`)",
+      "36:12-36:22 error [unknown-module] graph `./sub.yaml` does not exist",
+      "37:28-37:33 error [unknown-state-key] `nope5` is not a state channel (hint: declare it under `state`)",
+      "38:45-38:51 error [expression-type] `resume` is not available in the `output` of node `sub`: it exists in the `write` of `interrupt` nodes (hint: in scope here: `state`, `context` and `output`)",
+      "43:61-43:74 error [expression-type] cannot write `string` to `n`, which takes `int` (hint: convert it with `int(…)`)",
+      "51:53-51:57 error [expression-type] cannot write `int` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+    ]);
+  });
+});
+
+describe("what fits where", () => {
+  it("lets uint stand for int and double, maps and records fit each other by their values, and nothing else", async () => {
+    expect(
+      await found(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  s: { type: string }
+  n: { type: integer }
+  d: { type: number }
+  l: { type: array, items: { type: string } }
+  m: { type: object, properties: { a: { type: string }, b: { type: integer } } }
+  texts: { type: object, additionalProperties: { type: string } }
+nodes:
+  fits:
+    kind: set
+    values:
+      n: "\${{ 1u }}"
+      d: "\${{ 1u }}"
+      l: "\${{ ['a'] }}"
+      texts: "\${{ {'k': state.m.a} }}"
+      m: "\${{ {'a': 'x'} }}"
+      messages: "\${{ [{'role': 'user', 'content': 'x'}] }}"
+  misfits:
+    kind: set
+    values:
+      l: "\${{ [1] }}"
+      texts: "\${{ state.m }}"
+      m: "\${{ {'c': [1]} }}"
+      messages: "\${{ [{'content': 1}] }}"
+      s: "\${{ timestamp('2020-01-01T00:00:00Z') }}"
+      n: "\${{ duration('1s') }}"
+      d: "\${{ b'x' }}"
+edges:
+  - { from: START, to: fits }
+  - { from: fits, to: misfits }
+  - from: misfits
+    route:
+      - { when: "null", to: END }
+      - { default: END }
+`),
+    ).toEqual([
+      "24:15-24:18 error [expression-type] cannot write `list<int>` to `l`, which takes `list<string>`",
+      "25:19-25:26 error [expression-type] cannot write `{a: string, b: int}` to `texts`, which takes `map<string, string>`",
+      "26:15-26:25 error [expression-type] cannot write `map<string, list<int>>` to `m`, which takes `{a: string, b: int}`",
+      "27:22-27:38 error [reducer-write] cannot write `list<map<string, int>>` to `messages`: its reducer `messages` merges chat messages, so it takes a message (a string, or a map with `role` and `content`) or a list of them (hint: write a string, a map with `role` and `content` (e.g. `{ role: user, content: hi }`), or a list of them)",
+      "28:15-28:48 error [expression-type] cannot write `timestamp` to `s`, which takes `string`",
+      "29:15-29:29 error [expression-type] cannot write `duration` to `n`, which takes `int`",
+      "30:15-30:19 error [expression-type] cannot write `bytes` to `d`, which takes `double`",
+      '36:18-36:22 error [expression-type] `when` must be a `bool`, not `null` (hint: compare it, e.g. `state.x == "value"` or `size(state.items) > 0`)',
+    ]);
+  });
+});
