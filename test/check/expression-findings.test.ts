@@ -3,8 +3,11 @@
  * `reducer-write`, which share their findings) report through `validate`, message, hint and span
  * exact: the mutation-tested group `expression-type` (stryker/groups.mjs) runs this file first.
  */
-import { describe, expect, it } from "vitest";
-import { parseSpec, validate } from "../../src/index.js";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseSpec, readSpec, validate } from "../../src/index.js";
 import { formatExpected } from "../helpers.js";
 
 const found = async (yaml: string) => formatExpected(await validate(parseSpec(yaml)));
@@ -147,6 +150,26 @@ describe("syntax errors, in words", () => {
 });
 
 describe("type errors, in words", () => {
+  it("reads a key in brackets as a field, and an expression of spaces as empty", async () => {
+    expect(
+      await whenFindings([
+        " ",
+        "state['nope'] == 1",
+        "state.m['b'] == 'x'",
+        "context['x'] == 1",
+        "state.l[0]['x']",
+        "state.m.a.matches(1)",
+      ]),
+    ).toEqual([
+      " : 1-1 [expression-syntax] the expression is empty",
+      "state['nope'] == 1: 6-12 [unknown-state-key] `nope` is not a state channel (hint: declare it under `state`)",
+      "state.m['b'] == 'x': 8-11 [expression-type] `state.m` has no field `b` (hint: did you mean `a`?)",
+      "context['x'] == 1: 8-11 [unknown-state-key] `x` is not declared in `context` (hint: declare it under `context`)",
+      "state.l[0]['x']: 0-15 [expression-type] `state.l[0]` is a `string`, which has no fields or items",
+      "state.m.a.matches(1): 0-20 [expression-type] no overload of `matches` accepts `string.matches(int)`",
+    ]);
+  });
+
   it("passes on cel-js's other messages, its quotes as backticks and its capital dropped", async () => {
     expect(
       await whenFindings([
@@ -801,6 +824,53 @@ edges:
       "11:31-11:39 error [unknown-state-key] node `odd` writes `toString`, which is not a state channel (hint: declare `toString` under `state`)",
       "11:44-11:55 error [unsafe-key] key `constructor` is not allowed in a spec (hint: rename it)",
       "11:62-11:76 error [unknown-state-key] node `odd` writes `hasOwnProperty`, which is not a state channel (hint: declare `hasOwnProperty` under `state`)",
+    ]);
+  });
+});
+
+describe("a catalog's tools", () => {
+  const dir = mkdtempSync(join(tmpdir(), "graphspec-expr-catalog-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("checks the bind of the tools a node names (in tools, approve or tool), not of the others", async () => {
+    writeFileSync(join(dir, "package.json"), "{}");
+    writeFileSync(join(dir, "t.mjs"), "export default async () => 'ok';\n");
+    const tool = (name: string) => `  ${name}:
+    module: t.mjs
+    description: d
+    schema: { type: object, properties: { who: { type: string } } }
+    bind: { who: "\${{ context.who }}" }
+`;
+    const names = ["listed", "approved", "called", "unused"];
+    writeFileSync(join(dir, "catalog.yaml"), `tools:\n${names.map(tool).join("")}`);
+    const spec = join(dir, "app.yaml");
+    writeFileSync(
+      spec,
+      `version: 1
+name: app
+catalog: catalog.yaml
+state:
+  messages: { type: messages }
+  out: { type: any }
+models:
+  default: { model: "scripted:m" }
+nodes:
+  helper: { kind: agent, prompt: hi, tools: [listed], approve: [approved] }
+  call: { kind: tool, tool: called, args: {}, write: out }
+edges:
+  - { from: START, to: helper }
+  - { from: helper, to: call }
+  - { from: call, to: END }
+`,
+    );
+    const ds = await validate(await readSpec(spec, { root: dir, file: "app.yaml" }));
+    const undeclared =
+      "error [unknown-state-key] `who` is not declared in `context` (hint: declare it under `context`)";
+    expect(ds.map((d) => `${d.file} ${formatExpected([d])[0]}`)).toEqual([
+      "app.yaml 10:65-10:73 error [unknown-tool] `approved` needs approval but is not one of this node's `tools`, so the agent can never call it (hint: add `approved` to `tools`, or remove it from `approve`)",
+      `catalog.yaml 6:31-6:34 ${undeclared}`,
+      `catalog.yaml 11:31-11:34 ${undeclared}`,
+      `catalog.yaml 16:31-16:34 ${undeclared}`,
     ]);
   });
 });
