@@ -72,8 +72,6 @@ export const groups = {
     mutate: [
       "src/check/rules/expression-type.ts",
       "src/check/expressions/**/*.ts",
-      "src/expr/assignable.ts",
-      "src/expr/diagnose.ts",
     ],
     tests: [
       "test/check/expression-findings.test.ts",

@@ -828,6 +828,66 @@ edges:
   });
 });
 
+describe("node-local variables, typed by the node", () => {
+  it("types output (a message, or the structured output), resume (its schema), result and error", async () => {
+    expect(
+      await found(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  s: { type: string }
+  n: { type: integer }
+models:
+  default: { model: "scripted:t" }
+  plain: "scripted:p"
+tools:
+  search: { module: ./tools.ts }
+nodes:
+  helper: { kind: agent, prompt: hi, tools: [search], write: { n: "\${{ output.text }}" } }
+  shaped:
+    kind: agent
+    prompt: hi
+    tools: [search]
+    output: { schema: { type: object, properties: { a: { type: integer } } } }
+    write: { s: "\${{ output.a }}" }
+  shape:
+    kind: llm
+    prompt: hi
+    output: { schema: { type: object, properties: { a: { type: integer } } } }
+    write: { s: "\${{ output.a }}", n: "\${{ output.b }}" }
+  wait:
+    kind: interrupt
+    payload: ok?
+    schema: { type: object, properties: { ok: { type: boolean } } }
+    write: { s: "\${{ resume.ok }}" }
+  act: { kind: tool, tool: search, args: {}, write: { s: "\${{ result.anything }}" } }
+  fail:
+    kind: set
+    values: { s: x }
+    on_error: { write: { n: "\${{ error.message }}", s: "\${{ error.nope }}" } }
+edges:
+  - { from: START, to: helper }
+  - { from: helper, to: shaped }
+  - { from: shaped, to: shape }
+  - { from: shape, to: wait }
+  - { from: wait, to: act }
+  - { from: act, to: fail }
+  - { from: fail, to: END }
+`),
+    ).toEqual([
+      "9:10-9:22 error [schema] expected object, got string (hint: A chat model. `model` goes through LangChain's initChatModel; `allow` lists the models a run may choose instead; `price` is what it costs; every other key passes through to the model's constructor. Strings may use `${{ env.NAME }}`, and `${{ context.KEY }}` to take a value from each run (a tenant's key, its user).)",
+      "11:21-11:31 error [unknown-module] module `./tools.ts` does not exist",
+      "13:72-13:83 error [expression-type] cannot write `string` to `n`, which takes `int` (hint: convert it with `int(…)`)",
+      "19:22-19:30 error [expression-type] cannot write `int` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+      "24:22-24:30 error [expression-type] cannot write `int` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+      "24:51-24:52 error [expression-type] `output` has no field `b` (hint: did you mean `a`?)",
+      "29:22-29:31 error [expression-type] cannot write `bool` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+      "34:34-34:47 error [expression-type] cannot write `string` to `n`, which takes `int` (hint: convert it with `int(…)`)",
+      "34:67-34:71 error [expression-type] `error` (an `Error`) has no field `nope` (hint: did you mean `node`?)",
+    ]);
+  });
+});
+
 describe("a catalog's tools", () => {
   const dir = mkdtempSync(join(tmpdir(), "graphspec-expr-catalog-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
