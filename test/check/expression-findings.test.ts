@@ -888,6 +888,77 @@ edges:
   });
 });
 
+describe("keys a node's kind does not have, and odd shapes", () => {
+  it("reads no expression in a key of another kind, and keeps each place's name, scope and rule", async () => {
+    // Each misplaced key (a set node's prompt, an llm's schema, an interrupt's output) is the
+    // schema's one finding: nothing runs it, so it is not type-checked as if it did.
+    expect(
+      await found(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  log: { type: array, reducer: messages }
+  s: { type: string }
+  notes: { type: array, items: { type: string }, reducer: append, default: [] }
+  grid: { type: array, items: { type: array, items: { type: integer } } }
+models:
+  default: { model: "scripted:t" }
+nodes:
+  odd:
+    kind: set
+    values: { messages: [[{ content: hi }], { x: 1 }], log: [{ content: hi }], grid: "\${{ [1] }}" }
+    system: "\${{ state.n1 }}"
+    prompt: "\${{ state.n2 }}"
+    messages: "\${{ state.n3 }}"
+    args: { q: "\${{ state.n4 }}" }
+    payload: { q: "\${{ state.n5 }}" }
+    input: { q: "\${{ state.n6 }}" }
+    on_error: { write: { notes: "\${{ error.message }}", s: "\${{ output }}" } }
+  ask: { kind: llm, prompt: "\${{ {'__proto__': 1}.size() > 0 }}", schema: { type: integer }, write: s }
+  wait: { kind: interrupt, payload: "\${{ state.s.matches('(?=a)') }}", output: { schema: { type: object, properties: { a: { type: integer } } } }, write: notes }
+  each: { kind: llm, prompt: hi, messages: "\${{ null }}", write: toString }
+edges:
+  - { from: START, to: odd }
+  - { from: odd, to: ask }
+  - from: ask
+    map: { over: "output", to: wait, with: { s: "\${{ output }}" } }
+  - from: wait
+    map: { over: "null", to: each }
+  - from: odd
+    map: { over: 3, to: each }
+  - from: each
+    route:
+      - hello
+      - { default: END }
+`),
+    ).toEqual([
+      "5:32-5:40 error [reducer-type] reducer `messages` merges chat messages, but the channel's type is `array` (hint: set `type: messages`, or use `append`, `union`, `replace` (or a reducer of yours))",
+      "14:26-14:43 error [expression-type] cannot write a list to an item of `messages`, which takes `string` or `{role, content}` or `{type, content}`",
+      '14:45-14:53 error [expression-type] a message written to `messages` needs `role` and `content`: a map without them is no message (hint: e.g. `{ role: assistant, content: "${{ state.answer }}" }`, or a plain string)',
+      '14:62-14:77 error [expression-type] a message written to `log` needs `role`: a map without it is no message (hint: e.g. `{ role: assistant, content: "${{ state.answer }}" }`, or a plain string)',
+      "14:91-14:94 error [expression-type] cannot write `list<int>` to `grid`, which takes `list<list<int>>` (hint: wrap it in a list: `[…]`)",
+      "15:5-15:11 error [schema] unknown key `system` in node `odd` (hint: allowed here: cache, defer, description, kind, on_error, retry, timeout_ms, values)",
+      "16:5-16:11 error [schema] unknown key `prompt` in node `odd` (hint: allowed here: cache, defer, description, kind, on_error, retry, timeout_ms, values)",
+      "17:5-17:13 error [schema] unknown key `messages` in node `odd` (hint: allowed here: cache, defer, description, kind, on_error, retry, timeout_ms, values)",
+      "18:5-18:9 error [schema] unknown key `args` in node `odd` (hint: allowed here: cache, defer, description, kind, on_error, retry, timeout_ms, values)",
+      "19:5-19:12 error [schema] unknown key `payload` in node `odd` (hint: allowed here: cache, defer, description, kind, on_error, retry, timeout_ms, values)",
+      "20:5-20:10 error [schema] unknown key `input` in node `odd` (hint: allowed here: cache, defer, description, kind, on_error, retry, timeout_ms, values)",
+      "21:65-21:71 error [expression-type] `output` is not available in the `on_error` of node `odd`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state`, `context` and `error`)",
+      "22:35-22:46 error [unsafe-key] a map key `__proto__` is refused (hint: such keys could reach an object prototype; choose another key name)",
+      "22:67-22:73 error [schema] unknown key `schema` in node `ask` (hint: allowed here: cache, defer, description, kind, messages, model, on_error, output, prompt, retry, system, timeout_ms, tools, write)",
+      "23:58-23:65 error [regex] the pattern uses lookahead (`(?=`), which the linear-time regex engine does not run (hint: patterns run on RE2, which matches in linear time and so has no backreferences or lookaround: rewrite the pattern without them, or check the value in a function node)",
+      "23:72-23:78 error [schema] unknown key `output` in node `wait` (hint: allowed here: cache, defer, description, kind, on_error, payload, retry, schema, timeout_ms, write)",
+      "24:49-24:53 error [expression-type] `messages` must be a list of messages, not `null` (hint: give the whole list as one expression, e.g. `${{ state.messages }}`)",
+      "24:66-24:74 error [unknown-state-key] node `each` writes `toString`, which is not a state channel (hint: declare `toString` under `state`)",
+      "29:19-29:25 error [expression-type] `output` is not available in `map.over`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state` and `context`)",
+      "29:54-29:60 error [expression-type] `output` is not available in `map.with`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state`, `context` and `item`)",
+      "31:19-31:23 error [expression-type] `map.over` must be a list, not `null` (hint: wrap it in a list: `[…]`)",
+      "33:18-33:19 error [schema] expected string, got number (hint: A bare CEL expression (no `${{ }}`).)",
+      "36:9-36:14 error [schema] a route case is either `{ when: CEL, to: node }` or `{ default: node }`",
+    ]);
+  });
+});
+
 describe("a catalog's tools", () => {
   const dir = mkdtempSync(join(tmpdir(), "graphspec-expr-catalog-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
