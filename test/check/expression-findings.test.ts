@@ -506,6 +506,21 @@ edges:
     ]);
   });
 
+  it("places a misfit at the whole value for text around an expression, else at the expression without its padding", async () => {
+    expect(
+      await found(`${WRITES_STATE}nodes:
+  a:
+    kind: set
+    values:
+      n: "count \${{ state.n }}"
+      s: "\${{   state.n }}"
+${ONE_NODE}`),
+    ).toEqual([
+      "20:10-20:32 error [expression-type] cannot write `string` to `n`, which takes `int` (hint: convert it with `int(…)`)",
+      "21:17-21:24 error [expression-type] cannot write `int` to `s`, which takes `string` (hint: convert it with `string(…)`)",
+    ]);
+  });
+
   it("places a finding inside a folded template at its expression", async () => {
     expect(
       await found(`${WRITES_STATE}models:
