@@ -904,6 +904,41 @@ edges:
 });
 
 describe("keys a node's kind does not have, and odd shapes", () => {
+  it("checks an agent's prompt, names each node place in its scope, and takes null for an item", async () => {
+    expect(
+      await found(`version: 1
+name: t
+state:
+  messages: { type: messages }
+  s: { type: string }
+  l: { type: array, items: { type: string } }
+models:
+  default: { model: "scripted:t" }
+tools:
+  search: { module: ./tools.ts }
+nodes:
+  helper: { kind: agent, prompt: "\${{ state.nope }}", tools: [search], write: { s: "\${{ item }}" } }
+  wait: { kind: interrupt, payload: "\${{ output }}", write: { l: [null, x] } }
+  sub: { kind: subgraph, graph: ./sub.yaml, input: { q: "\${{ result }}" } }
+  ask: { kind: llm, prompt: hi, values: { s: "\${{ state.nope2 }}" } }
+edges:
+  - { from: START, to: helper }
+  - { from: helper, to: wait }
+  - { from: wait, to: sub }
+  - { from: sub, to: ask }
+  - { from: ask, to: END }
+`),
+    ).toEqual([
+      "10:21-10:31 error [unknown-module] module `./tools.ts` does not exist",
+      "12:45-12:49 error [unknown-state-key] `nope` is not a state channel (hint: declare it under `state`)",
+      "12:89-12:93 error [expression-type] `item` is not available in the `write` of node `helper`: it exists in `map.with` (hint: in scope here: `state`, `context` and `output`)",
+      "13:42-13:48 error [expression-type] `output` is not available in the `payload` of node `wait`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state` and `context`)",
+      "14:33-14:43 error [unknown-module] graph `./sub.yaml` does not exist",
+      "14:62-14:68 error [expression-type] `result` is not available in the `input` of node `sub`: it exists in the `write` of `tool` nodes (hint: in scope here: `state` and `context`)",
+      "15:33-15:39 error [schema] unknown key `values` in node `ask` (hint: allowed here: cache, defer, description, kind, messages, model, on_error, output, prompt, retry, system, timeout_ms, tools, write)",
+    ]);
+  });
+
   it("reads no expression in a key of another kind, and keeps each place's name, scope and rule", async () => {
     // Each misplaced key (a set node's prompt, an llm's schema, an interrupt's output) is the
     // schema's one finding: nothing runs it, so it is not type-checked as if it did.
