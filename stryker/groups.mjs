@@ -65,14 +65,12 @@ export const groups = {
     ],
   },
   // The rule with the code it delegates to: collecting and checking the spec's expressions
-  // (src/check/expressions/), and the parts of the expression type checker that decide its
-  // findings. Not src/expr/cost-budget.ts (its own group), nor literal-checks.ts (the `unsafe-key`
-  // and `regex` rules' findings). The golden fixtures of the four rules that share those findings.
+  // (src/check/expressions/). Next: the type checker in src/expr/ that decides its findings
+  // (diagnose.ts, assignable.ts, from-schema.ts, ...; not cost-budget.ts, its own group) — its
+  // tests are in test/check/expression-findings.test.ts already. The golden fixtures of the four
+  // rules that share those findings.
   "expression-type": {
-    mutate: [
-      "src/check/rules/expression-type.ts",
-      "src/check/expressions/**/*.ts",
-    ],
+    mutate: ["src/check/rules/expression-type.ts", "src/check/expressions/**/*.ts"],
     tests: [
       "test/check/expression-findings.test.ts",
       "test/expr-check.test.ts",
