@@ -86,6 +86,32 @@ export const groups = {
       "test/fixtures/invalid/expression-type/**",
     ],
   },
+  // The rule with the code it delegates to: collecting and checking the spec's expressions
+  // (src/check/expressions/). Next: the type checker in src/expr/ that decides its findings
+  // (diagnose.ts, assignable.ts, from-schema.ts, ...; not cost-budget.ts, its own group) — its
+  // tests are in test/check/expression-findings.test.ts already. The golden fixtures of the four
+  // rules that share those findings.
+  "expression-type": {
+    mutate: ["src/check/rules/expression-type.ts", "src/check/expressions/**/*.ts"],
+    tests: [
+      "test/check/expression-findings.test.ts",
+      "test/expr-check.test.ts",
+      "test/expr.test.ts",
+      "test/golden.test.ts",
+      "test/check/rules-after-broken-sections.test.ts",
+    ],
+    golden: ["expression-type", "unknown-state-key", "reducer-write", "expression-syntax"],
+    watch: [
+      "src/check/**",
+      "src/expr/**",
+      "src/spec/scalar-spans.ts",
+      "src/spec/reducer-fit.ts",
+      "test/fixtures/invalid/expression-type/**",
+      "test/fixtures/invalid/unknown-state-key/**",
+      "test/fixtures/invalid/reducer-write/**",
+      "test/fixtures/invalid/expression-syntax/**",
+    ],
+  },
   "no-path-to-end": {
     mutate: ["src/check/rules/no-path-to-end.ts"],
     tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],

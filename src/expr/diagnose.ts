@@ -73,8 +73,6 @@ const FOREIGN_WORDS: Record<string, string> = {
   or: "CEL writes `||` for or",
   not: "CEL writes `!` for not",
   "=": "compare with `==`",
-  "===": "compare with `==`",
-  "!==": "compare with `!=`",
   True: "CEL writes `true`",
   False: "CEL writes `false`",
   None: "CEL writes `null`",
@@ -148,9 +146,12 @@ function parseMessage(
     }
     case "unexpected_character": {
       const text = found.trim() || summary.replace(/^Unexpected character: /, "");
-      const hint =
-        FOREIGN_WORDS[text] ??
-        (text.startsWith("$") ? "`${{ }}` belongs in templates, not in bare CEL" : undefined);
+      // cel-js reads `!==` as `!=` and a stray `=`: the hint answers what was meant.
+      const negated = text === "=" && ctx.source.slice(0, range?.start).endsWith("!=");
+      const hint = negated
+        ? "compare with `!=`"
+        : (FOREIGN_WORDS[text] ??
+          (text.startsWith("$") ? "`${{ }}` belongs in templates, not in bare CEL" : undefined));
       return hint
         ? { message: `unexpected \`${text}\``, hint }
         : { message: `unexpected \`${text}\`` };

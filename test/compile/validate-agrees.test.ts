@@ -367,7 +367,7 @@ edges:
 `);
     expect(errors(await validate(doc))).toEqual([
       "expression-type 6:69 a message written to `messages` needs `role` and `content`: a map without them is no message",
-      "expression-type 6:83 a message written to `messages` needs `role`: a map without them is no message",
+      "expression-type 6:83 a message written to `messages` needs `role`: a map without it is no message",
     ]);
   });
 

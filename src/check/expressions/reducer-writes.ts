@@ -34,8 +34,10 @@ export function reducerExpectation(
   declared: ExprType,
   accepts: ExprType,
 ): ReducerExpectation | undefined {
+  // `append` and `union` take what their list's type takes (a list or one item): a value that
+  // fits the list fits the write, so none is ever the reducer's finding.
   const does = reducer && reducerDoes(reducer);
-  if (!does || reducer === "append" || reducer === "union") return undefined;
+  if (!does) return undefined;
   const hint = (HINTS[reducer] ?? HINTS.sum!)(key);
   return {
     reducer,

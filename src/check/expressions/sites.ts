@@ -140,7 +140,7 @@ class SiteCollector {
     this.findings.push({
       rule: "expression-type",
       path,
-      message: `a message written to \`${key}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without them is no message`,
+      message: `a message written to \`${key}\` needs ${missing.map((k) => `\`${k}\``).join(" and ")}: a map without ${missing.length === 1 ? "it" : "them"} is no message`,
       hint: 'e.g. `{ role: assistant, content: "${{ state.answer }}" }`, or a plain string',
     });
   }
@@ -250,12 +250,9 @@ function pick<K extends "list" | "record" | "map">(
 /** The enum a string must be one of, if the expected type has exactly one. */
 function stringEnum(t: ExprType): readonly string[] | undefined {
   if (t.kind === "string") return t.enum;
-  if (t.kind === "union") {
-    const hasPlain =
-      t.of.some((m) => m.kind === "string" && !m.enum) || t.of.some((m) => m.kind === "dyn");
-    if (hasPlain) return undefined;
-    return t.of.map(stringEnum).find((e) => e !== undefined);
-  }
+  // The unions of places (writeType) hold a list and its item, or the forms of a message: a plain
+  // string beside an enum is never among them.
+  if (t.kind === "union") return t.of.map(stringEnum).find((e) => e !== undefined);
   return undefined;
 }
 
