@@ -125,9 +125,13 @@ async function survivors(marker: string): Promise<number[]> {
   return processesNaming(marker);
 }
 
-/** The process a module leaves behind: writes its pid to the file named last, then waits forever. */
+/**
+ * The process a module leaves behind: writes its pid to the file named last, then waits forever.
+ * Written aside and renamed, so the file never exists empty: the module waits for it to exist, and
+ * a check that read it in between saw '' (seen once under load).
+ */
 const KEEP =
-  "require('fs').writeFileSync(process.argv.at(-1), String(process.pid)); setInterval(() => {}, 1000);";
+  "const fs = require('fs'), f = process.argv.at(-1); fs.writeFileSync(f + '.part', String(process.pid)); fs.renameSync(f + '.part', f); setInterval(() => {}, 1000);";
 /** Module code: start `how` (which starts KEEP with `started`), wait until it has, then export `ping`. */
 const leaves = (how: string, started: string) => `import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
