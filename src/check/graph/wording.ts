@@ -40,6 +40,9 @@ export function explainTogether(a: string, b: string, co: CoRun): string {
     }
     if (ta.edge.kind === "router")
       return `both run after ${from} (its router at ${edgeName(ta.edge)} may pick both)`;
+    // A route picks one target a run: two of them meet only when the source ran several times.
+    if (ta.edge.kind === "route")
+      return `both run after ${from}, which runs several times in one step (its route at ${edgeName(ta.edge)} picks one of them in each run)`;
     return `both run after ${from} (fan-out at ${edgeName(ta.edge)})`;
   }
   return `\`${a}\` ${runs(ta)} while \`${b}\` ${runs(tb)}, in the same step`;
