@@ -156,6 +156,20 @@ describe("resets (`null`) of a reducer channel", () => {
     expect(await parallelWrites(spec(notes, nodes("[x]|[failed]"), edges))).toEqual([]);
   });
 
+  it("a reset in `on_error.write` stands at that key", async () => {
+    expect(
+      await parallelWrites(
+        spec(
+          notes,
+          "  b: { kind: set, values: { notes: null } }\n  a: { kind: set, values: { notes: [x] }, on_error: { write: { notes: null } } }",
+          "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+        ),
+      ),
+    ).toEqual([
+      `7:64 \`a\` (its \`on_error\`, when it fails) and \`b\` can run in the same step and both reset \`notes\` (write \`null\`), and a step takes one reset of a channel: ${both} (hint: ${resetHint})`,
+    ]);
+  });
+
   it("resets of a `replace` channel are its parallel writes, said once", async () => {
     expect(await parallelWrites(fanOut("{ type: string }", "null", "null"))).toEqual([
       `7:29 ${together("answer")} (hint: give \`answer\` a reducer that combines writes (\`type: array\` with \`reducer: append\`), or let the nodes write different channels)`,
@@ -199,6 +213,17 @@ describe("a subgraph without `output` writes the channels it copies back", () =>
     expect(
       await beside(
         "state:\n  answer: { type: string }\n  other: { type: string }\noutput: [answer, other]\n",
+      ),
+    ).toEqual([
+      "8:33 [parallel-write] `sub` and `w` can run in the same step and both write `answer`, a `replace` channel",
+    ]);
+  });
+
+  it("at `graph:` too when its `on_error.write` writes the channel (when it fails)", async () => {
+    expect(
+      await beside(
+        "state:\n  answer: { type: string }\n",
+        ", on_error: { write: { answer: failed } }",
       ),
     ).toEqual([
       "8:33 [parallel-write] `sub` and `w` can run in the same step and both write `answer`, a `replace` channel",
@@ -270,6 +295,17 @@ describe("why two nodes meet in a step, or one node runs twice", () => {
       ),
     ).toEqual([
       "11:29 `b` runs after `q` (edges[2]) while `a` runs after `p` (route at edges[1]), in the same step",
+    ]);
+  });
+
+  it("the runs of one map target: one fails (its `on_error.goto`) while another goes on", async () => {
+    expect(
+      await why(
+        [noop("p"), noop("m", ", on_error: { goto: a }"), writer("a"), writer("b")].join("\n"),
+        "  - { from: START, to: p }\n  - { from: p, map: { over: state.items, to: m } }\n  - { from: m, to: b }\n  - { from: [a, b], to: END }",
+      ),
+    ).toEqual([
+      "11:29 `b` runs after `m` (edges[2]) while `a` runs when `m` fails (its `on_error.goto`), in the same step",
     ]);
   });
 
@@ -459,6 +495,27 @@ ${edges.map((e) => `  - ${e}`).join("\n")}
     );
     expect(found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message}`)).toEqual([
       "20:3 [unreachable-node] node `z` is unreachable: no edge leads to it",
+    ]);
+  });
+});
+
+describe("beside a broken section it does not read", () => {
+  it("still reports (`modls:` for `models:`)", async () => {
+    const found = await validate(
+      await readSpec(
+        await written(
+          spec(
+            "  answer: { type: string }",
+            "  a: { kind: set, values: { answer: a } }\n  b: { kind: set, values: { answer: b } }",
+            "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+          ).replace("state:", 'modls:\n  default: { model: "scripted:m" }\nstate:'),
+        ),
+        { root: dir },
+      ),
+    );
+    expect(found.map((d) => `${d.line}:${d.column} [${d.rule}]`)).toEqual([
+      "3:1 [schema]",
+      "9:29 [parallel-write]",
     ]);
   });
 });

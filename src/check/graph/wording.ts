@@ -26,8 +26,8 @@ function runs(t: Trigger): string {
 
 /** Why `a` and `b` run in one step, for a message: "both run after `plan` (fan-out at edges[2])". */
 export function explainTogether(a: string, b: string, co: CoRun): string {
-  const [ta, tb] = [co.a[0], co.b[0]];
-  if (!ta || !tb) return `\`${a}\` and \`${b}\` can run in the same step`;
+  // Every task has a trigger (START's is never asked about).
+  const [ta, tb] = [co.a[0]!, co.b[0]!];
   if (ta.kind === "deferred" && tb.kind === "deferred")
     return "both are deferred (`defer: true`) and run together when no edge triggers anything else";
   if (ta.kind === "join" && tb.kind === "join" && ta.edge === tb.edge)
