@@ -46,12 +46,20 @@ export const groups = {
     watch: ["src/compile/**", "src/expr/reducers.ts"],
   },
   "parallel-write": {
-    mutate: ["src/check/rules/parallel-write.ts", "src/check/graph/**/*.ts"],
+    mutate: [
+      "src/check/rules/parallel-write.ts",
+      "src/check/graph/{step-effects,steps,triggers,per-document,wording}.ts",
+    ],
     // Its rule's golden fixtures only: the path-escape fixture's symlink
     // (test/fixtures/modules/linked-tickets.ts) is copied as a file into Stryker's sandbox and fails.
-    tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts", "test/golden.test.ts"],
+    tests: [
+      "test/check/parallel-write.test.ts",
+      "test/step-effects.test.ts",
+      "test/golden.test.ts",
+      "test/subgraph-rules.test.ts",
+    ],
     golden: ["parallel-write"],
-    watch: ["src/check/**"],
+    watch: ["src/check/**", "src/spec/control-flow.ts", "test/fixtures/invalid/parallel-write/**"],
   },
   "graph-walk": {
     // The graph walk behind the static rules: the step exploration, the loops, the stepper.

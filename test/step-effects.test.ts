@@ -5,8 +5,17 @@
  * does not (wrong `parallel-write` pairs, wrong reachability).
  */
 import { describe, expect, it } from "vitest";
-import { type Effects, emptyEffects, product } from "../src/check/graph/step-effects.js";
+import {
+  BudgetExceeded,
+  type Effects,
+  edgeOptions,
+  emptyEffects,
+  mergeEffects,
+  multiAlternatives,
+  product,
+} from "../src/check/graph/step-effects.js";
 import type { Trigger } from "../src/check/graph/triggers.js";
+import type { GraphEdge } from "../src/spec/control-flow.js";
 
 const pulling = (node: string, from: string): Effects => {
   const e = emptyEffects();
@@ -34,5 +43,182 @@ describe("product of a step's choices", () => {
     const second = pulling("c", "x");
     product([[first], [second]], { work: 100 });
     expect([...first.pull.keys()]).toEqual(["b"]);
+  });
+});
+
+/** An edge of `kind` from `a` to `targets` (edges[index]). */
+const edge = (kind: GraphEdge["kind"], targets: string[], index = 0): GraphEdge => ({
+  index,
+  kind,
+  sources: ["a"],
+  targets: targets.map((name) => ({ name, path: [] })),
+  ...(kind === "map" ? { over: "state.items" } : {}),
+});
+const via = (e: GraphEdge): Trigger => ({ kind: "edge", from: "a", edge: e });
+
+/** An option as `pulled|pushed` (a pushed `n*` runs several times), for comparing. */
+const shown = (e: Effects): string =>
+  `${[...e.pull.keys()].join(",")}|${[...e.push].map(([n, t]) => (t.many ? `${n}*` : n)).join(",")}`;
+
+describe("the ways one edge fires", () => {
+  it("a static edge pulls each target once, END aside", () => {
+    const e = edge("static", ["b", "c", "b", "END"]);
+    const options = edgeOptions(e, via(e));
+    expect(options.map(shown)).toEqual(["b,c|"]);
+    expect(options[0]!.pull.get("b")).toEqual(via(e));
+  });
+
+  it("a route picks one of its distinct targets (END: nothing runs)", () => {
+    const e = edge("route", ["b", "c", "b", "END"]);
+    expect(edgeOptions(e, via(e)).map(shown)).toEqual(["b|", "c|", "|"]);
+  });
+
+  it("a router picks any non-empty subset; past ten choices the caller falls back", () => {
+    const e = edge("router", ["b", "c", "END"]);
+    expect(edgeOptions(e, via(e)).map(shown)).toEqual([
+      "b|",
+      "c|",
+      "b,c|",
+      "|",
+      "b|",
+      "c|",
+      "b,c|",
+    ]);
+    const names = Array.from({ length: 10 }, (_, i) => `n${i}`);
+    expect(edgeOptions(edge("router", names), via(edge("router", names)))).toHaveLength(1023);
+    const wide = edge("router", [...names, "n10"]);
+    expect(() => edgeOptions(wide, via(wide))).toThrow(BudgetExceeded);
+  });
+
+  it("a map sends nothing, one item or several; to END only, nothing", () => {
+    const e = edge("map", ["b"]);
+    const options = edgeOptions(e, via(e));
+    expect(options.map(shown)).toEqual(["|", "|b", "|b*"]);
+    expect(options[2]!.push.get("b")!.triggers).toEqual([via(e)]);
+    expect(edgeOptions(edge("map", ["END"]), via(e)).map(shown)).toEqual(["|"]);
+  });
+});
+
+describe("combining effects", () => {
+  const pushing = (node: string, e: GraphEdge, many = false): Effects => {
+    const out = emptyEffects();
+    out.push.set(node, { many, triggers: [via(e)] });
+    return out;
+  };
+  const marking = (join: number, ...sources: string[]): Effects => {
+    const out = emptyEffects();
+    out.marks.set(join, new Set(sources));
+    return out;
+  };
+
+  it("two sends to one node make it run several times, with the first two triggers", () => {
+    const [e1, e2, e3] = [edge("map", ["b"], 1), edge("map", ["b"], 2), edge("map", ["b"], 3)];
+    const merged = mergeEffects(mergeEffects(pushing("b", e1), pushing("b", e2)), pushing("b", e3));
+    expect(merged.push.get("b")).toEqual({ many: true, triggers: [via(e1), via(e2)] });
+  });
+
+  it("join marks add up, and marks alone are effects", () => {
+    const merged = mergeEffects(marking(4, "p"), marking(4, "q"));
+    expect([...merged.marks.get(4)!].sort()).toEqual(["p", "q"]);
+    expect(mergeEffects(pulling("b", "a"), marking(4, "q")).marks.get(4)).toEqual(new Set(["q"]));
+    expect(mergeEffects(marking(4, "q"), pulling("b", "a")).marks.get(4)).toEqual(new Set(["q"]));
+  });
+
+  it("the product keeps each distinct combination once, marks and many-ness told apart", () => {
+    const e = edge("map", ["b"]);
+    const combos = product(
+      [
+        [pushing("b", e), pushing("b", e, true), marking(4, "p")],
+        [emptyEffects(), pushing("b", e), marking(4, "p"), marking(5, "p")],
+      ],
+      { work: 100 },
+    );
+    expect(combos.map((c) => `${shown(c)}|${[...c.marks.keys()].join(",")}`)).toEqual([
+      "|b|",
+      "|b*|",
+      "|b|4",
+      "|b|5",
+      "|b*|4",
+      "|b*|5",
+      "||4",
+      "||4,5",
+    ]);
+    expect(product([], { work: 1 }).map(shown)).toEqual(["|"]);
+  });
+
+  it("the same effects in another order are one combination; different ones never are", () => {
+    const e = edge("map", ["b"]);
+    const both = (x: Effects, y: Effects) =>
+      product(
+        [
+          [x, y],
+          [y, x],
+        ],
+        { work: 100 },
+      ).length;
+    expect(both(pulling("b", "a"), pulling("c", "a"))).toBe(3);
+    expect(both(pushing("b", e), pushing("c", e))).toBe(3);
+    expect(both(marking(4, "p"), marking(5, "p"))).toBe(3);
+    expect(both(marking(4, "p"), marking(4, "q"))).toBe(3);
+    // Names that run together when joined: {a, bc} is not {ab, c}, nor 4:p+q 5:r {4:p, 5:q+r}.
+    const named = (...ns: string[]) => {
+      const out = emptyEffects();
+      for (const n of ns) out.pull.set(n, { kind: "deferred" });
+      return out;
+    };
+    expect(product([[named("a", "bc"), named("ab", "c")]], { work: 100 })).toHaveLength(2);
+    expect(product([[pushing("a", e), pushing("a", e, true)]], { work: 100 })).toHaveLength(2);
+    const marks = (m: [number, string[]][]) => {
+      const out = emptyEffects();
+      for (const [k, v] of m) out.marks.set(k, new Set(v));
+      return out;
+    };
+    expect(
+      product(
+        [
+          [
+            marks([
+              [4, ["p", "q"]],
+              [5, ["r"]],
+            ]),
+            marks([
+              [4, ["p"]],
+              [5, ["q", "r"]],
+            ]),
+          ],
+        ],
+        {
+          work: 100,
+        },
+      ),
+    ).toHaveLength(2);
+    expect(product([[named("a"), pushing("a", e)]], { work: 100 })).toHaveLength(2);
+    expect(product([[named("a"), marks([[1, ["a"]]])]], { work: 100 })).toHaveLength(2);
+  });
+
+  it("merging with nothing gives the other itself, not a copy", () => {
+    const x = pulling("b", "a");
+    expect(mergeEffects(x, emptyEffects())).toBe(x);
+    expect(mergeEffects(emptyEffects(), x)).toBe(x);
+    const m = marking(4, "p");
+    expect(mergeEffects(m, emptyEffects())).toBe(m);
+    const p = pushing("b", edge("map", ["b"]));
+    expect(mergeEffects(emptyEffects(), p)).toBe(p);
+  });
+
+  it("the product gives up past its budget of combinations", () => {
+    const two = [pulling("b", "a"), pulling("c", "a")];
+    expect(product([two, two], { work: 6 })).toHaveLength(3);
+    expect(() => product([two, two], { work: 5 })).toThrow(BudgetExceeded);
+    expect(() => product([[pulling("b", "a")]], { work: 0 })).toThrow(BudgetExceeded);
+    expect(product([[pulling("b", "a")]], { work: 1 })).toHaveLength(1);
+  });
+
+  it("several runs of one node: each run picks any alternative", () => {
+    const e = edge("route", ["b", "c"]);
+    const alts = edgeOptions(e, via(e));
+    expect(multiAlternatives(alts, { work: 100 }).map(shown)).toEqual(["b|", "c|", "b,c|"]);
+    expect(() => multiAlternatives(alts, { work: 3 })).toThrow(BudgetExceeded);
+    expect(multiAlternatives(alts, { work: 4 })).toHaveLength(3);
   });
 });

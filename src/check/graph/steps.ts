@@ -86,6 +86,9 @@ function pairwiseSteps(
   const pairs = new Map<string, CoRun>();
   const queue: [string, string][] = [];
   const deferredPull = (s: Succ) => !s.push && model.deferred.has(s.node);
+  const released: Trigger = { kind: "deferred" };
+  /** A deferred node runs when released, not right after what triggered it: the witness says so. */
+  const why = (s: Succ): Trigger => (deferredPull(s) ? released : s.trigger);
   const add = (a: string, b: string, co: CoRun) => {
     const key = pairKey(a, b);
     if (pairs.has(key)) return;
@@ -103,7 +106,7 @@ function pairwiseSteps(
   const meet = (x: Succ, y: Succ) => {
     if (deferredPull(x) !== deferredPull(y) && !x.push && !y.push) return; // deferred waits
     if (x.node === y.node && !x.push && !y.push) return; // one PULL task
-    add(x.node, y.node, { a: [x.trigger], b: [y.trigger] });
+    add(x.node, y.node, { a: [why(x)], b: [why(y)] });
   };
   for (const n of [START, ...model.nodes]) {
     if (n !== START && !reachable.has(n)) continue;
@@ -120,7 +123,6 @@ function pairwiseSteps(
   }
   // Held deferred nodes are released together, and beside whatever a map sends at that moment.
   const deferred = model.nodes.filter((n) => model.deferred.has(n) && reachable.has(n));
-  const released: Trigger = { kind: "deferred" };
   for (const [i, a] of deferred.entries()) {
     for (const b of deferred.slice(i + 1)) add(a, b, { a: [released], b: [released] });
     for (const list of succ.values())

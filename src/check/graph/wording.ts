@@ -26,8 +26,8 @@ function runs(t: Trigger): string {
 
 /** Why `a` and `b` run in one step, for a message: "both run after `plan` (fan-out at edges[2])". */
 export function explainTogether(a: string, b: string, co: CoRun): string {
-  const [ta, tb] = [co.a[0], co.b[0]];
-  if (!ta || !tb) return `\`${a}\` and \`${b}\` can run in the same step`;
+  // Every task has a trigger (START's is never asked about).
+  const [ta, tb] = [co.a[0]!, co.b[0]!];
   if (ta.kind === "deferred" && tb.kind === "deferred")
     return "both are deferred (`defer: true`) and run together when no edge triggers anything else";
   if (ta.kind === "join" && tb.kind === "join" && ta.edge === tb.edge)
@@ -40,6 +40,9 @@ export function explainTogether(a: string, b: string, co: CoRun): string {
     }
     if (ta.edge.kind === "router")
       return `both run after ${from} (its router at ${edgeName(ta.edge)} may pick both)`;
+    // A route picks one target a run: two of them meet only when the source ran several times.
+    if (ta.edge.kind === "route")
+      return `both run after ${from}, which runs several times in one step (its route at ${edgeName(ta.edge)} picks one of them in each run)`;
     return `both run after ${from} (fan-out at ${edgeName(ta.edge)})`;
   }
   return `\`${a}\` ${runs(ta)} while \`${b}\` ${runs(tb)}, in the same step`;

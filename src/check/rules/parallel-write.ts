@@ -41,14 +41,15 @@ function valueAt(ctx: CheckContext, path: Path): unknown {
 
 /**
  * What each node writes; a subgraph without `output` copies back the channels both specs declare
- * (as far as the child's `output` list gives them), reported at its `graph:`.
+ * (as far as the child's `output` list gives them), reported at its `graph:` — rather than at its
+ * `on_error.write`, which writes them only when it fails. (Channels the parent does not declare
+ * are never checked: no need to leave them out.)
  */
 async function writesOf(
   ctx: CheckContext,
   live: string[],
 ): Promise<Map<string, Map<string, WriteSite>>> {
   const writes = new Map(live.map((n) => [n, new Map(nodeWrites(ctx.spec, n).channels)]));
-  const state = isObject(ctx.spec.state) ? ctx.spec.state : {};
   for (const { path, child } of await loadedChildren(ctx, sharedOf(ctx))) {
     const name = String(path[1]);
     const node = ctx.spec.nodes?.[name] as { output?: unknown } | undefined;
@@ -57,10 +58,7 @@ async function writesOf(
     const spec = (child.doc.data ?? {}) as { state?: unknown; output?: unknown };
     const childState = isObject(spec.state) ? spec.state : {};
     const gives = Array.isArray(spec.output) ? spec.output.map(String) : Object.keys(childState);
-    for (const k of gives) {
-      if (Object.hasOwn(state, k) && Object.hasOwn(childState, k) && !own.has(k))
-        own.set(k, { path, at: "value" });
-    }
+    for (const k of gives) if (Object.hasOwn(childState, k)) own.set(k, { path, at: "value" });
   }
   return writes;
 }
@@ -101,7 +99,6 @@ export const parallelWrite: Rule = {
     const steps = stepsOf(ctx);
     resets(ctx, state, live, writes, steps);
     const replace = Object.keys(state).filter((c) => isReplace(state[c]));
-    if (replace.length === 0) return;
     for (const channel of replace) {
       const field = state[channel] as Record<string, unknown>;
       const writers = live.filter((n) => writes.get(n)!.has(channel));
@@ -143,9 +140,7 @@ function resetSite(
   if (first?.at === "key" && valueAt(ctx, first.path) === null) return first;
   const onError: Path = ["nodes", name, "on_error", "write", channel];
   const written = valueAt(ctx, onError.slice(0, -1));
-  return isObject(written) && Object.hasOwn(written, channel) && written[channel] === null
-    ? { path: onError, at: "key" }
-    : undefined;
+  return isObject(written) && written[channel] === null ? { path: onError, at: "key" } : undefined;
 }
 
 /** Two resets (`null`, LangGraph's Overwrite) of one reducer channel in a step: only one is allowed. */
@@ -167,7 +162,7 @@ function resets(
     for (const [j, node] of resetters.entries()) {
       const site = resetAt.get(node)!;
       const other = firstAmong(resetterIndex, j, steps.partners(node));
-      const many = other === undefined ? steps.together(node, node) : undefined;
+      const many = steps.together(node, node);
       if (other === undefined && !many) continue;
       ctx.report("parallel-write", site.path, {
         message:

@@ -1,0 +1,521 @@
+/**
+ * The `parallel-write` rule as `validate` reports it, on the shapes users write beside the golden
+ * fixtures (test/fixtures/invalid/parallel-write): which channels keep only the last write, the
+ * hint's reducer for each type, resets (`null`) of reducer channels, subgraphs that copy channels
+ * back, and the wording of each way two nodes (or one node twice) meet in a step.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readSpec, validate } from "../../src/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "graphspec-parallel-write-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "package.json"), "{}");
+writeFileSync(join(dir, "route.ts"), "export function next(): string[] {\n  return [];\n}\n");
+let n = 0;
+
+/** The path of a new spec file holding `text`. */
+async function written(text: string): Promise<string> {
+  n += 1;
+  const path = join(dir, `spec${n}.yaml`);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** `LINE:COL message (hint: …)` of each parallel-write finding; fails on any other finding. */
+async function parallelWrites(text: string): Promise<string[]> {
+  const found = await validate(await readSpec(await written(text), { root: dir }));
+  expect(found.filter((d) => d.rule !== "parallel-write").map((d) => d.message)).toEqual([]);
+  return found.map((d) => `${d.line}:${d.column} ${d.message} (hint: ${d.hint})`);
+}
+
+/** A spec with the given state, nodes and edges (YAML lines, indented by the caller). */
+const spec = (state: string, nodes: string, edges: string) =>
+  `version: 1\nname: t\nstate:\n${state}\nnodes:\n${nodes}\nedges:\n${edges}\n`;
+
+/** `a` and `b` both write `answer` after a fan-out from START. */
+const fanOut = (field: string, a = "x", b = "y") =>
+  spec(
+    `  answer: ${field}`,
+    `  a: { kind: set, values: { answer: ${a} } }\n  b: { kind: set, values: { answer: ${b} } }`,
+    "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+  );
+
+const both = "both run after START (fan-out at edges[0])";
+const together = (channel: string, how = both) =>
+  `\`b\` and \`a\` can run in the same step and both write \`${channel}\`, a \`replace\` channel: ${how}`;
+
+describe("which channels keep only the last write", () => {
+  it("a channel with no reducer, or `reducer: replace`, takes one write a step", async () => {
+    const hint =
+      "give `answer` a reducer that combines writes (`type: array` with `reducer: append`), or let the nodes write different channels";
+    for (const field of ["{ type: string }", "{ type: string, reducer: replace }"])
+      expect(await parallelWrites(fanOut(field))).toEqual([
+        `7:29 ${together("answer")} (hint: ${hint})`,
+      ]);
+  });
+
+  it("a reducer other than `replace` combines them", async () => {
+    expect(
+      await parallelWrites(
+        fanOut(
+          "{ type: array, items: { type: string }, reducer: append, default: [] }",
+          "[x]",
+          "[y]",
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a `messages` channel without `reducer` appends (LangGraph's messages reducer)", async () => {
+    expect(
+      await parallelWrites(
+        spec(
+          "  messages: { type: messages }",
+          "  a: { kind: set, values: { messages: [{ role: ai, content: x }] } }\n  b: { kind: set, values: { messages: [{ role: ai, content: y }] } }",
+          "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("the hint names the reducer that suits the channel's type", async () => {
+    const hintFor = async (type: string, a: string, b: string) =>
+      (await parallelWrites(fanOut(`{ type: ${type} }`, a, b)))[0]?.replace(/^.*\(hint: /, "");
+    const fix = (f: string) =>
+      `give \`answer\` a reducer that combines writes (${f}), or let the nodes write different channels)`;
+    expect(await hintFor("array", "[x]", "[y]")).toBe(fix("`reducer: append`"));
+    expect(await hintFor("object", "{ k: x }", "{ k: y }")).toBe(fix("`reducer: merge`"));
+    expect(await hintFor("number", "1", "2")).toBe(fix("`reducer: sum` (or `max`, `min`)"));
+    expect(await hintFor("integer", "1", "2")).toBe(fix("`reducer: sum` (or `max`, `min`)"));
+    expect(await hintFor("boolean", "true", "false")).toBe(
+      fix("`type: array` with `reducer: append`"),
+    );
+  });
+});
+
+const notes = "  notes: { type: array, items: { type: string }, reducer: append, default: [] }";
+const resetHint =
+  "reset `notes` from one node of the step only (e.g. a `set` node before them), or let the nodes run in different steps";
+
+describe("resets (`null`) of a reducer channel", () => {
+  it("two nodes of a step that reset one channel", async () => {
+    expect(
+      await parallelWrites(
+        spec(
+          notes,
+          "  a: { kind: set, values: { notes: null } }\n  b: { kind: set, values: { notes: null } }",
+          "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+        ),
+      ),
+    ).toEqual([
+      `7:29 \`b\` and \`a\` can run in the same step and both reset \`notes\` (write \`null\`), and a step takes one reset of a channel: ${both} (hint: ${resetHint})`,
+    ]);
+  });
+
+  it("one reset beside appends, or resets in different steps, are fine", async () => {
+    expect(
+      await parallelWrites(
+        spec(
+          notes,
+          "  a: { kind: set, values: { notes: null } }\n  b: { kind: set, values: { notes: [x] } }\n  c: { kind: set, values: { notes: null } }",
+          "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: c }\n  - { from: c, to: END }",
+        ),
+      ),
+    ).toEqual([]);
+  });
+
+  it("a map target that resets a channel resets it once per item", async () => {
+    expect(
+      await parallelWrites(
+        spec(
+          `${notes}\n  items: { type: array, items: { type: string }, default: [] }`,
+          "  a: { kind: set, values: { items: [x, y] } }\n  b: { kind: set, values: { notes: null } }",
+          "  - { from: START, to: a }\n  - { from: a, map: { over: state.items, to: b } }\n  - { from: b, to: END }",
+        ),
+      ),
+    ).toEqual([
+      `8:29 \`b\` resets \`notes\` (writes \`null\`) and can run several times in one step, and a step takes one reset of a channel: the map at edges[1] runs it once per item of \`state.items\`, in parallel (hint: ${resetHint})`,
+    ]);
+  });
+
+  it("a reset in a node's own write or in its `on_error.write`; a value there is no reset", async () => {
+    const nodes = (a: string) =>
+      `  a: { kind: set, values: { notes: ${a.split("|")[0]} }, on_error: { write: { notes: ${a.split("|")[1]} } } }\n  b: { kind: set, values: { notes: null } }`;
+    const edges = "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }";
+    const clash = (at: string, a: string) =>
+      `${at} \`b\` and ${a} can run in the same step and both reset \`notes\` (write \`null\`), and a step takes one reset of a channel: ${both} (hint: ${resetHint})`;
+    expect(await parallelWrites(spec(notes, nodes("null|[failed]"), edges))).toEqual([
+      clash("7:29", "`a`"),
+    ]);
+    expect(await parallelWrites(spec(notes, nodes("[x]|null"), edges))).toEqual([
+      clash("7:29", "`a` (its `on_error`, when it fails)"),
+    ]);
+    expect(await parallelWrites(spec(notes, nodes("[x]|[failed]"), edges))).toEqual([]);
+  });
+
+  it("a reset in `on_error.write` stands at that key", async () => {
+    expect(
+      await parallelWrites(
+        spec(
+          notes,
+          "  b: { kind: set, values: { notes: null } }\n  a: { kind: set, values: { notes: [x] }, on_error: { write: { notes: null } } }",
+          "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+        ),
+      ),
+    ).toEqual([
+      `7:64 \`a\` (its \`on_error\`, when it fails) and \`b\` can run in the same step and both reset \`notes\` (write \`null\`), and a step takes one reset of a channel: ${both} (hint: ${resetHint})`,
+    ]);
+  });
+
+  it("resets of a `replace` channel are its parallel writes, said once", async () => {
+    expect(await parallelWrites(fanOut("{ type: string }", "null", "null"))).toEqual([
+      `7:29 ${together("answer")} (hint: give \`answer\` a reducer that combines writes (\`type: array\` with \`reducer: append\`), or let the nodes write different channels)`,
+    ]);
+  });
+});
+
+describe("a subgraph without `output` writes the channels it copies back", () => {
+  /** The parallel-write findings of a parent that runs `sub` (mounting `child`) beside `w`. */
+  async function beside(child: string, subFields = "", parentState = "") {
+    n += 1;
+    writeFileSync(
+      join(dir, `child${n}.yaml`),
+      `version: 1\nname: child${n}\n${child}nodes:\n  c: { kind: set, values: { answer: inner } }\nedges:\n  - { from: START, to: c }\n  - { from: c, to: END }\n`,
+    );
+    const path = join(dir, `parent${n}.yaml`);
+    writeFileSync(
+      path,
+      spec(
+        `  answer: { type: string }\n  summary: { type: string }${parentState}`,
+        `  w: { kind: set, values: { answer: outer } }\n  sub: { kind: subgraph, graph: child${n}.yaml${subFields} }`,
+        "  - { from: START, to: [w, sub] }\n  - { from: [w, sub], to: END }",
+      ),
+    );
+    const found = await validate(await readSpec(path, { root: dir }));
+    return found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message.split(":")[0]}`);
+  }
+
+  it("a channel both declare: at the subgraph's `graph:`", async () => {
+    expect(await beside("state:\n  answer: { type: string }\n")).toEqual([
+      "8:33 [parallel-write] `sub` and `w` can run in the same step and both write `answer`, a `replace` channel",
+    ]);
+  });
+
+  it("not a channel the child's `output` list leaves out, nor one the parent lacks", async () => {
+    expect(
+      await beside(
+        "state:\n  answer: { type: string }\n  other: { type: string }\noutput: [other]\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await beside(
+        "state:\n  answer: { type: string }\n  other: { type: string }\noutput: [answer, other]\n",
+      ),
+    ).toEqual([
+      "8:33 [parallel-write] `sub` and `w` can run in the same step and both write `answer`, a `replace` channel",
+    ]);
+  });
+
+  it("at `graph:` too when its `on_error.write` writes the channel (when it fails)", async () => {
+    expect(
+      await beside(
+        "state:\n  answer: { type: string }\n",
+        ", on_error: { write: { answer: failed } }",
+      ),
+    ).toEqual([
+      "8:33 [parallel-write] `sub` and `w` can run in the same step and both write `answer`, a `replace` channel",
+    ]);
+  });
+
+  it("with `output`, only what it maps", async () => {
+    expect(
+      await beside(
+        "state:\n  answer: { type: string }\n",
+        ', output: { summary: "${{ output.answer }}" }',
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("why two nodes meet in a step, or one node runs twice", () => {
+  /** The messages' explanations (after the colon) for a spec with `answer` and `items`. */
+  async function why(nodes: string, edges: string): Promise<string[]> {
+    const state =
+      "  answer: { type: string }\n  items: { type: array, items: { type: string }, default: [] }\n  log: { type: array, items: { type: string }, reducer: append, default: [] }";
+    return (await parallelWrites(spec(state, nodes, edges))).map((f) =>
+      f.replace(
+        /^(\d+:\d+) .*?, a `replace` channel(, and can run several times in one step)?: (.*) \(hint: .*$/,
+        "$1 $3",
+      ),
+    );
+  }
+  const writer = (name: string, more = "") =>
+    `  ${name}: { kind: set, values: { answer: ${name} }${more} }`;
+  const noop = (name: string, more = "") => `  ${name}: { kind: set, values: { log: [x] }${more} }`;
+
+  it("two deferred nodes are released together", async () => {
+    expect(
+      await why(
+        [noop("s"), writer("a", ", defer: true"), writer("b", ", defer: true")].join("\n"),
+        "  - { from: START, to: s }\n  - { from: s, to: a }\n  - { from: s, to: b }\n  - { from: [a, b], to: END }",
+      ),
+    ).toEqual([
+      "10:29 both are deferred (`defer: true`) and run together when no edge triggers anything else",
+    ]);
+  });
+
+  it("two targets of one join", async () => {
+    expect(
+      await why(
+        [noop("p"), noop("q"), writer("a"), writer("b")].join("\n"),
+        "  - { from: START, to: [p, q] }\n  - { from: [p, q], to: [a, b] }\n  - { from: [a, b], to: END }",
+      ),
+    ).toEqual(["11:29 both run when the join at edges[1] completes"]);
+  });
+
+  it("a node's error handler beside another branch", async () => {
+    expect(
+      await why(
+        [noop("p", ", on_error: { goto: a }"), noop("q"), writer("a"), writer("b")].join("\n"),
+        "  - { from: START, to: [p, q] }\n  - { from: p, to: END }\n  - { from: q, to: b }\n  - { from: [a, b], to: END }",
+      ),
+    ).toEqual([
+      "11:29 `b` runs after `q` (edges[2]) while `a` runs when `p` fails (its `on_error.goto`), in the same step",
+    ]);
+  });
+
+  it("a route's target beside another edge's", async () => {
+    expect(
+      await why(
+        [noop("p"), noop("q"), writer("a"), writer("b")].join("\n"),
+        "  - { from: START, to: [p, q] }\n  - { from: p, route: [{ when: state.answer == 'x', to: a }, { default: END }] }\n  - { from: q, to: b }\n  - { from: [a, b], to: END }",
+      ),
+    ).toEqual([
+      "11:29 `b` runs after `q` (edges[2]) while `a` runs after `p` (route at edges[1]), in the same step",
+    ]);
+  });
+
+  it("the runs of one map target: one fails (its `on_error.goto`) while another goes on", async () => {
+    expect(
+      await why(
+        [noop("p"), noop("m", ", on_error: { goto: a }"), writer("a"), writer("b")].join("\n"),
+        "  - { from: START, to: p }\n  - { from: p, map: { over: state.items, to: m } }\n  - { from: m, to: b }\n  - { from: [a, b], to: END }",
+      ),
+    ).toEqual([
+      "11:29 `b` runs after `m` (edges[2]) while `a` runs when `m` fails (its `on_error.goto`), in the same step",
+    ]);
+  });
+
+  it("a map that sends to a node an edge also triggers", async () => {
+    expect(
+      await why(
+        [noop("p"), writer("a")].join("\n"),
+        "  - { from: START, to: p }\n  - { from: p, map: { over: state.items, to: a } }\n  - { from: p, to: a }\n  - { from: a, to: END }",
+      ),
+    ).toEqual([
+      "9:29 the map at edges[1] sends it work while it also is triggered after `p` (edges[2])",
+    ]);
+  });
+});
+
+describe("past the exact exploration's budget (a router of eleven targets): the pairwise analysis", () => {
+  const ts = Array.from({ length: 10 }, (_, i) => `t${i}`);
+  /**
+   * A spec whose START router picks any of `t0`…`t9` and `go` (2,047 choices, more than the
+   * exploration enumerates), then the given nodes and edges after `go`; edges[2] is the first given.
+   * `w(name)` writes `answer`, `l(name)` appends to `log`.
+   */
+  async function wide(nodes: string[], edges: string[]): Promise<string[]> {
+    const text = `version: 1
+name: t
+state:
+  answer: { type: string }
+  items: { type: array, items: { type: string }, default: [] }
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+nodes:
+${ts.map((t) => `  ${t}: { kind: set, values: { log: [x] } }`).join("\n")}
+${nodes.map((n) => `  ${n}`).join("\n")}
+edges:
+  - from: START
+    router: { module: route.ts, export: next, to: [${ts.join(", ")}, go] }
+  - { from: [${ts.join(", ")}], to: END }
+${edges.map((e) => `  - ${e}`).join("\n")}
+`;
+    return (await parallelWrites(text)).map((f) =>
+      f.replace(/ \(hint: .*$/, "").replace(/, a `replace` channel/, ""),
+    );
+  }
+  const w = (n: string, more = "") => `${n}: { kind: set, values: { answer: ${n} }${more} }`;
+  const l = (n: string, more = "") => `${n}: { kind: set, values: { log: [x] }${more} }`;
+  const pair = "`b` and `a` can run in the same step and both write `answer`:";
+  const many =
+    "`a` writes `answer`, and can run several times in one step: the map at edges[2] runs it once per item of `state.items`, in parallel";
+  const ended = ["{ from: [a, b], to: END }"];
+
+  it("a fan-out's targets, and what two nodes of a step trigger next", async () => {
+    expect(await wide([l("go"), w("a"), w("b")], ["{ from: go, to: [a, b] }", ...ended])).toEqual([
+      `20:29 ${pair} both run after \`go\` (fan-out at edges[2])`,
+    ]);
+    expect(
+      await wide(
+        [l("go"), l("p"), l("q"), w("a"), w("b")],
+        ["{ from: go, to: [p, q] }", "{ from: p, to: a }", "{ from: q, to: b }", ...ended],
+      ),
+    ).toEqual([
+      `22:29 ${pair} \`b\` runs after \`q\` (edges[4]) while \`a\` runs after \`p\` (edges[3]), in the same step`,
+    ]);
+  });
+
+  it("the pair is named in the order the nodes are declared, whatever their names' order", async () => {
+    expect(
+      await wide(
+        [l("go"), w("zed"), w("amy")],
+        ["{ from: go, to: [zed, amy] }", "{ from: [zed, amy], to: END }"],
+      ),
+    ).toEqual([
+      "20:31 `amy` and `zed` can run in the same step and both write `answer`: both run after `go` (fan-out at edges[2])",
+    ]);
+  });
+
+  it("not a route's alternatives, nor what they lead to, nor a node and its successor", async () => {
+    const route = '{ from: go, route: [{ when: "state.log.size() > 1", to: a }, { default: b }] }';
+    expect(await wide([l("go"), w("a"), w("b")], [route, ...ended])).toEqual([]);
+    expect(
+      await wide(
+        [l("go"), l("a"), l("b"), w("c"), w("d")],
+        [route, "{ from: a, to: c }", "{ from: b, to: d }", "{ from: [c, d], to: END }"],
+      ),
+    ).toEqual([]);
+    expect(await wide([w("go"), w("a")], ["{ from: go, to: a }", "{ from: a, to: END }"])).toEqual(
+      [],
+    );
+  });
+
+  it("a route's targets when its source runs several times in one step", async () => {
+    expect(
+      await wide(
+        [l("go"), l("m"), w("a"), w("b")],
+        [
+          "{ from: go, map: { over: state.items, to: m } }",
+          '{ from: m, route: [{ when: "state.log.size() > 1", to: a }, { default: b }] }',
+          ...ended,
+        ],
+      ),
+    ).toEqual([
+      `21:29 ${pair} both run after \`m\`, which runs several times in one step (its route at edges[3] picks one of them in each run)`,
+    ]);
+  });
+
+  it("a map's target runs several times; a node the runs of a map target trigger, once", async () => {
+    const mapped = "{ from: go, map: { over: state.items, to: a } }";
+    expect(await wide([l("go"), w("a")], [mapped, "{ from: a, to: END }"])).toEqual([
+      `19:29 ${many}`,
+    ]);
+    expect(
+      await wide([l("go"), w("a")], [mapped, "{ from: go, to: a }", "{ from: a, to: END }"]),
+    ).toEqual([`19:29 ${many}`]);
+    expect(
+      await wide(
+        [l("go"), l("m"), w("a")],
+        [
+          "{ from: go, map: { over: state.items, to: m } }",
+          "{ from: m, to: a }",
+          "{ from: a, to: END }",
+        ],
+      ),
+    ).toEqual([]);
+  });
+
+  it("deferred nodes: not beside what runs before their release, together when released, beside a map's target", async () => {
+    expect(
+      await wide(
+        [l("go"), w("a", ", defer: true"), w("b")],
+        ["{ from: go, to: [a, b] }", ...ended],
+      ),
+    ).toEqual([]);
+    expect(
+      await wide(
+        [l("go"), l("p"), w("a", ", defer: true"), w("b", ", defer: true")],
+        ["{ from: go, to: [a, p] }", "{ from: p, to: b }", ...ended],
+      ),
+    ).toEqual([
+      `21:29 ${pair} both are deferred (\`defer: true\`) and run together when no edge triggers anything else`,
+    ]);
+    expect(
+      await wide(
+        [l("go"), w("a", ", defer: true"), w("b")],
+        ["{ from: go, to: a }", "{ from: go, map: { over: state.items, to: b } }", ...ended],
+      ),
+    ).toEqual([
+      `20:29 ${pair} \`b\` runs after \`go\` (map at edges[3]) while \`a\` is deferred (\`defer: true\`) and runs when no edge triggers anything else, in the same step`,
+      "20:29 `b` writes `answer`, and can run several times in one step: the map at edges[3] runs it once per item of `state.items`, in parallel",
+    ]);
+  });
+
+  it("an error handler runs beside the failed node's siblings' successors, instead of its edges", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p", ", on_error: { goto: a }"), l("q"), w("a"), w("b")],
+        ["{ from: go, to: [p, q] }", "{ from: p, to: END }", "{ from: q, to: b }", ...ended],
+      ),
+    ).toEqual([
+      `22:29 ${pair} \`b\` runs after \`q\` (edges[4]) while \`a\` runs when \`p\` fails (its \`on_error.goto\`), in the same step`,
+    ]);
+    expect(
+      await wide(
+        [l("go"), l("p", ", on_error: { goto: a }"), w("a"), w("b")],
+        ["{ from: go, to: p }", "{ from: p, to: b }", ...ended],
+      ),
+    ).toEqual([]);
+  });
+
+  it("a join's target may be claimed beside its sources' successors (the timing is lost)", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p"), l("q"), w("a"), w("b")],
+        ["{ from: go, to: [p, q] }", "{ from: [p, q], to: a }", "{ from: p, to: b }", ...ended],
+      ),
+    ).toEqual([
+      `22:29 ${pair} \`b\` runs after \`p\` (edges[4]) while \`a\` runs when the join at edges[3] completes, in the same step`,
+    ]);
+  });
+
+  it("not what an unreachable node would trigger together", async () => {
+    const route = '{ from: go, route: [{ when: "state.log.size() > 1", to: a }, { default: b }] }';
+    const found = await validate(
+      await readSpec(
+        await written(
+          `version: 1\nname: t\nstate:\n  answer: { type: string }\n  log: { type: array, items: { type: string }, reducer: append, default: [] }\nnodes:\n${ts.map((t) => `  ${t}: { kind: set, values: { log: [x] } }`).join("\n")}\n  ${l("go")}\n  ${w("a")}\n  ${w("b")}\n  ${l("z")}\nedges:\n  - from: START\n    router: { module: route.ts, export: next, to: [${ts.join(", ")}, go] }\n  - { from: [${ts.join(", ")}], to: END }\n  - ${route}\n  - { from: z, to: [a, b] }\n  - ${ended[0]}\n`,
+        ),
+        { root: dir },
+      ),
+    );
+    expect(found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message}`)).toEqual([
+      "20:3 [unreachable-node] node `z` is unreachable: no edge leads to it",
+    ]);
+  });
+});
+
+describe("beside a broken section it does not read", () => {
+  it("still reports (`modls:` for `models:`)", async () => {
+    const found = await validate(
+      await readSpec(
+        await written(
+          spec(
+            "  answer: { type: string }",
+            "  a: { kind: set, values: { answer: a } }\n  b: { kind: set, values: { answer: b } }",
+            "  - { from: START, to: [a, b] }\n  - { from: [a, b], to: END }",
+          ).replace("state:", 'modls:\n  default: { model: "scripted:m" }\nstate:'),
+        ),
+        { root: dir },
+      ),
+    );
+    expect(found.map((d) => `${d.line}:${d.column} [${d.rule}]`)).toEqual([
+      "3:1 [schema]",
+      "9:29 [parallel-write]",
+    ]);
+  });
+});
