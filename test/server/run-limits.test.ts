@@ -36,17 +36,19 @@ afterAll(() => h.stop());
 const messages = { messages: [{ role: "user", content: "2 + 3?" }] };
 
 describe("a run's deadline over HTTP", () => {
-  it("a run that asks for 200ms stops then, its thread in error, its checkpoint kept", async () => {
+  // 900 ms, under the server's 1.5 s: long enough that the run reaches its gated node (and its
+  // checkpoint naming it) before the deadline on a loaded machine — 200 ms failed once at a load of 25.
+  it("a run that asks for 900ms stops then, its thread in error, its checkpoint kept", async () => {
     const client = h.client();
     const thread = await client.threads.create();
     await expect(
       client.runs.wait(thread.thread_id, "gated", {
         input: {},
-        config: { configurable: { graphspec_deadline: "200ms" } },
+        config: { configurable: { graphspec_deadline: "900ms" } },
         raiseError: true,
       }),
       // The run's own deadline stopped it, not the server's (1.5 s).
-    ).rejects.toThrow(/deadline-exceeded: the run passed its deadline \(200 ms\)/);
+    ).rejects.toThrow(/deadline-exceeded: the run passed its deadline \(900 ms\)/);
     expect((await client.threads.get(thread.thread_id)).status).toBe("error");
     const state = await client.threads.getState(thread.thread_id);
     expect(state.next).toEqual(["hold"]);
