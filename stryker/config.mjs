@@ -16,6 +16,8 @@ export function strykerConfig(name) {
   process.env.GRAPHSPEC_MUTATE_TESTS = JSON.stringify(group.tests);
   // A rule's group runs only its rules' golden fixtures (test/golden.test.ts reads this).
   if (group.golden) process.env.GRAPHSPEC_GOLDEN_RULES = group.golden.join(",");
+  // A group whose tests need PostgreSQL gets the suite's server (stryker/vitest.config.ts).
+  if (group.postgres) process.env.GRAPHSPEC_MUTATE_POSTGRES = "1";
   // The Node the test runners run on, when it is not the one running Stryker (which needs 22+):
   // the tests' native addons (better-sqlite3) are built for one Node only. Stryker starts its
   // test runners with child_process.fork, which runs process.execPath.

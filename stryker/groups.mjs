@@ -76,4 +76,32 @@ export const groups = {
     golden: ["tool-args"],
     watch: ["src/check/**", "src/json-schema/**", "test/fixtures/invalid/tool-args/**"],
   },
+  "thread-claims": {
+    mutate: [
+      "src/run/thread-claims.ts",
+      "src/run/thread-claims-sqlite.ts",
+      "src/run/thread-claims-postgres.ts",
+      "src/run/thread-guard.ts",
+    ],
+    tests: ["test/security/threads.test.ts"],
+    // Its PostgreSQL tests start their own server (test/support/postgres-server.ts).
+    postgres: true,
+    watch: ["src/run/**"],
+  },
+  "path-containment": {
+    mutate: [
+      "src/spec/inside-root.ts",
+      "src/spec/path-probes.ts",
+      "src/check/rules/path-escape.ts",
+      "src/modules/files.ts",
+    ],
+    tests: [
+      "test/modules.test.ts",
+      "test/security/validate.test.ts",
+      "test/security/validate-output.test.ts",
+      "test/security/catalog.test.ts",
+      "test/prompt-files.test.ts",
+    ],
+    watch: ["src/spec/**", "src/modules/**", "src/check/**"],
+  },
 };
