@@ -41,6 +41,9 @@ export function strykerConfig(name) {
     concurrency: Number(process.env.GRAPHSPEC_MUTATE_CONCURRENCY ?? 2),
     // A mutant that loops (a bound moved) ends as a timeout, which counts as killed.
     timeoutMS: 20_000,
+    // The first run of all of a group's tests (CLI processes, servers) on a loaded 2-core
+    // machine: Stryker's default of 5 minutes ended it before it was done.
+    dryRunTimeoutMinutes: 30,
     tempDirName: `.stryker-tmp/${name}`,
     // What the tests never read: kept out of the sandbox copy.
     // Other groups' sandboxes (/.stryker-tmp) too: Stryker leaves out only its own tempDirName.

@@ -7,7 +7,8 @@
  *
  * A group's `watch` lists, besides `mutate`, the files whose change calls for a rerun
  * (`npm run mutate -- --changed`): its tests, and what its modules depend on. A group's `golden`
- * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent).
+ * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent); a
+ * group with `postgres` gets a PostgreSQL server for its tests (test/support/postgres-server.ts).
  */
 export const groups = {
   "cost-budget": {
@@ -47,8 +48,7 @@ export const groups = {
   },
   "parallel-write": {
     mutate: ["src/check/rules/parallel-write.ts", "src/check/graph/**/*.ts"],
-    // Its rule's golden fixtures only: the path-escape fixture's symlink
-    // (test/fixtures/modules/linked-tickets.ts) is copied as a file into Stryker's sandbox and fails.
+    // Its rule's golden fixtures only: each mutant of one rule need not run every fixture.
     tests: ["test/step-effects.test.ts", "test/subgraph-rules.test.ts", "test/golden.test.ts"],
     golden: ["parallel-write"],
     watch: ["src/check/**"],
@@ -83,7 +83,9 @@ export const groups = {
       "src/run/thread-claims-postgres.ts",
       "src/run/thread-guard.ts",
     ],
-    tests: ["test/security/threads.test.ts"],
+    // test/security/threads.test.ts races CLI processes (no mutant lives there) and checks a
+    // thread's stored graph; test/run/thread-claims.test.ts claims in this process.
+    tests: ["test/run/thread-claims.test.ts", "test/security/threads.test.ts"],
     // Its PostgreSQL tests start their own server (test/support/postgres-server.ts).
     postgres: true,
     watch: ["src/run/**"],
@@ -96,12 +98,24 @@ export const groups = {
       "src/modules/files.ts",
     ],
     tests: [
+      "test/security/path-containment.test.ts",
+      "test/golden.test.ts",
       "test/modules.test.ts",
       "test/security/validate.test.ts",
       "test/security/validate-output.test.ts",
       "test/security/catalog.test.ts",
       "test/prompt-files.test.ts",
     ],
-    watch: ["src/spec/**", "src/modules/**", "src/check/**"],
+    // The fixtures of the rules resolveFile reports (the symlink one is made at set-up:
+    // test/support/fixture-links.ts).
+    golden: ["path-escape", "unknown-module"],
+    watch: [
+      "src/spec/**",
+      "src/modules/**",
+      "src/check/**",
+      "test/fixtures/invalid/path-escape/**",
+      "test/fixtures/invalid/unknown-module/**",
+      "test/support/fixture-links.ts",
+    ],
   },
 };

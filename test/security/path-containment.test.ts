@@ -1,0 +1,253 @@
+/**
+ * Files a spec names stay inside the project root (docs/security.md): modules, subgraph specs,
+ * prompt files and the spec itself — by `..`, by absolute paths, through symbolic links (to a
+ * file, to a folder, in the middle of a path, to files that do not exist yet), and by names that
+ * only look like a way out. Through the package entry (`readSpec`, `validate`), in this process:
+ * the quick companion of the CLI's tests (test/security/validate.test.ts), where a mutation
+ * test's mutants live (docs/testing.md#mutation-testing).
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Diagnostic, readSpec, validate } from "graphspec";
+import { afterAll, describe, expect, it } from "vitest";
+
+const tmp = mkdtempSync(join(tmpdir(), "graphspec-paths-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const TOOL = "export default async () => ({ n: 1 });\n";
+
+/** Writes `files` under a new folder of tmp (a `null` content makes a folder) and gives its path. */
+function folder(name: string, files: Record<string, string | null>): string {
+  const dir = join(tmp, name);
+  for (const [path, content] of Object.entries(files)) {
+    const at = join(dir, path);
+    if (content === null) mkdirSync(at, { recursive: true });
+    else {
+      mkdirSync(join(at, ".."), { recursive: true });
+      writeFileSync(at, content);
+    }
+  }
+  return dir;
+}
+
+/** A spec whose one function node runs `module`. */
+const specWith = (module: string) => `version: 1
+name: p
+state:
+  n: { type: integer }
+nodes:
+  run: { kind: function, module: ${JSON.stringify(module)} }
+edges:
+  - { from: START, to: run }
+  - { from: run, to: END }
+`;
+
+const shown = (ds: Diagnostic[]) =>
+  ds.map((d) => `${d.rule}: ${d.message}${d.hint ? ` (hint: ${d.hint})` : ""}`);
+
+/** What validate finds in `spec` (written at `at`, the spec's path) about its files. */
+async function findings(at: string, module: string, root?: string): Promise<string[]> {
+  mkdirSync(join(at, ".."), { recursive: true });
+  writeFileSync(at, specWith(module));
+  return shown(await validate(await readSpec(at, root === undefined ? {} : { root })));
+}
+
+// The outside world: a folder beside the project with a module and a spec in it.
+const outside = folder("outside", {
+  "tools.ts": TOOL,
+  "secret.yaml": specWith("./tools.ts"),
+  "sub/tools.ts": TOOL,
+});
+// The project: a marker, modules inside, and links of every kind.
+const project = folder("project", {
+  "package.json": "{}",
+  "tools.ts": TOOL,
+  "..tools.ts": TOOL,
+  "Upper.TS": TOOL,
+  "notes.md": "not a module",
+  "lib/inner.ts": TOOL,
+  "graphs/.keep": "",
+});
+symlinkSync(join(outside, "tools.ts"), join(project, "linked-tools.ts"));
+symlinkSync(outside, join(project, "linked-out"));
+symlinkSync(join(project, "lib"), join(project, "linked-lib"));
+symlinkSync(join(project, "tools.ts"), join(project, "graphs", "inner-link.ts"));
+const spec = join(project, "graphs", "spec.yaml");
+
+const OUTSIDE_HINT =
+  "the project root is the nearest folder up from the spec with a package.json, .git or graphspec.config.json: move the file into it and refer to it by a path relative to the spec file";
+const LINK_HINT = "copy the file into the project instead of linking to it";
+
+describe("a module a spec names stays inside the project root", () => {
+  it.each([
+    ["by `..`", "../../outside/tools.ts"],
+    ["by an absolute path", join(outside, "tools.ts")],
+    ["by `..` to a file that does not exist", "../../outside/missing.ts"],
+    ["by a path that climbs out and back in by another name", "../../outside/../outside/tools.ts"],
+  ])("%s: path-escape, naming the root", async (_, module) => {
+    expect(await findings(spec, module)).toEqual([
+      `path-escape: module \`${module}\` is outside the project root \`../\` (hint: ${OUTSIDE_HINT})`,
+    ]);
+  });
+
+  it("the root's own parent, `..` from the root: outside", async () => {
+    const atRoot = join(project, "at-root.yaml");
+    expect(await findings(atRoot, "..")).toEqual([
+      `path-escape: module \`..\` is outside the project root \`./\` (hint: ${OUTSIDE_HINT})`,
+    ]);
+  });
+
+  it.each([
+    ["a link to a file outside", "../linked-tools.ts"],
+    ["a linked folder in the middle of the path", "../linked-out/tools.ts"],
+    ["a linked folder, two levels down", "../linked-out/sub/tools.ts"],
+    ["a linked folder, to a file that does not exist yet", "../linked-out/later.ts"],
+    ["a linked folder, to a folder that does not exist yet", "../linked-out/new/later.ts"],
+  ])("through %s: path-escape, the link named", async (_, module) => {
+    expect(await findings(spec, module)).toEqual([
+      `path-escape: module \`${module}\` leads through a symbolic link to a file outside the project root (hint: ${LINK_HINT})`,
+    ]);
+  });
+
+  it.each([
+    ["a file inside", "../tools.ts"],
+    ["a name that starts with `..`", "../..tools.ts"],
+    ["an absolute path inside", join(project, "tools.ts")],
+    ["a link to a folder inside", "../linked-lib/inner.ts"],
+    ["a link to a file inside", "./inner-link.ts"],
+    ["an upper-case extension", "../Upper.TS"],
+    ["a path through a folder and back", "../lib/../tools.ts"],
+  ])("%s: no finding", async (_, module) => {
+    expect(await findings(spec, module)).toEqual([]);
+  });
+
+  it.each([
+    [
+      "a missing file inside, its name near another's",
+      "../tool.ts",
+      "unknown-module: module `../tool.ts` does not exist (hint: did you mean `../tools.ts`?)",
+    ],
+    [
+      "a missing file inside, another extension of the same name",
+      "../tools.js",
+      "unknown-module: module `../tools.js` does not exist (hint: did you mean `../tools.ts`?)",
+    ],
+    [
+      "a missing file in a missing folder",
+      "../nowhere/tools.ts",
+      "unknown-module: module `../nowhere/tools.ts` does not exist (hint: there is no directory `../nowhere`)",
+    ],
+    [
+      "a bare name, as for a package",
+      "zod",
+      "unknown-module: module `zod` does not exist (hint: paths are relative to the spec file (`./tools.ts`); to use a package's export, re-export it from a module of yours)",
+    ],
+    [
+      "a folder",
+      "../lib",
+      "unknown-module: module `../lib` is a directory (hint: name a file in it)",
+    ],
+    [
+      "a folder, with a trailing slash",
+      "../lib/",
+      "unknown-module: module `../lib/` is a directory (hint: name a file in it)",
+    ],
+    [
+      "a file that is no module",
+      "../notes.md",
+      "unknown-module: module `../notes.md` is not a JavaScript or TypeScript module (hint: use a .ts, .mts, .cts, .js, .mjs or .cjs file)",
+    ],
+  ])("%s, inside: unknown-module, not path-escape", async (_, module, finding) => {
+    expect(await findings(spec, module)).toEqual([finding]);
+  });
+});
+
+describe("a project opened through a symbolic link", () => {
+  const via = join(tmp, "via-link");
+  symlinkSync(project, via);
+  const linkedSpec = join(via, "graphs", "spec.yaml");
+
+  it("its modules are inside, by a relative path, by the link's path or by the real path", async () => {
+    expect(await findings(linkedSpec, "../tools.ts")).toEqual([]);
+    expect(await findings(linkedSpec, join(via, "tools.ts"))).toEqual([]);
+    expect(await findings(linkedSpec, join(project, "tools.ts"))).toEqual([]);
+  });
+
+  it("a module outside is still outside, and a link out still a link out", async () => {
+    expect(await findings(linkedSpec, join(outside, "tools.ts"))).toEqual([
+      `path-escape: module \`${join(outside, "tools.ts")}\` is outside the project root \`../\` (hint: ${OUTSIDE_HINT})`,
+    ]);
+    expect(await findings(linkedSpec, "../linked-out/tools.ts")).toEqual([
+      `path-escape: module \`../linked-out/tools.ts\` leads through a symbolic link to a file outside the project root (hint: ${LINK_HINT})`,
+    ]);
+  });
+});
+
+describe("the project root is the nearest folder up with a marker", () => {
+  it.each(["package.json", ".git", "graphspec.config.json"])(
+    "%s marks it: a module beside the marker is inside, one above it outside",
+    async (marker) => {
+      const dir = folder(`marked-${marker}`, {
+        [marker]: marker === ".git" ? null : "{}",
+        "tools.ts": TOOL,
+      });
+      const at = join(dir, "graphs", "deep", "spec.yaml");
+      expect(await findings(at, "../../tools.ts")).toEqual([]);
+      expect(await findings(at, "../../../outside/tools.ts")).toEqual([
+        `path-escape: module \`../../../outside/tools.ts\` is outside the project root \`../../\` (hint: ${OUTSIDE_HINT})`,
+      ]);
+    },
+  );
+
+  it("with no marker above the spec, its own folder is the root: the hint names the folder that holds both", async () => {
+    const bare = folder("bare", { "tools.ts": TOOL });
+    const at = join(bare, "graphs", "spec.yaml");
+    // tmp has no marker either (it is in the OS temp dir).
+    expect(await findings(at, "../tools.ts")).toEqual([
+      "path-escape: module `../tools.ts` is outside the project root `./` (the spec's own folder) (hint: the project root is the nearest folder up from the spec with a package.json, .git or graphspec.config.json, and none was found above the spec: add a graphspec.config.json (`{}`) to the folder that holds both, `../` from the spec (or move the file into the spec's folder))",
+    ]);
+  });
+});
+
+describe("the spec itself is read only from inside the root", () => {
+  const read = async (path: string, root: string) =>
+    shown((await readSpec(path, { root })).problems);
+
+  it("a spec outside the root given is not read", async () => {
+    expect(await read(join(outside, "secret.yaml"), project)).toEqual([
+      `path-escape: ${join(outside, "secret.yaml")} is outside the project root; it was not read (hint: validate specs inside the project; copy a spec into it rather than linking to one elsewhere)`,
+    ]);
+  });
+
+  it("a link to a spec outside, or a spec in a linked folder leading out, is not read", async () => {
+    symlinkSync(join(outside, "secret.yaml"), join(project, "graphs", "linked.yaml"));
+    for (const path of [
+      join(project, "graphs", "linked.yaml"),
+      join(project, "linked-out", "secret.yaml"),
+    ]) {
+      expect(await read(path, project)).toEqual([
+        `path-escape: ${path} is a symbolic link to a file outside the project root; it was not read (hint: validate specs inside the project; copy a spec into it rather than linking to one elsewhere)`,
+      ]);
+    }
+  });
+
+  it("a spec inside, by a link or a linked folder inside, is read", async () => {
+    writeFileSync(join(project, "lib", "inner.yaml"), specWith("../tools.ts"));
+    symlinkSync(join(project, "lib", "inner.yaml"), join(project, "graphs", "inner.yaml"));
+    for (const path of [
+      join(project, "graphs", "inner.yaml"),
+      join(project, "linked-lib", "inner.yaml"),
+    ]) {
+      const doc = await readSpec(path, { root: project });
+      expect(shown(doc.problems)).toEqual([]);
+      expect(doc.data).toMatchObject({ name: "p" });
+    }
+  });
+
+  it("a spec that does not exist: io, not path-escape", async () => {
+    expect(await read(join(project, "graphs", "none.yaml"), project)).toEqual([
+      `io: cannot read ${join(project, "graphs", "none.yaml")}: no such file (ENOENT)`,
+    ]);
+  });
+});
