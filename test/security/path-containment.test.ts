@@ -251,3 +251,87 @@ describe("the spec itself is read only from inside the root", () => {
     ]);
   });
 });
+
+describe("prompt files, subgraph specs and MCP folders stay inside too", () => {
+  const promptSpec = (file: string) => `version: 1
+name: p
+state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:p" }
+nodes:
+  ask:
+    kind: llm
+    system: { file: ${JSON.stringify(file)} }
+edges:
+  - { from: START, to: ask }
+  - { from: ask, to: END }
+`;
+  writeFileSync(join(outside, "secret.md"), "TOKEN=abc\n");
+  writeFileSync(join(project, "lib", "prompt.md"), "Help.\n");
+  symlinkSync(join(outside, "secret.md"), join(project, "lib", "linked.md"));
+
+  const promptFindings = async (file: string) => {
+    const at = join(project, "graphs", "prompted.yaml");
+    writeFileSync(at, promptSpec(file));
+    const found = shown(await validate(await readSpec(at)));
+    // Whatever is reported, the file's text is not.
+    expect(JSON.stringify(found)).not.toContain("TOKEN");
+    return found;
+  };
+  const PROMPT_HINT =
+    "keep prompt files inside the project, e.g. in a `prompts/` folder beside the spec";
+
+  it.each([
+    ["by `..`", "../../outside/secret.md", "is outside the project root"],
+    ["by an absolute path", join(outside, "secret.md"), "is outside the project root"],
+    [
+      "through a link to a file",
+      "../lib/linked.md",
+      "is a symbolic link to a file outside the project root",
+    ],
+    [
+      "through a linked folder",
+      "../linked-out/secret.md",
+      "is a symbolic link to a file outside the project root",
+    ],
+  ])("a prompt file %s: path-escape, not read", async (_, file, why) => {
+    expect(await promptFindings(file)).toEqual([
+      `path-escape: prompt file \`${file}\` ${why}; it was not read (hint: ${PROMPT_HINT})`,
+    ]);
+  });
+
+  it("a prompt file inside, through a linked folder inside: read", async () => {
+    expect(await promptFindings("../linked-lib/prompt.md")).toEqual([]);
+  });
+
+  const subgraphSpec = (graph: string) => `version: 1
+name: parent
+state:
+  n: { type: integer }
+nodes:
+  child: { kind: subgraph, graph: ${JSON.stringify(graph)} }
+edges:
+  - { from: START, to: child }
+  - { from: child, to: END }
+`;
+  it.each([
+    [
+      "../../outside/secret.yaml",
+      `path-escape: graph \`../../outside/secret.yaml\` is outside the project root \`../\` (hint: ${OUTSIDE_HINT})`,
+    ],
+    [
+      "../linked-out/secret.yaml",
+      `path-escape: graph \`../linked-out/secret.yaml\` leads through a symbolic link to a file outside the project root (hint: ${LINK_HINT})`,
+    ],
+    [
+      "../tools.ts",
+      "unknown-module: graph `../tools.ts` is not a spec file (hint: use a .yaml, .yml or .json file)",
+    ],
+  ])("a subgraph's spec %s", async (graph, finding) => {
+    const at = join(project, "graphs", "parent.yaml");
+    writeFileSync(at, subgraphSpec(graph));
+    const found = shown(await validate(await readSpec(at)));
+    expect(found.filter((f) => /^(path-escape|unknown-module)/.test(f))).toEqual([finding]);
+  });
+});
