@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Diagnostic, readSpec, validate } from "graphspec";
 import { afterAll, describe, expect, it } from "vitest";
+// Unit test of the reasons no public path reaches here (root reads every file).
+import { ioReason } from "../../src/spec/inside-root.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "graphspec-paths-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -245,10 +247,26 @@ describe("the spec itself is read only from inside the root", () => {
     }
   });
 
-  it("a spec that does not exist: io, not path-escape", async () => {
-    expect(await read(join(project, "graphs", "none.yaml"), project)).toEqual([
-      `io: cannot read ${join(project, "graphs", "none.yaml")}: no such file (ENOENT)`,
-    ]);
+  it("a spec that cannot be read: io, naming why, not path-escape", async () => {
+    symlinkSync(join(project, "graphs", "loop-b.yaml"), join(project, "graphs", "loop-a.yaml"));
+    symlinkSync(join(project, "graphs", "loop-a.yaml"), join(project, "graphs", "loop-b.yaml"));
+    const cases: [string, string][] = [
+      [join(project, "graphs", "none.yaml"), "no such file (ENOENT)"],
+      [join(project, "tools.ts", "spec.yaml"), "a part of the path is not a directory (ENOTDIR)"],
+      [join(project, "graphs", "loop-a.yaml"), "too many symbolic links (ELOOP)"],
+      [join(project, `${"x".repeat(300)}.yaml`), "error (ENAMETOOLONG)"],
+    ];
+    for (const [path, why] of cases) {
+      expect(await read(path, project)).toEqual([`io: cannot read ${path}: ${why}`]);
+    }
+  });
+
+  it("why a file cannot be read, for the errors the tests cannot cause as root", () => {
+    const coded = (code: string) => Object.assign(new Error("x"), { code });
+    expect(ioReason(coded("EACCES"))).toBe("permission denied (EACCES)");
+    expect(ioReason(coded("EPERM"))).toBe("permission denied (EPERM)");
+    expect(ioReason(new Error("the disk is gone"))).toBe("the disk is gone");
+    expect(ioReason("a string thrown")).toBe("a string thrown");
   });
 });
 
@@ -315,6 +333,31 @@ edges:
   - { from: START, to: child }
   - { from: child, to: END }
 `;
+  it("an MCP server's folder: inside is fine, outside (lexically, even if missing) is path-escape", async () => {
+    const at = join(project, "graphs", "mcp.yaml");
+    writeFileSync(
+      at,
+      `version: 1
+name: m
+state:
+  out: { type: string }
+mcp_servers:
+  inside: { command: node, args: [s.mjs], cwd: ../lib, tools: [a] }
+  here: { command: node, args: [s.mjs], tools: [b] }
+  out: { command: node, args: [s.mjs], cwd: ../../outside/nowhere, tools: [c] }
+nodes:
+  call: { kind: tool, tool: a, args: {}, write: { out: "\${{ string(result) }}" } }
+edges:
+  - { from: START, to: call }
+  - { from: call, to: END }
+`,
+    );
+    const found = shown(await validate(await readSpec(at)));
+    expect(found.filter((f) => f.startsWith("path-escape"))).toEqual([
+      "path-escape: MCP server `out` starts in `../../outside/nowhere`, outside the project root (hint: give a folder inside the project, relative to the spec file)",
+    ]);
+  });
+
   it.each([
     [
       "../../outside/secret.yaml",
