@@ -206,11 +206,14 @@ describe("memory: claims inside the process", () => {
     open("mem-apart");
     expect((await running).status).toBe("completed");
     expect((await other).status).toBe("completed");
+    await one.close();
+    await two.close();
   });
 
   it("the thread is given back after a run that fails, pauses, or is refused for another graph", async () => {
     const exec = createExecutor({ dir: graphs, checkpointer: "memory" });
     await givenBackAfterEveryEnd(exec, "mem");
+    await exec.close();
   });
 
   it("updateState on a busy thread is refused the same way", async () => {
@@ -224,6 +227,7 @@ describe("memory: claims inside the process", () => {
     expect(refused).toEqual(busyResult(id, busyMessage(id, "in this process")));
     open(id);
     expect(await running).toMatchObject({ status: "completed", output: { answer: "go" } });
+    await exec.close();
   });
 });
 
