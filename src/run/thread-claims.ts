@@ -9,7 +9,7 @@
 import type { RunError } from "./result.js";
 
 export interface ThreadClaim {
-  /** Gives the thread back; safe to call twice, and after the store has been closed. */
+  /** Gives the thread back, also after the store has been closed; called once (thread-guard.ts). */
   release(): Promise<void>;
 }
 
@@ -54,11 +54,8 @@ export function processClaims(store: object): ThreadClaims {
     async claim(threadId) {
       if (claims.has(threadId)) return { busy: true, holder: "in this process" };
       claims.add(threadId);
-      let released = false;
       return {
         async release() {
-          if (released) return;
-          released = true;
           claims.delete(threadId);
         },
       };
