@@ -83,9 +83,9 @@ export const groups = {
       "src/run/thread-claims-postgres.ts",
       "src/run/thread-guard.ts",
     ],
-    // test/security/threads.test.ts races CLI processes (no mutant lives there) and checks a
-    // thread's stored graph; test/run/thread-claims.test.ts claims in this process.
-    tests: ["test/run/thread-claims.test.ts", "test/security/threads.test.ts"],
+    // Not test/security/threads.test.ts: it races CLI processes, where no mutant lives, and its
+    // in-process cases are in test/run/thread-claims.test.ts (each mutant's run loaded both).
+    tests: ["test/run/thread-claims.test.ts"],
     // Its PostgreSQL tests start their own server (test/support/postgres-server.ts).
     postgres: true,
     watch: ["src/run/**"],
@@ -102,9 +102,7 @@ export const groups = {
       "test/golden.test.ts",
       "test/modules.test.ts",
       "test/security/validate.test.ts",
-      "test/security/validate-output.test.ts",
       "test/security/catalog.test.ts",
-      "test/prompt-files.test.ts",
     ],
     // The fixtures of the rules resolveFile reports (the symlink one is made at set-up:
     // test/support/fixture-links.ts).

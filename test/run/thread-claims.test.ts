@@ -22,6 +22,8 @@ import {
 } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { MemorySaver } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createExecutor, type Executor, type RunResult } from "graphspec";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabase, serverUrl } from "../support/postgres.js";
@@ -228,6 +230,55 @@ describe("memory: claims inside the process", () => {
     open(id);
     expect(await running).toMatchObject({ status: "completed", output: { answer: "go" } });
     await exec.close();
+  });
+});
+
+describe("a checkpointer passed in: claims inside the process, per checkpointer object", () => {
+  it("two executors sharing one exclude each other; one with another object does not", async () => {
+    const saver = new MemorySaver();
+    const one = createExecutor({ dir: graphs, checkpointer: saver });
+    const two = createExecutor({ dir: graphs, checkpointer: saver });
+    const refused = await holdAndTry(one, two, "passed-in");
+    expect(refused).toEqual(busyResult("passed-in", busyMessage("passed-in", "in this process")));
+    await one.close();
+    await two.close();
+  });
+});
+
+describe("reading a thread goes by the graph it stored", () => {
+  const sqlitePath = join(tmp, "owners.db");
+
+  it("inspect: no thread, the thread's own graph, another graph, a graph stored outside the project", async () => {
+    const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath });
+    try {
+      expect(await exec.inspect("never-ran")).toBeUndefined();
+      const id = "owned";
+      expect((await exec.run("approve", { threadId: id, input: { id } })).status).toBe(
+        "interrupted",
+      );
+      expect(await exec.inspect(id)).toMatchObject({ status: "interrupted", threadId: id });
+      expect(await exec.inspect(id, "approve")).toMatchObject({ status: "interrupted" });
+      const other = await exec.inspect(id, "work");
+      expect(other).toMatchObject({
+        status: "failed",
+        output: {},
+        checkpointId: undefined,
+        error: { code: "thread-graph-mismatch", phase: "input" },
+      });
+      // A row pointed at a spec outside the project, as a hostile store would.
+      const { db } = SqliteSaver.fromConnString(sqlitePath);
+      db.prepare(
+        "UPDATE checkpoints SET metadata = CAST(json_set(CAST(metadata AS TEXT), '$.graphspec_graph', ?) AS BLOB) WHERE thread_id = ?",
+      ).run(join(tmp, "elsewhere.yaml"), id);
+      db.close();
+      expect(await exec.inspect(id)).toMatchObject({
+        status: "failed",
+        output: {},
+        error: { code: "graph-outside-project", phase: "input" },
+      });
+    } finally {
+      await exec.close();
+    }
   });
 });
 
