@@ -96,11 +96,49 @@ const starts = (id: string) => {
 };
 const open = (id: string) => writeFileSync(join(gates, id), "");
 
-/** Waits for what the test cannot be told about, checking every 20 ms (at most 60 s). */
-async function until(what: string, condition: () => boolean): Promise<void> {
+/**
+ * Waits for what the test cannot be told about, checking every 20 ms (at most 60 s) — and fails at
+ * once when `running` (the run that should get there) ends first: a run that never enters its node
+ * is a failure now, not a wait.
+ */
+async function until(
+  what: string,
+  condition: () => boolean,
+  running: Promise<unknown>,
+): Promise<void> {
+  let ended: { value: unknown } | undefined;
+  running.then(
+    (value) => {
+      ended = { value };
+    },
+    (e) => {
+      ended = { value: e };
+    },
+  );
   for (let waited = 0; !condition(); waited += 20) {
+    if (ended) throw new Error(`ended before ${what}: ${JSON.stringify(ended.value)}`);
     if (waited > 60_000) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A run that should be refused: its answer — or a failure as soon as it enters the node of thread
+ * `id` (the `n`th start there), where it would wait for a gate that opens only after it.
+ */
+async function refusal<T>(id: string, n: number, run: Promise<T>): Promise<T> {
+  let done = false;
+  const entered = (async () => {
+    while (!done) {
+      if (starts(id) >= n)
+        throw new Error(`not refused: run ${n} on thread ${id} entered its node`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  try {
+    return await Promise.race([run, entered as Promise<never>]);
+  } finally {
+    done = true;
   }
 }
 
@@ -141,8 +179,8 @@ const busyPattern = (id: string, where: string) =>
  */
 async function holdAndTry(first: Executor, second: Executor, id: string): Promise<RunResult> {
   const running = first.run("work", { threadId: id, input: { id } });
-  await until("the first run to enter its node", () => starts(id) === 1);
-  const refused = await second.run("work", { threadId: id, input: { id } });
+  await until("the first run to enter its node", () => starts(id) === 1, running);
+  const refused = await refusal(id, 2, second.run("work", { threadId: id, input: { id } }));
   open(id);
   expect(await running).toMatchObject({ status: "completed", output: { sent: true } });
   expect(starts(id)).toBe(1);
@@ -196,10 +234,10 @@ describe("memory: claims inside the process", () => {
     const one = createExecutor({ dir: graphs, checkpointer: "memory" });
     const two = createExecutor({ dir: graphs, checkpointer: "memory" });
     const running = one.run("work", { threadId: "mem-apart", input: { id: "mem-apart" } });
-    await until("the run to enter its node", () => starts("mem-apart") === 1);
+    await until("the run to enter its node", () => starts("mem-apart") === 1, running);
     // Another memory is another store: its thread of the same id is another thread.
     const other = two.run("work", { threadId: "mem-apart", input: { id: "mem-apart" } });
-    await until("the second run to enter its node", () => starts("mem-apart") === 2);
+    await until("the second run to enter its node", () => starts("mem-apart") === 2, other);
     // The same executor, another thread: not refused.
     open("mem-other");
     expect(
@@ -224,8 +262,8 @@ describe("memory: claims inside the process", () => {
     const seeded = await exec.run("approve", { threadId: id, input: { id } });
     expect(seeded.status).toBe("interrupted");
     const running = exec.resume("approve", { threadId: id, value: "go" });
-    await until("the resume to enter its node", () => starts(id) === 1);
-    const refused = await exec.updateState(id, { answer: "late" });
+    await until("the resume to enter its node", () => starts(id) === 1, running);
+    const refused = await refusal(id, 2, exec.updateState(id, { answer: "late" }));
     expect(refused).toEqual(busyResult(id, busyMessage(id, "in this process")));
     open(id);
     expect(await running).toMatchObject({ status: "completed", output: { answer: "go" } });
@@ -317,7 +355,7 @@ describe("SQLite: claims in the checkpoint file", () => {
     const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath });
     const id = "sq-closed";
     const running = exec.run("work", { threadId: id, input: { id } });
-    await until("the run to enter its node", () => starts(id) === 1);
+    await until("the run to enter its node", () => starts(id) === 1, running);
     await exec.close();
     open(id);
     // What the run answers once its store is closed is not this test's subject (it rejects: the
@@ -379,21 +417,23 @@ describe("SQLite: claims in the checkpoint file", () => {
     );
     const ended = new Promise((r) => holder.on("close", r));
     try {
-      await until("the other process to hold the thread", () => starts(id) === 1);
+      await until("the other process to hold the thread", () => starts(id) === 1, ended);
+      // The other process's holder file, the only one yet (this process's comes with its claim).
+      const theirs = readdirSync(`${path}-holders`).filter((n) => !n.startsWith("."));
+      expect(theirs).toHaveLength(1);
       const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath: path });
       try {
-        const refused = await exec.run("work", { threadId: id, input: { id } });
+        const refused = await refusal(id, 2, exec.run("work", { threadId: id, input: { id } }));
         expect(refused).toEqual(
           busyResult(id, busyPattern(id, `pid ${holder.pid} on ${hostname()}, since `)),
         );
-        const [theirs] = readdirSync(`${path}-holders`).filter((n) => !n.startsWith("."));
         holder.kill("SIGKILL");
         await ended;
         // Its claim row is still there, its holder file no longer locked: taken over.
         open(id);
         const next = await exec.run("work", { threadId: id, input: { id } });
         expect(next).toMatchObject({ status: "completed", output: { sent: true } });
-        expect(readdirSync(`${path}-holders`)).not.toContain(theirs);
+        expect(readdirSync(`${path}-holders`)).not.toContain(theirs[0]);
       } finally {
         await exec.close();
       }
@@ -444,7 +484,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
     try {
       const id = "pg-replica";
       await replica.query("SELECT pg_advisory_lock($1::bigint)", [advisoryKey(id)]);
-      const refused = await exec.run("work", { threadId: id, input: { id } });
+      const refused = await refusal(id, 1, exec.run("work", { threadId: id, input: { id } }));
       expect(refused).toEqual(busyResult(id, busyMessage(id)));
       // The refusal left no claim of ours behind: released by the replica, the thread is free.
       await replica.query("SELECT pg_advisory_unlock($1::bigint)", [advisoryKey(id)]);
@@ -453,7 +493,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
       // And the claim is this thread's key, not another's: a replica holding a run's own key sees it.
       const watched = "pg-watched";
       const running = exec.run("work", { threadId: watched, input: { id: watched } });
-      await until("the run to enter its node", () => starts(watched) === 1);
+      await until("the run to enter its node", () => starts(watched) === 1, running);
       const { rows } = await replica.query("SELECT pg_try_advisory_lock($1::bigint) AS taken", [
         advisoryKey(watched),
       ]);
@@ -482,7 +522,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
       await other.threads();
       const id = "pg-killed";
       const running = exec.run("work", { threadId: id, input: { id } });
-      await until("the run to enter its node", () => starts(id) === 1);
+      await until("the run to enter its node", () => starts(id) === 1, running);
       // The session holding the advisory lock, ended as an administrator (or a failover) would.
       const { rows } = await admin.query(
         "SELECT pg_terminate_backend(pid) AS ended FROM pg_locks WHERE locktype = 'advisory' AND granted",
@@ -497,10 +537,10 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
       ).toBe("completed");
       const again = "pg-again";
       const holding = exec.run("work", { threadId: again, input: { id: again } });
-      await until("the run to enter its node", () => starts(again) === 1);
-      expect(await other.run("work", { threadId: again, input: { id: again } })).toEqual(
-        busyResult(again, busyMessage(again)),
-      );
+      await until("the run to enter its node", () => starts(again) === 1, holding);
+      expect(
+        await refusal(again, 2, other.run("work", { threadId: again, input: { id: again } })),
+      ).toEqual(busyResult(again, busyMessage(again)));
       open(again);
       expect((await holding).status).toBe("completed");
     } finally {
@@ -519,7 +559,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
       await two.threads();
       const id = "pg-close";
       const running = one.run("work", { threadId: id, input: { id } });
-      await until("the run to enter its node", () => starts(id) === 1);
+      await until("the run to enter its node", () => starts(id) === 1, running);
       await one.close();
       // Its session ended: the lock is gone though the run has not finished.
       expect(await two.updateState(id, { answer: "x" })).toEqual({
