@@ -69,6 +69,10 @@ const project = folder("project", {
   "Upper.TS": TOOL,
   "notes.md": "not a module",
   "lib/inner.ts": TOOL,
+  // Made in this order: the hint picks by name, not by the order the folder lists them.
+  "twins/same.ts": TOOL,
+  "twins/same.js": TOOL,
+  "twins/same.cjs": TOOL,
   "graphs/.keep": "",
 });
 symlinkSync(join(outside, "tools.ts"), join(project, "linked-tools.ts"));
@@ -91,6 +95,27 @@ describe("a module a spec names stays inside the project root", () => {
     expect(await findings(spec, module)).toEqual([
       `path-escape: module \`${module}\` is outside the project root \`../\` (hint: ${OUTSIDE_HINT})`,
     ]);
+  });
+
+  it("a path without ./ at the root's level: the hint says paths are relative to the spec", async () => {
+    const atRoot = join(project, "at-root.yaml");
+    expect(await findings(atRoot, "lib/nothing.ts")).toEqual([
+      "unknown-module: module `lib/nothing.ts` does not exist (hint: paths are relative to the spec file (`./tools.ts`); to use a package's export, re-export it from a module of yours)",
+    ]);
+  });
+
+  it("path-escape still reports beside a broken section it does not read, and can be turned off", async () => {
+    const at = join(project, "graphs", "broken.yaml");
+    writeFileSync(
+      at,
+      `${specWith("../../outside/tools.ts")}modls:\n  default: { model: "scripted:m" }\n`,
+    );
+    const doc = await readSpec(at);
+    const rules = (await validate(doc)).map((d) => d.rule);
+    expect(rules).toContain("schema");
+    expect(rules).toContain("path-escape");
+    const off = await validate(doc, { severity: { "path-escape": "off" } });
+    expect(off.map((d) => d.rule)).not.toContain("path-escape");
   });
 
   it("the root's own parent, `..` from the root: outside", async () => {
@@ -144,6 +169,21 @@ describe("a module a spec names stays inside the project root", () => {
       "a bare name, as for a package",
       "zod",
       "unknown-module: module `zod` does not exist (hint: paths are relative to the spec file (`./tools.ts`); to use a package's export, re-export it from a module of yours)",
+    ],
+    [
+      "a missing file whose name is another kind of file's",
+      "../notes.ts",
+      "unknown-module: module `../notes.ts` does not exist",
+    ],
+    [
+      "a missing file of the same name as a module, far from it as text",
+      "../lib/inner.coffee",
+      "unknown-module: module `../lib/inner.coffee` does not exist (hint: did you mean `../lib/inner.ts`?)",
+    ],
+    [
+      "a missing file of a name two modules have, the first in order",
+      "../twins/same.mjs",
+      "unknown-module: module `../twins/same.mjs` does not exist (hint: did you mean `../twins/same.cjs`?)",
     ],
     [
       "a folder",
@@ -267,6 +307,8 @@ describe("the spec itself is read only from inside the root", () => {
     expect(ioReason(coded("EPERM"))).toBe("permission denied (EPERM)");
     expect(ioReason(new Error("the disk is gone"))).toBe("the disk is gone");
     expect(ioReason("a string thrown")).toBe("a string thrown");
+    expect(ioReason(undefined)).toBe("undefined");
+    expect(ioReason(null)).toBe("null");
   });
 });
 
@@ -367,6 +409,7 @@ edges:
       "../linked-out/secret.yaml",
       `path-escape: graph \`../linked-out/secret.yaml\` leads through a symbolic link to a file outside the project root (hint: ${LINK_HINT})`,
     ],
+    ["zzz-missing.yaml", "unknown-module: graph `zzz-missing.yaml` does not exist"],
     [
       "../tools.ts",
       "unknown-module: graph `../tools.ts` is not a spec file (hint: use a .yaml, .yml or .json file)",
