@@ -572,6 +572,38 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
     }
   });
 
+  it("a claim session that cannot be opened fails that run only; the next claim opens one", async () => {
+    const databaseUrl = await freshDatabase("claims_connect");
+    const { default: pg } = await import("pg");
+    const admin = new pg.Client({ connectionString: serverUrl() });
+    await admin.connect();
+    const exec = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
+    try {
+      // The store's tables and pool are up; the claim session is opened at the first claim.
+      await exec.threads();
+      await admin.query('ALTER DATABASE "claims_connect" ALLOW_CONNECTIONS false');
+      const id = "pg-connect";
+      open(id);
+      // The run is refused as any unusable store is (the CLI prints message and hint), and ran nothing.
+      await expect(exec.run("work", { threadId: id, input: { id } })).rejects.toMatchObject({
+        name: "CheckpointerError",
+        message: expect.stringMatching(
+          /^cannot use PostgreSQL at 127\.0\.0\.1:\d+\/claims_connect: database "claims_connect" is not currently accepting connections$/,
+        ),
+        hint: "check that the server runs and DATABASE_URL (host, port, user, password, database) is right",
+      });
+      expect(starts(id)).toBe(0);
+      await admin.query('ALTER DATABASE "claims_connect" ALLOW_CONNECTIONS true');
+      expect(await exec.run("work", { threadId: id, input: { id } })).toMatchObject({
+        status: "completed",
+        output: { sent: true },
+      });
+    } finally {
+      await exec.close();
+      await admin.end();
+    }
+  });
+
   it("closing an executor gives back the threads it holds", async () => {
     const databaseUrl = await freshDatabase("claims_close");
     const one = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
