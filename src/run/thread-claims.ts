@@ -26,7 +26,8 @@ export interface ThreadClaims {
   close(): Promise<void>;
 }
 
-export const isBusy = (c: ThreadClaim | BusyThread): c is BusyThread => "busy" in c;
+export const isBusy = (c: ThreadClaim | BusyThread): c is BusyThread =>
+  (c as BusyThread).busy === true;
 
 /** The RunError of a run refused because its thread is busy. */
 export const threadBusy = (threadId: string, holder?: string): RunError => ({
