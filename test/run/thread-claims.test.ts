@@ -27,6 +27,11 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createExecutor, type Executor, type RunResult } from "graphspec";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabase, serverUrl } from "../support/postgres.js";
+// Loaded here, as the file loads, not first inside a test (the executor loads a store's code when
+// it opens it): their module-level code (the holder-name pattern, the lock key) then counts for
+// every test of the file in a mutation run, not only for the first that happened to load them.
+import "../../src/run/thread-claims-postgres.js";
+import "../../src/run/thread-claims-sqlite.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const tmp = mkdtempSync(join(tmpdir(), "graphspec-claims-"));
