@@ -54,7 +54,8 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // A real PostgreSQL server for the tests that need one (test/support/postgres.ts). Set here,
     // not in the projects, so that one server serves both.
-    globalSetup: ["test/support/postgres-server.ts"],
+    // And the fixtures' symbolic links (test/support/fixture-links.ts), made rather than committed.
+    globalSetup: ["test/support/postgres-server.ts", "test/support/fixture-links.ts"],
     reporters: ["default"],
     projects: [
       {

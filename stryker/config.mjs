@@ -16,6 +16,8 @@ export function strykerConfig(name) {
   process.env.GRAPHSPEC_MUTATE_TESTS = JSON.stringify(group.tests);
   // A rule's group runs only its rules' golden fixtures (test/golden.test.ts reads this).
   if (group.golden) process.env.GRAPHSPEC_GOLDEN_RULES = group.golden.join(",");
+  // A group whose tests need PostgreSQL gets the suite's server (stryker/vitest.config.ts).
+  if (group.postgres) process.env.GRAPHSPEC_MUTATE_POSTGRES = "1";
   // The Node the test runners run on, when it is not the one running Stryker (which needs 22+):
   // the tests' native addons (better-sqlite3) are built for one Node only. Stryker starts its
   // test runners with child_process.fork, which runs process.execPath.
@@ -39,6 +41,9 @@ export function strykerConfig(name) {
     concurrency: Number(process.env.GRAPHSPEC_MUTATE_CONCURRENCY ?? 2),
     // A mutant that loops (a bound moved) ends as a timeout, which counts as killed.
     timeoutMS: 20_000,
+    // The first run of all of a group's tests (CLI processes, servers) on a loaded 2-core
+    // machine: Stryker's default of 5 minutes ended it before it was done.
+    dryRunTimeoutMinutes: 30,
     tempDirName: `.stryker-tmp/${name}`,
     // What the tests never read: kept out of the sandbox copy.
     // Other groups' sandboxes (/.stryker-tmp) too: Stryker leaves out only its own tempDirName.

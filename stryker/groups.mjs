@@ -7,7 +7,8 @@
  *
  * A group's `watch` lists, besides `mutate`, the files whose change calls for a rerun
  * (`npm run mutate -- --changed`): its tests, and what its modules depend on. A group's `golden`
- * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent).
+ * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent); a
+ * group with `postgres` gets a PostgreSQL server for its tests (test/support/postgres-server.ts).
  */
 export const groups = {
   "cost-budget": {
@@ -50,8 +51,7 @@ export const groups = {
       "src/check/rules/parallel-write.ts",
       "src/check/graph/{step-effects,steps,triggers,per-document,wording}.ts",
     ],
-    // Its rule's golden fixtures only: the path-escape fixture's symlink
-    // (test/fixtures/modules/linked-tickets.ts) is copied as a file into Stryker's sandbox and fails.
+    // Its rule's golden fixtures only: each mutant of one rule need not run every fixture.
     tests: [
       "test/check/parallel-write.test.ts",
       "test/step-effects.test.ts",
@@ -188,5 +188,45 @@ export const groups = {
     // Not test/security/chunked-body-bound.test.ts: its server runs in another process.
     tests: ["test/server/request-body-web-stream.test.ts", "test/server/request-body.test.ts"],
     watch: ["src/server/**"],
+  },
+  "thread-claims": {
+    mutate: [
+      "src/run/thread-claims.ts",
+      "src/run/thread-claims-sqlite.ts",
+      "src/run/thread-claims-postgres.ts",
+      "src/run/thread-guard.ts",
+    ],
+    // Not test/security/threads.test.ts: it races CLI processes, where no mutant lives, and its
+    // in-process cases are in test/run/thread-claims.test.ts (each mutant's run loaded both).
+    tests: ["test/run/thread-claims.test.ts"],
+    // Its PostgreSQL tests start their own server (test/support/postgres-server.ts).
+    postgres: true,
+    watch: ["src/run/**"],
+  },
+  "path-containment": {
+    mutate: [
+      "src/spec/inside-root.ts",
+      "src/spec/path-probes.ts",
+      "src/check/rules/path-escape.ts",
+      "src/modules/files.ts",
+    ],
+    tests: [
+      "test/security/path-containment.test.ts",
+      "test/golden.test.ts",
+      "test/modules.test.ts",
+      "test/security/validate.test.ts",
+      "test/security/catalog.test.ts",
+    ],
+    // The fixtures of the rules resolveFile reports (the symlink one is made at set-up:
+    // test/support/fixture-links.ts).
+    golden: ["path-escape", "unknown-module"],
+    watch: [
+      "src/spec/**",
+      "src/modules/**",
+      "src/check/**",
+      "test/fixtures/invalid/path-escape/**",
+      "test/fixtures/invalid/unknown-module/**",
+      "test/support/fixture-links.ts",
+    ],
   },
 };

@@ -2,7 +2,8 @@
  * Vitest as Stryker runs it (stryker/config.mjs): the group's test files only
  * (GRAPHSPEC_MUTATE_TESTS, set by the group's Stryker configuration), each in a fresh module graph (vitest's default isolation: a mutant switched on in
  * one file's run never leaks into the next), and `graphspec` resolved to the sources Stryker
- * mutated rather than to dist/. No PostgreSQL: no group's tests need one.
+ * mutated rather than to dist/. PostgreSQL only for a group that asks (`postgres` in
+ * stryker/groups.mjs): the suite's set-up starts a server of its own, once per test runner.
  */
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
@@ -34,6 +35,10 @@ export default defineConfig({
   },
   test: {
     include: order,
+    globalSetup: [
+      "test/support/fixture-links.ts",
+      ...(process.env.GRAPHSPEC_MUTATE_POSTGRES ? ["test/support/postgres-server.ts"] : []),
+    ],
     sequence: { sequencer: GroupOrder },
     testTimeout: 60_000,
     hookTimeout: 30_000,

@@ -65,11 +65,8 @@ export function postgresClaims(connect: () => Promise<PostgresSession>): ThreadC
         held.delete(threadId);
         throw e;
       }
-      let released = false;
       return {
         async release() {
-          if (released) return;
-          released = true;
           try {
             // Only the session that took the lock can give it back; a broken one already has.
             if ((await session?.catch(() => undefined)) === owner) {

@@ -155,11 +155,8 @@ export function sqliteClaims(db: SqliteDatabase, path: string, open: OpenSqlite)
             : `pid ${row.pid} on ${row.host}`;
         return { busy: true, holder: `${where}, since ${row.claimed_at}` };
       }
-      let released = false;
       return {
         async release() {
-          if (released) return;
-          released = true;
           // The checkpointer may have been closed while the run went on: give the row back anyway.
           const conn = db.open ? db : open(path);
           try {

@@ -9,7 +9,7 @@
 import type { RunError } from "./result.js";
 
 export interface ThreadClaim {
-  /** Gives the thread back; safe to call twice, and after the store has been closed. */
+  /** Gives the thread back, also after the store has been closed; called once (thread-guard.ts). */
   release(): Promise<void>;
 }
 
@@ -26,7 +26,8 @@ export interface ThreadClaims {
   close(): Promise<void>;
 }
 
-export const isBusy = (c: ThreadClaim | BusyThread): c is BusyThread => "busy" in c;
+export const isBusy = (c: ThreadClaim | BusyThread): c is BusyThread =>
+  (c as BusyThread).busy === true;
 
 /** The RunError of a run refused because its thread is busy. */
 export const threadBusy = (threadId: string, holder?: string): RunError => ({
@@ -54,11 +55,8 @@ export function processClaims(store: object): ThreadClaims {
     async claim(threadId) {
       if (claims.has(threadId)) return { busy: true, holder: "in this process" };
       claims.add(threadId);
-      let released = false;
       return {
         async release() {
-          if (released) return;
-          released = true;
           claims.delete(threadId);
         },
       };

@@ -4,10 +4,13 @@ import { realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { PathProbes } from "./path-probes.js";
 
-/** Whether `path` is `root` or lies below it, lexically (resolve symbolic links first where they matter). */
+/**
+ * Whether `path` is `root` or lies below it, lexically (resolve symbolic links first where they
+ * matter). `root` itself is the empty relative path; an absolute one is another drive (Windows).
+ */
 export const isInside = (root: string, path: string): boolean => {
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+  return !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 };
 
 /** Where `abs` (its `lstat` is `link`) really is; undefined when it does not exist. */

@@ -64,6 +64,19 @@ async function waitUntilReady(bin: string, port: number, server: ChildProcess, l
   throw new Error(`postgres did not accept connections within 30s:\n${log()}`);
 }
 
+/**
+ * A process that killed this one would not run the teardown — StrykerJS ends a test runner whose
+ * mutant hangs, and runs the set-up again in a new one: a watchdog stops the server and removes its
+ * folder once this process is gone, so no server outlives its tests.
+ */
+function stopWhenGone(bin: string, data: string, dir: string): ChildProcess {
+  const [pgCtl, args] = asServerUser(join(bin, "pg_ctl"), ["stop", "-D", data, "-m", "immediate"]);
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; "$0" "$@" >/dev/null 2>&1; rm -rf "${dir}"`;
+  const watchdog = spawn("sh", ["-c", script, pgCtl, ...args], { detached: true, stdio: "ignore" });
+  watchdog.unref();
+  return watchdog;
+}
+
 export default async function setup(project: TestProject) {
   const given = process.env.GRAPHSPEC_TEST_DATABASE_URL;
   if (given) {
@@ -125,9 +138,11 @@ export default async function setup(project: TestProject) {
     output += d;
   });
   await waitUntilReady(bin, port, server, () => output);
+  const watchdog = stopWhenGone(bin, data, dir);
   project.provide("databaseUrl", `postgresql://graphspec@127.0.0.1:${port}/postgres`);
 
   return async () => {
+    watchdog.kill();
     // pg_ctl's fast shutdown (a signal to `runuser` would not reach the server).
     const [pgCtl, stopArgs] = asServerUser(join(bin, "pg_ctl"), [
       "stop",
