@@ -207,6 +207,7 @@ describe("combining effects", () => {
     // Several sends to `a` are not no sends; marks `p` and `q` are not one mark `pq`, nor
     // {1: a, 2: b} one mark `a2:b`.
     expect(distinct(emptyEffects(), pushing("a", e, true))).toBe(2);
+    expect(distinct(mergeEffects(pushing("a", e), pushing("b", e)), pushing("ab", e))).toBe(2);
     expect(distinct(marks([[4, ["p", "q"]]]), marks([[4, ["pq"]]]))).toBe(2);
     expect(
       distinct(

@@ -610,6 +610,21 @@ ${edges.map((e) => `  - ${e}`).join("\n")}
     ).toEqual([]);
   });
 
+  it("a deferred node a map of its source also sends to", async () => {
+    expect(
+      await wide(
+        [l("go"), w("a", ", defer: true")],
+        [
+          "{ from: go, to: a }",
+          "{ from: go, map: { over: state.items, to: a } }",
+          "{ from: a, to: END }",
+        ],
+      ),
+    ).toEqual([
+      "19:29 `a` writes `answer`, and can run several times in one step: the map at edges[3] sends it work while it also is deferred (`defer: true`) and runs when no edge triggers anything else",
+    ]);
+  });
+
   it("not what an unreachable node would trigger together", async () => {
     const route = '{ from: go, route: [{ when: "state.log.size() > 1", to: a }, { default: b }] }';
     const found = await validate(
@@ -674,6 +689,21 @@ describe("the wording of other meetings (the exact exploration)", () => {
     ]);
   });
 
+  it("a map from a join runs its target once per item", async () => {
+    expect(
+      await exact(
+        [l("p"), l("q"), w("a")],
+        [
+          "{ from: START, to: [p, q] }",
+          "{ from: [p, q], map: { over: state.items, to: a } }",
+          "{ from: a, to: END }",
+        ],
+      ),
+    ).toEqual([
+      "10:29 `a` writes `answer`, a `replace` channel, and can run several times in one step: the map at edges[1] runs it once per item of `state.items`, in parallel",
+    ]);
+  });
+
   it("one run of a map target fails while another goes on, the handler named first", async () => {
     expect(
       await exact(
@@ -687,6 +717,30 @@ describe("the wording of other meetings (the exact exploration)", () => {
       ),
     ).toEqual([
       "11:29 `a` and `b` can run in the same step and both write `answer`, a `replace` channel: `a` runs when `p` fails (its `on_error.goto`) while `b` runs after `p` (edges[2]), in the same step",
+    ]);
+  });
+});
+
+describe("lists of node names (wording.ts' andNames, in other rules' messages)", () => {
+  it("one name, and three", async () => {
+    const found = await validate(
+      await readSpec(
+        await written(
+          spec(
+            "  answer: { type: string }",
+            ["a", "b", "c", "y", "z"]
+              .map((n) => `  ${n}: { kind: set, values: { answer: ${n} } }`)
+              .join("\n"),
+            "  - { from: START, to: a }\n  - { from: a, to: b }\n  - { from: b, to: c }\n  - { from: c, to: a }\n  - { from: y, to: z }\n  - { from: z, to: END }",
+          ),
+        ),
+        { root: dir },
+      ),
+    );
+    expect(found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message}`)).toEqual([
+      "6:3 [no-path-to-end] nodes `a`, `b` and `c` form a loop with no way out: no path from them reaches END, so a run that gets here stops only at the recursion limit",
+      "9:3 [unreachable-node] node `y` is unreachable: no edge leads to it",
+      "10:3 [unreachable-node] node `z` is unreachable: only `y` leads to it, and no path from START reaches it",
     ]);
   });
 });
