@@ -58,8 +58,13 @@ export const groups = {
       "test/golden.test.ts",
       "test/subgraph-rules.test.ts",
     ],
-    golden: ["parallel-write"],
-    watch: ["src/check/**", "src/spec/control-flow.ts", "test/fixtures/invalid/parallel-write/**"],
+    // no-path-to-end and route-no-default: the only messages that list nodes (wording.ts' andNames).
+    golden: ["parallel-write", "no-path-to-end", "route-no-default"],
+    watch: [
+      "src/check/**",
+      "src/spec/control-flow.ts",
+      "test/fixtures/invalid/{parallel-write,no-path-to-end,route-no-default}/**",
+    ],
   },
   "graph-walk": {
     // The graph walk behind the static rules: the step exploration, the loops, the stepper.

@@ -196,6 +196,37 @@ describe("combining effects", () => {
     expect(product([[named("a"), marks([[1, ["a"]]])]], { work: 100 })).toHaveLength(2);
   });
 
+  it("sends and join marks whose written forms would run together stay apart", () => {
+    const e = edge("map", ["a"]);
+    const marks = (m: [number, string[]][]) => {
+      const out = emptyEffects();
+      for (const [k, v] of m) out.marks.set(k, new Set(v));
+      return out;
+    };
+    const distinct = (...options: Effects[]) => product([options], { work: 100 }).length;
+    // Several sends to `a` are not no sends; marks `p` and `q` are not one mark `pq`, nor
+    // {1: a, 2: b} one mark `a2:b`.
+    expect(distinct(emptyEffects(), pushing("a", e, true))).toBe(2);
+    expect(distinct(mergeEffects(pushing("a", e), pushing("b", e)), pushing("ab", e))).toBe(2);
+    expect(distinct(marks([[4, ["p", "q"]]]), marks([[4, ["pq"]]]))).toBe(2);
+    expect(
+      distinct(
+        marks([
+          [1, ["a"]],
+          [2, ["b"]],
+        ]),
+        marks([[1, ["a2:b"]]]),
+      ),
+    ).toBe(2);
+  });
+
+  it("a node pulled twice keeps its first trigger", () => {
+    expect(mergeEffects(pulling("b", "a"), pulling("b", "c")).pull.get("b")).toEqual({
+      kind: "error",
+      from: "a",
+    });
+  });
+
   it("merging with nothing gives the other itself, not a copy", () => {
     const x = pulling("b", "a");
     expect(mergeEffects(x, emptyEffects())).toBe(x);

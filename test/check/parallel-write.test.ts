@@ -219,6 +219,13 @@ describe("a subgraph without `output` writes the channels it copies back", () =>
     ]);
   });
 
+  it("not a key the child's `output` names but its state lacks (the child's own error)", async () => {
+    const found = await beside("state:\n  other: { type: string }\noutput: [answer]\n");
+    expect(found.map((f) => f.replaceAll(/child\d+/g, "child"))).toEqual([
+      "8:33 [subgraph-errors] subgraph `child.yaml` has 2 errors (`unknown-state-key`), the first at child.yaml",
+    ]);
+  });
+
   it("at `graph:` too when its `on_error.write` writes the channel (when it fails)", async () => {
     expect(
       await beside(
@@ -483,6 +490,141 @@ ${edges.map((e) => `  - ${e}`).join("\n")}
     ]);
   });
 
+  it("what runs after what two nodes of a step trigger, steps later", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p"), l("q"), l("p2"), l("q2"), w("a"), w("b")],
+        [
+          "{ from: go, to: [p, q] }",
+          "{ from: p, to: p2 }",
+          "{ from: q, to: q2 }",
+          "{ from: p2, to: a }",
+          "{ from: q2, to: b }",
+          ...ended,
+        ],
+      ),
+    ).toEqual([
+      `24:29 ${pair} \`b\` runs after \`q2\` (edges[6]) while \`a\` runs after \`p2\` (edges[5]), in the same step`,
+    ]);
+  });
+
+  it("a pair met twice keeps its first witness", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p"), l("q"), w("a"), w("b")],
+        ["{ from: go, to: [a, b, p, q] }", "{ from: p, to: a }", "{ from: q, to: b }", ...ended],
+      ),
+    ).toEqual([`22:29 ${pair} both run after \`go\` (fan-out at edges[2])`]);
+  });
+
+  it("nodes named `S` and `t` that never run together", async () => {
+    expect(
+      await wide(
+        [l("go"), l("S"), l("t"), w("a"), w("b")],
+        ["{ from: go, to: S }", "{ from: S, to: [a, t] }", "{ from: t, to: b }", ...ended],
+      ),
+    ).toEqual([]);
+  });
+
+  it("a pair named in reverse: its witnesses follow the names", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p"), l("q"), w("zed"), w("amy")],
+        [
+          "{ from: go, to: [p, q] }",
+          "{ from: p, to: zed }",
+          "{ from: q, to: amy }",
+          "{ from: [zed, amy], to: END }",
+        ],
+      ),
+    ).toEqual([
+      "22:31 `amy` and `zed` can run in the same step and both write `answer`: `amy` runs after `q` (edges[4]) while `zed` runs after `p` (edges[3]), in the same step",
+    ]);
+  });
+
+  it("a node's route beside another of its edges: both", async () => {
+    const route =
+      '{ from: go, route: [{ when: "state.log.size() > 1", to: a }, { default: END }] }';
+    expect(await wide([l("go"), w("a"), w("b")], [route, "{ from: go, to: b }", ...ended])).toEqual(
+      [`20:29 ${pair} both run after \`go\` (edges[2] and edges[3] both leave it)`],
+    );
+  });
+
+  it("a deferred node held since before a later map sends", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p"), l("q"), w("a", ", defer: true"), w("b")],
+        [
+          "{ from: go, to: [a, p] }",
+          "{ from: p, to: q }",
+          "{ from: q, map: { over: state.items, to: b } }",
+          ...ended,
+        ],
+      ),
+    ).toEqual([
+      `22:29 ${pair} \`b\` runs after \`q\` (map at edges[4]) while \`a\` is deferred (\`defer: true\`) and runs when no edge triggers anything else, in the same step`,
+      "22:29 `b` writes `answer`, and can run several times in one step: the map at edges[4] runs it once per item of `state.items`, in parallel",
+    ]);
+  });
+
+  it("a static edge and a map to one node", async () => {
+    expect(
+      await wide(
+        [l("go"), w("a")],
+        [
+          "{ from: go, to: a }",
+          "{ from: go, map: { over: state.items, to: a } }",
+          "{ from: a, to: END }",
+        ],
+      ),
+    ).toEqual([
+      "19:29 `a` writes `answer`, and can run several times in one step: the map at edges[3] sends it work while it also is triggered after `go` (edges[2])",
+    ]);
+  });
+
+  it("an error handler to END adds nothing", async () => {
+    expect(
+      await wide(
+        [l("go"), l("p", ", on_error: { goto: END }"), l("q"), w("a"), w("b")],
+        ["{ from: go, to: [p, q] }", "{ from: p, to: a }", "{ from: q, to: b }", ...ended],
+      ),
+    ).toEqual([
+      `22:29 ${pair} \`b\` runs after \`q\` (edges[4]) while \`a\` runs after \`p\` (edges[3]), in the same step`,
+    ]);
+  });
+
+  /** The parallel-write findings of a spec whose START edges are `starts`, then the router's. */
+  async function fromStart(nodes: string[], starts: string[], targets: string[]) {
+    const text = `version: 1\nname: t\nstate:\n  answer: { type: string }\n  log: { type: array, items: { type: string }, reducer: append, default: [] }\nnodes:\n${ts.map((t) => `  ${t}: { kind: set, values: { log: [x] } }`).join("\n")}\n${nodes.map((n) => `  ${n}`).join("\n")}\nedges:\n${starts.map((e) => `  - ${e}\n`).join("")}  - from: START\n    router: { module: route.ts, export: next, to: [${[...ts, ...targets].join(", ")}] }\n  - { from: [${ts.join(", ")}], to: END }\n  - { from: [a, b], to: END }\n`;
+    return (await parallelWrites(text)).map((f) => f.replace(/ \(hint: .*$/, ""));
+  }
+
+  it("START's own targets: a router's pair, not a route's alternatives", async () => {
+    expect(await fromStart([w("a"), w("b")], [], ["a", "b"])).toEqual([
+      "18:29 `b` and `a` can run in the same step and both write `answer`, a `replace` channel: both run after START (its router at edges[0] may pick both)",
+    ]);
+    const route =
+      '{ from: START, route: [{ when: "state.log.size() > 1", to: a }, { default: b }] }';
+    expect(
+      await fromStart([w("a"), w("b"), l("c")], [route, "{ from: c, to: END }"], ["c"]),
+    ).toEqual([]);
+  });
+
+  it("a deferred node a map of its source also sends to", async () => {
+    expect(
+      await wide(
+        [l("go"), w("a", ", defer: true")],
+        [
+          "{ from: go, to: a }",
+          "{ from: go, map: { over: state.items, to: a } }",
+          "{ from: a, to: END }",
+        ],
+      ),
+    ).toEqual([
+      "19:29 `a` writes `answer`, and can run several times in one step: the map at edges[3] sends it work while it also is deferred (`defer: true`) and runs when no edge triggers anything else",
+    ]);
+  });
+
   it("not what an unreachable node would trigger together", async () => {
     const route = '{ from: go, route: [{ when: "state.log.size() > 1", to: a }, { default: b }] }';
     const found = await validate(
@@ -495,6 +637,110 @@ ${edges.map((e) => `  - ${e}`).join("\n")}
     );
     expect(found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message}`)).toEqual([
       "20:3 [unreachable-node] node `z` is unreachable: no edge leads to it",
+    ]);
+  });
+});
+
+describe("the wording of other meetings (the exact exploration)", () => {
+  /** The findings of a spec with `answer`, `items` and `log`, and the given nodes and edges. */
+  const exact = async (nodes: string[], edges: string[]) =>
+    (
+      await parallelWrites(
+        spec(
+          "  answer: { type: string }\n  items: { type: array, items: { type: string }, default: [] }\n  log: { type: array, items: { type: string }, reducer: append, default: [] }",
+          nodes.map((n) => `  ${n}`).join("\n"),
+          edges.map((e) => `  - ${e}`).join("\n"),
+        ),
+      )
+    ).map((f) => f.replace(/ \(hint: .*$/, ""));
+  const w = (n: string, more = "") => `${n}: { kind: set, values: { answer: ${n} }${more} }`;
+  const l = (n: string, more = "") => `${n}: { kind: set, values: { log: [x] }${more} }`;
+
+  it("a deferred node named first beside a map's target", async () => {
+    expect(
+      await exact(
+        [l("go"), w("b"), w("a", ", defer: true")],
+        [
+          "{ from: START, to: go }",
+          "{ from: go, to: a }",
+          "{ from: go, map: { over: state.items, to: b } }",
+          "{ from: [a, b], to: END }",
+        ],
+      ),
+    ).toEqual([
+      "9:29 `b` writes `answer`, a `replace` channel, and can run several times in one step: the map at edges[2] runs it once per item of `state.items`, in parallel",
+      "10:29 `a` and `b` can run in the same step and both write `answer`, a `replace` channel: `a` is deferred (`defer: true`) and runs when no edge triggers anything else while `b` runs after `go` (map at edges[2]), in the same step",
+    ]);
+  });
+
+  it("the targets of two joins that complete in one step", async () => {
+    expect(
+      await exact(
+        [l("p"), l("q"), l("r"), l("s"), w("a"), w("b")],
+        [
+          "{ from: START, to: [p, q, r, s] }",
+          "{ from: [p, q], to: a }",
+          "{ from: [r, s], to: b }",
+          "{ from: [a, b], to: END }",
+        ],
+      ),
+    ).toEqual([
+      "13:29 `b` and `a` can run in the same step and both write `answer`, a `replace` channel: `b` runs when the join at edges[2] completes while `a` runs when the join at edges[1] completes, in the same step",
+    ]);
+  });
+
+  it("a map from a join runs its target once per item", async () => {
+    expect(
+      await exact(
+        [l("p"), l("q"), w("a")],
+        [
+          "{ from: START, to: [p, q] }",
+          "{ from: [p, q], map: { over: state.items, to: a } }",
+          "{ from: a, to: END }",
+        ],
+      ),
+    ).toEqual([
+      "10:29 `a` writes `answer`, a `replace` channel, and can run several times in one step: the map at edges[1] runs it once per item of `state.items`, in parallel",
+    ]);
+  });
+
+  it("one run of a map target fails while another goes on, the handler named first", async () => {
+    expect(
+      await exact(
+        [l("go"), l("p", ", on_error: { goto: a }"), w("b"), w("a")],
+        [
+          "{ from: START, to: go }",
+          "{ from: go, map: { over: state.items, to: p } }",
+          "{ from: p, to: b }",
+          "{ from: [a, b], to: END }",
+        ],
+      ),
+    ).toEqual([
+      "11:29 `a` and `b` can run in the same step and both write `answer`, a `replace` channel: `a` runs when `p` fails (its `on_error.goto`) while `b` runs after `p` (edges[2]), in the same step",
+    ]);
+  });
+});
+
+describe("lists of node names (wording.ts' andNames, in other rules' messages)", () => {
+  it("one name, and three", async () => {
+    const found = await validate(
+      await readSpec(
+        await written(
+          spec(
+            "  answer: { type: string }",
+            ["a", "b", "c", "y", "z"]
+              .map((n) => `  ${n}: { kind: set, values: { answer: ${n} } }`)
+              .join("\n"),
+            "  - { from: START, to: a }\n  - { from: a, to: b }\n  - { from: b, to: c }\n  - { from: c, to: a }\n  - { from: y, to: z }\n  - { from: z, to: END }",
+          ),
+        ),
+        { root: dir },
+      ),
+    );
+    expect(found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message}`)).toEqual([
+      "6:3 [no-path-to-end] nodes `a`, `b` and `c` form a loop with no way out: no path from them reaches END, so a run that gets here stops only at the recursion limit",
+      "9:3 [unreachable-node] node `y` is unreachable: no edge leads to it",
+      "10:3 [unreachable-node] node `z` is unreachable: only `y` leads to it, and no path from START reaches it",
     ]);
   });
 });

@@ -106,7 +106,9 @@ function pairwiseSteps(
   const meet = (x: Succ, y: Succ) => {
     if (deferredPull(x) !== deferredPull(y) && !x.push && !y.push) return; // deferred waits
     if (x.node === y.node && !x.push && !y.push) return; // one PULL task
-    add(x.node, y.node, { a: [why(x)], b: [why(y)] });
+    // Two triggers of one node (a map's send and an edge): both are the witness of its many runs.
+    if (x.node === y.node && x !== y) add(x.node, x.node, { a: [why(x), why(y)], b: [why(y)] });
+    else add(x.node, y.node, { a: [why(x)], b: [why(y)] });
   };
   for (const n of [START, ...model.nodes]) {
     if (n !== START && !reachable.has(n)) continue;
