@@ -515,6 +515,49 @@ describe("SQLite: claims in the checkpoint file", () => {
     }
   }, 120_000);
 
+  it("at exit, this process's holder files go and their locks are let go; the next claim takes a new one", async () => {
+    // The exit handlers holder files are dropped by (registered as the first is taken; a package
+    // loaded twice in one process has one per copy).
+    const atExit = () => process.listeners("exit").filter((l) => l.name === "dropOwnHolders");
+    // Two databases, so two holder folders: one handler drops both.
+    const paths = ["one", "two"].map((d) => join(tmp, "exit", d, "state.db"));
+    const execs = paths.map((sqlitePath) =>
+      createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath }),
+    );
+    try {
+      const handlers: unknown[][] = [];
+      for (const [i, exec] of execs.entries()) {
+        const id = `sq-exit-${i}`;
+        open(id);
+        expect((await exec.run("work", { threadId: id, input: { id } })).status).toBe("completed");
+        handlers.push(atExit());
+      }
+      expect(handlers[0]?.length).toBeGreaterThan(0);
+      expect(handlers[1]).toEqual(handlers[0]);
+      const holders = paths.map((p) => `${p}-holders`);
+      const before = holders.map((h) => readdirSync(h));
+      for (const names of before) expect(names).toHaveLength(1);
+      // What the process's exit runs.
+      for (const drop of atExit()) (drop as () => void)();
+      for (const h of holders) {
+        expect(readdirSync(h)).toEqual([]);
+        expect(openFiles(h)).toEqual([]);
+      }
+      // The process goes on: its next claim takes a holder file again.
+      open("sq-exit-after");
+      const again = await execs[0]?.run("work", {
+        threadId: "sq-exit-after",
+        input: { id: "sq-exit-after" },
+      });
+      expect(again?.status).toBe("completed");
+      const after = readdirSync(holders[0] as string);
+      expect(after).toHaveLength(1);
+      expect(after).not.toEqual(before[0]);
+    } finally {
+      for (const exec of execs) await exec.close();
+    }
+  });
+
   it("a thread this process holds is refused to another process, naming this process", async () => {
     const path = join(project, ".graphspec", "state.db");
     const id = "sq-ours";
