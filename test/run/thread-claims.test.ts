@@ -17,6 +17,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -145,6 +146,24 @@ async function refusal<T>(id: string, n: number, run: Promise<T>): Promise<T> {
   } finally {
     done = true;
   }
+}
+
+/**
+ * The files under `prefix` this process holds open, sorted — read from Linux's /proc/self/fd
+ * (elsewhere the answer is `expected`, unchecked).
+ */
+function openFiles(prefix: string, expected: string[] = []): string[] {
+  if (!existsSync("/proc/self/fd")) return expected;
+  const found: string[] = [];
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      const target = readlinkSync(join("/proc/self/fd", fd));
+      if (target.startsWith(prefix)) found.push(target);
+    } catch {
+      // The descriptor readdir itself used, closed by now.
+    }
+  }
+  return found.sort();
 }
 
 const ISO = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z";
@@ -386,6 +405,13 @@ describe("SQLite: claims in the checkpoint file", () => {
     writeFileSync(join(`${path}-holders`, "notes.txt"), "not a holder");
     // Empty files with names that are nearly a holder's: not this code's, never probed or removed.
     const strangers = [`${dead}.bak`, `x${dead}`, dead.toUpperCase(), dead.replaceAll("-", "")];
+    // And each of its five groups one hex digit longer, or shorter, than a uuid's.
+    const groups = dead.split("-");
+    for (const [i, group] of groups.entries()) {
+      for (const changed of [`${group}0`, group.slice(1)]) {
+        strangers.push(groups.map((g, j) => (j === i ? changed : g)).join("-"));
+      }
+    }
     for (const name of strangers) writeFileSync(join(`${path}-holders`, name), "");
     const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath: path });
     try {
@@ -398,9 +424,45 @@ describe("SQLite: claims in the checkpoint file", () => {
       expect(left).not.toContain(dead);
       expect(left).toContain("notes.txt");
       for (const name of strangers) expect(left).toContain(name);
+      const own = left.filter((n) => /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(n));
+      expect(own).toHaveLength(1);
+      // The dead file's probe was closed: of the folder, only this process's own lock stays open.
+      const mine = [join(`${path}-holders`, own[0] as string)];
+      expect(openFiles(`${path}-holders`, mine)).toEqual(mine);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("claim rows naming no holder file of this code's, or one since removed, do not keep a thread busy", async () => {
+    const path = join(tmp, "foreign.db");
+    const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath: path });
+    try {
+      open("sq-first");
+      // The first claim makes the claims table.
       expect(
-        left.filter((n) => /^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/.test(n)),
-      ).toHaveLength(1);
+        (await exec.run("work", { threadId: "sq-first", input: { id: "sq-first" } })).status,
+      ).toBe("completed");
+      // Rows another tool (or a hand) wrote: a holder name this code never writes, and a holder
+      // file that is gone (its process swept, or the folder cleaned).
+      const { db } = SqliteSaver.fromConnString(path);
+      const row = db.prepare(
+        "INSERT INTO graphspec_thread_claims (thread_id, holder, claim, pid, host, claimed_at) VALUES (?, ?, 'c', 1, 'elsewhere', '2026-01-01T00:00:00.000Z')",
+      );
+      row.run("sq-foreign", "../state.db");
+      row.run("sq-vanished", "0b8c1f4e-6a0d-4c1e-9d2a-000000000000");
+      db.close();
+      for (const id of ["sq-foreign", "sq-vanished"]) {
+        open(id);
+        expect(await exec.run("work", { threadId: id, input: { id } })).toMatchObject({
+          status: "completed",
+          output: { sent: true },
+        });
+      }
+      // Nothing was made or removed in the holders folder for them: the files there are this
+      // process's own, and the database stays.
+      expect(existsSync(path)).toBe(true);
+      expect(readdirSync(`${path}-holders`)).toHaveLength(1);
     } finally {
       await exec.close();
     }
@@ -450,6 +512,98 @@ describe("SQLite: claims in the checkpoint file", () => {
       }
     } finally {
       holder.kill("SIGKILL");
+    }
+  }, 120_000);
+
+  it("at exit, this process's holder files go and their locks are let go; the next claim takes a new one", async () => {
+    // The exit handlers holder files are dropped by (registered as the first is taken; a package
+    // loaded twice in one process has one per copy).
+    const atExit = () => process.listeners("exit").filter((l) => l.name === "dropOwnHolders");
+    // Two databases, so two holder folders: one handler drops both.
+    const paths = ["one", "two"].map((d) => join(tmp, "exit", d, "state.db"));
+    const execs = paths.map((sqlitePath) =>
+      createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath }),
+    );
+    try {
+      const handlers: unknown[][] = [];
+      for (const [i, exec] of execs.entries()) {
+        const id = `sq-exit-${i}`;
+        open(id);
+        expect((await exec.run("work", { threadId: id, input: { id } })).status).toBe("completed");
+        handlers.push(atExit());
+      }
+      expect(handlers[0]?.length).toBeGreaterThan(0);
+      expect(handlers[1]).toEqual(handlers[0]);
+      const holders = paths.map((p) => `${p}-holders`);
+      const before = holders.map((h) => readdirSync(h));
+      for (const names of before) expect(names).toHaveLength(1);
+      // What the process's exit runs.
+      for (const drop of atExit()) (drop as () => void)();
+      for (const h of holders) {
+        expect(readdirSync(h)).toEqual([]);
+        expect(openFiles(h)).toEqual([]);
+      }
+      // The process goes on: its next claim takes a holder file again.
+      open("sq-exit-after");
+      const again = await execs[0]?.run("work", {
+        threadId: "sq-exit-after",
+        input: { id: "sq-exit-after" },
+      });
+      expect(again?.status).toBe("completed");
+      const after = readdirSync(holders[0] as string);
+      expect(after).toHaveLength(1);
+      expect(after).not.toEqual(before[0]);
+    } finally {
+      for (const exec of execs) await exec.close();
+    }
+  });
+
+  it("a thread this process holds is refused to another process, naming this process", async () => {
+    const path = join(project, ".graphspec", "state.db");
+    const id = "sq-ours";
+    const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath: path });
+    try {
+      const running = exec.run("work", { threadId: id, input: { id } });
+      await until("the run to enter its node", () => starts(id) === 1, running);
+      const other = spawn(
+        process.execPath,
+        [
+          BIN,
+          "run",
+          "work",
+          "--thread",
+          id,
+          "--input",
+          JSON.stringify({ id }),
+          "--checkpointer",
+          "sqlite",
+          "--json",
+        ],
+        { cwd: project, stdio: ["ignore", "pipe", "ignore"] },
+      );
+      let out = "";
+      other.stdout?.on("data", (d) => {
+        out += d;
+      });
+      const ended = new Promise((r) => other.on("close", r));
+      try {
+        await refusal(id, 2, ended);
+      } finally {
+        other.kill("SIGKILL");
+      }
+      expect(JSON.parse(out)).toMatchObject({
+        status: "failed",
+        error: {
+          code: "thread-busy",
+          message: expect.stringMatching(
+            busyPattern(id, `pid ${process.pid} on ${hostname()}, since `),
+          ),
+        },
+      });
+      open(id);
+      expect(await running).toMatchObject({ status: "completed", output: { sent: true } });
+    } finally {
+      await exec.close();
     }
   }, 120_000);
 });
@@ -610,6 +764,10 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
 
   it("closing an executor gives back the threads it holds", async () => {
     const databaseUrl = await freshDatabase("claims_close");
+    // One that never claimed a thread (no claim session yet) closes cleanly.
+    const idle = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
+    await idle.threads();
+    await expect(idle.close()).resolves.toBeUndefined();
     const one = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     const two = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     try {
