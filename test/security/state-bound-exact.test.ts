@@ -177,3 +177,22 @@ describe("a state within the limit by its count, over it once serialized", () =>
     }
   });
 });
+
+describe("on the memory checkpointer", () => {
+  it("a refused step's writes are discarded there too: the thread stands before it", async () => {
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: "memory",
+      maxStateBytes: WRITES,
+    });
+    try {
+      // The step's writes are within the limit and stored; the state after them is refused.
+      const r = await exec.run("both", { threadId: "mem", context });
+      expect(r.error?.message).toMatch(/^the state would be /);
+      // Its writes kept, the step would look done: the thread would have nothing next.
+      expect((await exec.inspect("mem", "both"))?.next).toEqual(["a"]);
+    } finally {
+      await exec.close();
+    }
+  });
+});
