@@ -178,6 +178,26 @@ describe("a state within the limit by its count, over it once serialized", () =>
   });
 });
 
+describe("writes within the limit by their count, over it once serialized", () => {
+  it("are refused with their serialized size (not `at least`), before they are stored", async () => {
+    // As above: each "é" counts one byte and is two, so the writes' count is at the limit.
+    const wide = 20;
+    const accented = { s: context.s, t: "é".repeat(wide) };
+    const counted = context.s.length + 2 + wide + 2;
+    const exec = createExecutor({ dir: join(dir, "graphs"), sqlitePath, maxStateBytes: counted });
+    try {
+      const r = await exec.run("both", { threadId: "wide-writes", context: accented });
+      expect(r.error).toMatchObject({ code: "state-too-large", phase: "run" });
+      expect(r.error?.message).toContain(
+        `the writes of this step would be ${(counted + wide).toLocaleString("en-US")} bytes, over the limit of ${counted.toLocaleString("en-US")} bytes`,
+      );
+      expect((await exec.inspect("wide-writes", "both"))?.next).toEqual(["a"]);
+    } finally {
+      await exec.close();
+    }
+  });
+});
+
 describe("on the memory checkpointer", () => {
   it("a refused step's writes are discarded there too: the thread stands before it", async () => {
     const exec = createExecutor({
