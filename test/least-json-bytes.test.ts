@@ -21,6 +21,10 @@ const values: [string, unknown][] = [
   ["shared references", { a: shared, b: [shared, shared, shared] }],
   ["class instances and toJSON", { d: new Date(0), m: new Map([[1, 2]]), t: { toJSON: () => "" } }],
   ["null prototype", Object.assign(Object.create(null), { a: "b" })],
+  // Keys the serializer leaves out are not counted: `{}` is all of their JSON.
+  ["only functions and symbols", { f: () => 1, s: Symbol("s") }],
+  // A toJSON is what the serializer writes, not the object's other keys.
+  ["toJSON beside data", { v: { toJSON: () => 1, big: "x".repeat(100) } }],
 ];
 
 const nested = (depth: number, leaf: unknown): unknown => {
@@ -91,6 +95,10 @@ describe("leastJsonBytes", () => {
     const count = leastJsonBytes(doubled, 1_000_000);
     expect(count).toBeGreaterThan(1_000_000);
     expect(count).toBeLessThan(1_010_000);
+    // The same through objects, which have no stop of their own inside the walk.
+    let doubledObject: unknown = "y".repeat(1000);
+    for (let i = 0; i < 64; i++) doubledObject = { a: doubledObject, b: doubledObject };
+    expect(leastJsonBytes(doubledObject, 1_000_000)).toBeLessThan(1_010_000);
     const cycle: Record<string, unknown> = { a: "b" };
     cycle.self = cycle;
     expect(leastJsonBytes(cycle, Number.POSITIVE_INFINITY)).toBeGreaterThan(0);
