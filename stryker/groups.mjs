@@ -132,43 +132,6 @@ export const groups = {
     ],
     watch: ["src/run/**", "src/server/run-routes.ts", "src/expr/**"],
   },
-  // TEMPORARY (m-bounds): one file at a time, with the group's tests.
-  "sb-prune": {
-    mutate: ["src/run/prune-thread.ts"],
-    tests: [
-      "test/least-json-bytes.test.ts",
-      "test/security/state-bound-exact.test.ts",
-      "test/security/state-bound-stops-run.test.ts",
-      "test/security/thread-prune.test.ts",
-      "test/security/sizes.test.ts",
-      "test/run/checkpointer-conformance.test.ts",
-    ],
-    watch: ["src/run/**"],
-  },
-  "sb-least": {
-    mutate: ["src/run/least-json-bytes.ts"],
-    tests: [
-      "test/least-json-bytes.test.ts",
-      "test/security/state-bound-exact.test.ts",
-      "test/security/state-bound-stops-run.test.ts",
-      "test/security/thread-prune.test.ts",
-      "test/security/sizes.test.ts",
-      "test/run/checkpointer-conformance.test.ts",
-    ],
-    watch: ["src/run/**"],
-  },
-  "sb-cpb": {
-    mutate: ["src/run/checkpoint-bounds.ts"],
-    tests: [
-      "test/least-json-bytes.test.ts",
-      "test/security/state-bound-exact.test.ts",
-      "test/security/state-bound-stops-run.test.ts",
-      "test/security/thread-prune.test.ts",
-      "test/security/sizes.test.ts",
-      "test/run/checkpointer-conformance.test.ts",
-    ],
-    watch: ["src/run/**"],
-  },
   "state-bounds": {
     // What a thread keeps: a checkpoint's state and a step's writes (checkpoint-bounds.ts, measured
     // by least-json-bytes.ts) and all of a thread's checkpoints (pruned by prune-thread.ts).
