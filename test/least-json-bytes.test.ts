@@ -21,6 +21,10 @@ const values: [string, unknown][] = [
   ["shared references", { a: shared, b: [shared, shared, shared] }],
   ["class instances and toJSON", { d: new Date(0), m: new Map([[1, 2]]), t: { toJSON: () => "" } }],
   ["null prototype", Object.assign(Object.create(null), { a: "b" })],
+  // Keys the serializer leaves out are not counted: `{}` is all of their JSON.
+  ["only functions and symbols", { f: () => 1, s: Symbol("s") }],
+  // A toJSON is what the serializer writes, not the object's other keys.
+  ["toJSON beside data", { v: { toJSON: () => 1, big: "x".repeat(100) } }],
 ];
 
 const nested = (depth: number, leaf: unknown): unknown => {
@@ -91,8 +95,48 @@ describe("leastJsonBytes", () => {
     const count = leastJsonBytes(doubled, 1_000_000);
     expect(count).toBeGreaterThan(1_000_000);
     expect(count).toBeLessThan(1_010_000);
+    // The same through objects, which have no stop of their own inside the walk.
+    let doubledObject: unknown = "y".repeat(1000);
+    for (let i = 0; i < 64; i++) doubledObject = { a: doubledObject, b: doubledObject };
+    expect(leastJsonBytes(doubledObject, 1_000_000)).toBeLessThan(1_010_000);
     const cycle: Record<string, unknown> = { a: "b" };
     cycle.self = cycle;
     expect(leastJsonBytes(cycle, Number.POSITIVE_INFINITY)).toBeGreaterThan(0);
+  });
+});
+
+describe("leastJsonBytes's count", () => {
+  // What the count is documented to be (least-json-bytes.ts): a string's UTF-16 length and its
+  // quotes, a number's one digit, 4 for true, false and null, brackets, keys, colons and commas.
+  // A count below it refuses nothing wrongly but lets an over-limit value be serialized whole.
+  it.each([
+    ["a string", "abc", 5],
+    ["a number", 12345, 1],
+    ["true", true, 4],
+    ["false", false, 4],
+    ["null", null, 4],
+    ["an empty list", [], 2],
+    ["a list", ["a", 1, null], 1 + 3 + 3 + 1 + 4],
+    ["an object", { ab: "c", d: [] }, 1 + (2 + 4 + 3) + (1 + 4 + 2)],
+    ["nested", { k: [{ v: true }] }, 1 + (1 + 4) + 2 + 1 + (1 + 4) + 4],
+  ])("is exact for %s", (_name, value, count) => {
+    expect(leastJsonBytes(value, Number.POSITIVE_INFINITY)).toBe(count);
+  });
+
+  it("is the JSON's own length for ASCII data of strings, one-digit numbers, true and null", () => {
+    const data = { id: "t-1", items: [{ n: 7, ok: true, note: null }, ["x", "yz"], []] };
+    expect(leastJsonBytes(data, Number.POSITIVE_INFINITY)).toBe(utf8(data));
+  });
+
+  it("goes to the end at exactly the limit, and stops past it just above any lower limit", () => {
+    const data = { list: ["a", "bc"], n: 1 };
+    const exact = utf8(data);
+    expect(measureJson(data, exact)).toEqual({ bytes: exact, plain: true });
+    for (let limit = 0; limit < exact; limit++) {
+      const { bytes, plain } = measureJson(data, limit);
+      expect(bytes).toBeGreaterThan(limit);
+      expect(bytes).toBeLessThanOrEqual(exact);
+      expect(plain).toBe(false);
+    }
   });
 });

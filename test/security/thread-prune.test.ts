@@ -1,0 +1,175 @@
+/**
+ * `maxThreadBytes` on SQLite, through the package entry's executor, read back from the real file:
+ * a pruned thread keeps as much of its recent history as fits in three quarters of the budget
+ * (not less), its newest checkpoint even when that one alone is over the budget, and what a
+ * resume needs: a run refused `state-too-large` on a pruned thread goes on from its last good
+ * checkpoint.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { afterAll, describe, expect, it } from "vitest";
+import { createExecutor, type ExecutorOptions } from "../../src/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "graphspec-thread-prune-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, "package.json"), "{}");
+mkdirSync(join(dir, "graphs"));
+// Each step replaces `s`: every checkpoint (and every step's writes) is about one chunk.
+writeFileSync(
+  join(dir, "graphs", "loop.yaml"),
+  `version: 1
+name: loop
+state:
+  s: { type: string }
+  n: { type: integer, default: 0 }
+context:
+  chunk: { type: string }
+  steps: { type: integer }
+limits: { recursion: 1000 }
+nodes:
+  step: { kind: set, values: { s: "\${{ context.chunk }}", n: "\${{ state.n + 1 }}" } }
+edges:
+  - { from: START, to: step }
+  - from: step
+    route:
+      - { when: "state.n >= context.steps", to: END }
+      - { default: step }
+`,
+);
+
+const KiB = 1024;
+const sqlitePath = join(dir, "state.db");
+const executor = (options: ExecutorOptions) =>
+  createExecutor({ dir: join(dir, "graphs"), sqlitePath, ...options });
+
+/** The thread's checkpoints and writes in the SQLite file: all their bytes, and one step's most. */
+function stored(threadId: string) {
+  const db = SqliteSaver.fromConnString(sqlitePath).db as {
+    prepare(sql: string): { get(...args: unknown[]): unknown };
+    close(): void;
+  };
+  try {
+    return db
+      .prepare(
+        `SELECT (SELECT sum(length(checkpoint) + length(metadata)) FROM checkpoints WHERE thread_id = @t)
+              + (SELECT coalesce(sum(length(value)), 0) FROM writes WHERE thread_id = @t) AS bytes,
+                (SELECT max(length(c.checkpoint) + length(c.metadata)
+                   + (SELECT coalesce(sum(length(w.value)), 0) FROM writes w
+                      WHERE w.thread_id = c.thread_id AND w.checkpoint_id = c.checkpoint_id))
+                 FROM checkpoints c WHERE c.thread_id = @t) AS step`,
+      )
+      .get({ t: threadId }) as { bytes: number; step: number };
+  } finally {
+    db.close();
+  }
+}
+
+/** The steps the thread's history holds, newest first. */
+const steps = async (exec: ReturnType<typeof executor>, threadId: string) =>
+  ((await exec.history(threadId)) ?? []).map((h) => h.step);
+
+describe("a pruned thread", () => {
+  it("keeps its recent history down to three quarters of maxThreadBytes, not less", async () => {
+    const budget = 32 * KiB;
+    const exec = executor({ maxThreadBytes: budget });
+    try {
+      const r = await exec.run("loop", {
+        threadId: "kept",
+        context: { chunk: "k".repeat(KiB), steps: 120 },
+      });
+      expect(r.status).toBe("completed");
+      const s = stored("kept");
+      expect(s.bytes).toBeLessThanOrEqual(budget);
+      // Pruned to three quarters and grown since: no fewer bytes than that less one step's.
+      expect(s.bytes).toBeGreaterThan(budget * 0.75 - s.step);
+      const kept = await steps(exec, "kept");
+      expect(kept[0]).toBe(120);
+      expect(kept[0]! - kept.at(-1)!).toBe(kept.length - 1);
+      expect(kept.at(-1)).toBeGreaterThan(0);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("keeps its newest checkpoint even when it alone is over the budget, and goes on from it", async () => {
+    const budget = 8 * KiB;
+    const exec = executor({ maxThreadBytes: budget });
+    try {
+      const context = { chunk: "b".repeat(12 * KiB), steps: 3 };
+      const r = await exec.run("loop", { threadId: "big", context });
+      expect(r.status).toBe("completed");
+      expect(await steps(exec, "big")).toEqual([3]);
+      expect((await exec.state("big"))?.values).toEqual({ s: context.chunk, n: 3 });
+      const on = await exec.run("loop", { threadId: "big", context: { ...context, steps: 5 } });
+      expect(on.status).toBe("completed");
+      expect(on.output.n).toBe(5);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("refused state-too-large, resumes from its last good checkpoint", async () => {
+    const options = { maxThreadBytes: 16 * KiB };
+    const strict = executor({ ...options, maxStateBytes: 4 * KiB });
+    try {
+      // Within the state limit for 40 steps of 1 KiB (pruned on the way), then a 5 KiB chunk.
+      const first = await strict.run("loop", {
+        threadId: "resume",
+        context: { chunk: "r".repeat(KiB), steps: 40 },
+      });
+      expect(first.status).toBe("completed");
+      const refused = await strict.run("loop", {
+        threadId: "resume",
+        context: { chunk: "R".repeat(5 * KiB), steps: 45 },
+      });
+      expect(refused.error).toMatchObject({ code: "state-too-large" });
+      const kept = await strict.inspect("resume", "loop");
+      expect(kept?.output.n).toBe(40);
+      expect(kept?.next).toEqual(["step"]);
+    } finally {
+      await strict.close();
+    }
+    const roomy = executor(options);
+    try {
+      const on = await roomy.resume("loop", { threadId: "resume" });
+      expect(on.status).toBe("completed");
+      expect(on.output.n).toBe(45);
+      expect((await steps(roomy, "resume"))[0]).toBeGreaterThan(40);
+    } finally {
+      await roomy.close();
+    }
+  });
+
+  it("is pruned only past maxThreadBytes: a thread exactly at it keeps every checkpoint", async () => {
+    const context = { chunk: "e".repeat(KiB), steps: 6 };
+    const free = executor({});
+    let all: number[];
+    try {
+      expect((await free.run("loop", { threadId: "at-free", context })).status).toBe("completed");
+      all = await steps(free, "at-free");
+    } finally {
+      await free.close();
+    }
+    // Thread ids of one length: their rows take the same bytes.
+    const total = stored("at-free").bytes;
+    for (const [threadId, budget, kept] of [
+      ["at-full", total, all.length],
+      ["at-over", total - 1, undefined],
+    ] as const) {
+      const exec = executor({ maxThreadBytes: budget });
+      try {
+        expect((await exec.run("loop", { threadId, context })).status).toBe("completed");
+        const history = await steps(exec, threadId);
+        if (kept) expect(history).toEqual(all);
+        else {
+          expect(history.length).toBeLessThan(all.length);
+          expect(stored(threadId).bytes).toBeLessThanOrEqual(budget * 0.75);
+        }
+      } finally {
+        await exec.close();
+      }
+    }
+  });
+});
