@@ -69,6 +69,7 @@ export type {
   ThreadInfo,
   ThreadState,
 } from "./run/executor-api.js";
+export { ExecutorClosedError } from "./run/executor-closed.js";
 export type { GraphStreamMode, GraphStreamRequest } from "./run/graph-chunks.js";
 export type { RunLimits } from "./run/limits.js";
 export type {

@@ -276,6 +276,10 @@ export interface Executor {
   deleteThread(threadId: string): Promise<boolean>;
   /** Deletes every thread whose id starts with `prefix`; returns their ids. */
   deleteThreads(prefix: string): Promise<string[]>;
-  /** Releases the checkpointer's connections (a PostgreSQL pool keeps the process alive) and closes the MCP servers' connections (a stdio server's process ends). */
+  /**
+   * Waits for the calls in flight, then releases the checkpointer's connections (a PostgreSQL pool
+   * keeps the process alive) and closes the MCP servers' connections (a stdio server's process
+   * ends). Every call after it rejects with ExecutorClosedError.
+   */
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { McpConnections } from "../compile/mcp/mcp-connections.js";
 import { findProjectRoot } from "../spec/project-root.js";
 import { secretValues } from "../spec/secrets.js";
+import { callGate, gatedCalls } from "./call-gate.js";
 import { executeRun } from "./execute-run.js";
 import type { Executor, ExecutorOptions } from "./executor-api.js";
 import { graphLoader, type Loaded, type RegistryOptions } from "./graph-loader.js";
@@ -72,11 +73,16 @@ export function createReloadableExecutor(
     envSecrets,
   });
 
+  // close() waits for the calls in flight, refuses later ones, then releases connections.
+  const gate = callGate();
+  let closed: Promise<void> | undefined;
   const executor: Executor = {
-    ...threads,
-    ...driver,
-    close: async () => {
-      await Promise.all([close(), mcp.close()]);
+    ...gatedCalls({ ...threads, ...driver }, gate),
+    close: () => {
+      closed ??= gate.drain().then(async () => {
+        await Promise.all([close(), mcp.close()]);
+      });
+      return closed;
     },
   };
   return { executor, registry, mcp };

@@ -1,12 +1,14 @@
 /**
  * What an executor keeps outside a run: its checkpointer (with the thread claims and the thread
  * listing it brings, checkpointer.ts) and its store (store.ts), each opened on first use, opened
- * again after a failed open, and closed together.
+ * again after a failed open, and closed together — for good: what asks after close() is refused
+ * rather than given a connection nothing would close.
  */
 import type { BaseStore } from "@langchain/langgraph";
 import { withBounds } from "./checkpoint-bounds.js";
 import { type OpenCheckpointer, openCheckpointer } from "./checkpointer.js";
 import type { ExecutorOptions } from "./executor-api.js";
+import { ExecutorClosedError } from "./executor-closed.js";
 import type { SizeLimits } from "./size-limits.js";
 import { type OpenStore, openStore } from "./store.js";
 
@@ -23,8 +25,10 @@ export function persistence(
   options: Pick<ExecutorOptions, "checkpointer" | "sqlitePath" | "databaseUrl" | "store">,
   limits: Required<SizeLimits>,
 ): Persistence {
+  let closed = false;
   let checkpointer: Promise<OpenCheckpointer> | undefined;
   const saver = () => {
+    if (closed) return Promise.reject(new ExecutorClosedError("checkpointer"));
     checkpointer ??= withBounds(
       openCheckpointer(options.checkpointer ?? "sqlite", options),
       limits,
@@ -38,6 +42,7 @@ export function persistence(
   let opened: Promise<OpenStore> | undefined;
   const store = () => {
     if (options.store === undefined) return Promise.resolve(undefined);
+    if (closed) return Promise.reject(new ExecutorClosedError("store"));
     opened ??= openStore(options.store, options.databaseUrl ?? process.env.DATABASE_URL);
     opened.catch(() => {
       opened = undefined;
@@ -48,6 +53,7 @@ export function persistence(
     saver,
     store,
     async close(): Promise<void> {
+      closed = true;
       const open = checkpointer;
       checkpointer = undefined;
       if (open) await (await open.catch(() => undefined))?.close();
