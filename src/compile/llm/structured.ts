@@ -72,7 +72,12 @@ export function structuredAsker(
     let sent = messages;
     for (let attempt = 1; ; attempt++) {
       const answer = (await runnable.invoke(sent, config)) as { raw: BaseMessage; parsed: unknown };
-      // A provider's parser gives null for an answer that is not JSON at all.
+      // A provider's parser gives null for an answer that is not JSON at all — and, for
+      // @langchain/anthropic's, for a forced tool call whose answer was streamed (a streamed run):
+      // it reads the content blocks, where the arguments are still `input_json_delta` pieces,
+      // while the message's own `tool_calls` hold them parsed. The one forced call's are the answer.
+      const calls = toolCallsOf(answer.raw);
+      if (answer.parsed == null && calls.length === 1) answer.parsed = calls[0]!.args;
       const problems = check(answer.parsed, "output");
       if (!problems.length) {
         return { message: historyMessage(answer.raw, answer.parsed), structured: answer.parsed };

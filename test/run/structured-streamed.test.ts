@@ -1,0 +1,119 @@
+/**
+ * Structured output on the real LangChain clients, invoked and streamed: a streamed run (the
+ * server's every run, `executor.stream`) makes the client stream the answer, and
+ * @langchain/anthropic's structured-output parser then reads the tool call's arguments from the
+ * content blocks, where they are still `input_json_delta` pieces — it answered null, and the node
+ * failed with `invalid-output` after asking twice (a hand-written LangGraph program with
+ * `withStructuredOutput` gets the same null). graphspec takes the forced call's parsed arguments.
+ * Through the provider simulator and, for the server, the official SDK.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createExecutor,
+  type Executor,
+  folderCatalog,
+  type RunningServer,
+  startServer,
+} from "../../src/index.js";
+import { type ProviderSim, startProviderSim } from "../support/provider-sim/server.js";
+
+const dir = mkdtempSync(join(tmpdir(), "graphspec-structured-streamed-"));
+mkdirSync(join(dir, "graphs"));
+writeFileSync(join(dir, "package.json"), "{}");
+const MODELS = {
+  openai: `{ model: "openai:gpt-4o-mini", base_url: "\${{ env.SIM_OPENAI_URL }}", api_key: sk-sim, max_retries: 0 }`,
+  anthropic: `{ model: "anthropic:claude-sonnet-4-5", base_url: "\${{ env.SIM_ANTHROPIC_URL }}", api_key: sk-sim, max_retries: 0 }`,
+};
+for (const [api, model] of Object.entries(MODELS))
+  writeFileSync(
+    join(dir, "graphs", `classify-${api}.yaml`),
+    `version: 1
+name: classify-${api}
+state:
+  messages: { type: messages }
+  priority: { type: string }
+  reason: { type: string }
+models:
+  default: ${model}
+nodes:
+  classify:
+    kind: llm
+    prompt: "Ticket: my invoice is wrong"
+    output:
+      schema:
+        type: object
+        properties:
+          priority: { type: string, enum: [low, normal, urgent] }
+          reason: { type: string }
+        required: [priority, reason]
+    write: { priority: "\${{ output.priority }}", reason: "\${{ output.reason }}" }
+edges:
+  - { from: START, to: classify }
+  - { from: classify, to: END }
+`,
+  );
+
+const ANSWER = { priority: "urgent", reason: "a billing error, said with some heat" };
+let sim: ProviderSim;
+let exec: Executor;
+let server: RunningServer;
+beforeAll(async () => {
+  sim = await startProviderSim();
+  exec = createExecutor({
+    dir: join(dir, "graphs"),
+    checkpointer: "memory",
+    env: { SIM_OPENAI_URL: sim.openaiUrl, SIM_ANTHROPIC_URL: sim.anthropicUrl },
+  });
+  server = await startServer({
+    exec,
+    graphs: await folderCatalog(join(dir, "graphs")),
+    auth: undefined,
+    port: 0,
+  });
+});
+afterAll(async () => {
+  await server?.close(1000);
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(Object.keys(MODELS))("a structured answer from %s's client", (api) => {
+  const graph = `classify-${api}`;
+
+  it("invoked: the node writes it, asking once", async () => {
+    const asked = sim.requests.length;
+    sim.push({ structured: ANSWER });
+    const r = await exec.run(graph, { input: {} });
+    expect(r.status, JSON.stringify(r.error)).toBe("completed");
+    expect(r.output).toMatchObject(ANSWER);
+    expect(sim.requests.length - asked).toBe(1);
+  });
+
+  it("streamed (executor.stream): the answer streamed in pieces is the same answer, asking once", async () => {
+    const asked = sim.requests.length;
+    sim.push({ structured: ANSWER });
+    let result: unknown;
+    for await (const e of exec.stream(graph, { input: {} })) if ("result" in e) result = e.result;
+    expect(result).toMatchObject({ status: "completed", output: ANSWER });
+    expect(sim.requests.at(-1)?.body).toMatchObject({ stream: true });
+    expect(sim.requests.length - asked).toBe(1);
+  });
+
+  it("through the official SDK, streaming messages: the thread's values hold it", async () => {
+    sim.push({ structured: ANSWER });
+    const client = new Client({ apiUrl: server.url, callerOptions: { maxRetries: 0 } });
+    const thread = await client.threads.create();
+    let values: unknown;
+    for await (const e of client.runs.stream(thread.thread_id, graph, {
+      input: {},
+      streamMode: ["values", "messages-tuple"],
+    }))
+      if (e.event === "values") values = e.data;
+    expect(values).toMatchObject(ANSWER);
+    expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
+  });
+});
