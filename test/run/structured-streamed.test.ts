@@ -5,7 +5,9 @@
  * content blocks, where they are still `input_json_delta` pieces — it answered null, and the node
  * failed with `invalid-output` after asking twice (a hand-written LangGraph program with
  * `withStructuredOutput` gets the same null). graphspec takes the forced call's parsed arguments.
- * Through the provider simulator and, for the server, the official SDK.
+ * An answer the provider says it cut at the token limit, or declined, fails the node at once
+ * saying which (asking again to match the schema cannot help), invoked or streamed where the
+ * client reports it. Through the provider simulator and, for the server, the official SDK.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,6 +60,13 @@ edges:
   );
 
 const ANSWER = { priority: "urgent", reason: "a billing error, said with some heat" };
+/** The run's result, invoked or streamed (its final event's). */
+async function resultOf(graph: string, streamed: boolean) {
+  if (!streamed) return exec.run(graph, { input: {} });
+  for await (const e of exec.stream(graph, { input: {} })) if ("result" in e) return e.result;
+  throw new Error("the stream ended without a result");
+}
+
 let sim: ProviderSim;
 let exec: Executor;
 let server: RunningServer;
@@ -116,4 +125,52 @@ describe.each(Object.keys(MODELS))("a structured answer from %s's client", (api)
     expect(values).toMatchObject(ANSWER);
     expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
   });
+});
+
+describe.each([
+  ["invoked", false],
+  ["streamed", true],
+])("an answer the provider stopped short (%s)", (_, streamed) => {
+  it("Anthropic, cut at max_tokens: invalid-output saying so, asked once", async () => {
+    const asked = sim.requests.length;
+    sim.push({ text: '{"priority": "urg', truncated: true });
+    const r = await resultOf("classify-anthropic", streamed);
+    expect(r.error).toMatchObject({ code: "invalid-output", node: "classify", field: "output" });
+    expect(r.error!.message).toBe(
+      'node `classify`: the model\'s answer was cut at its token limit before it matched `output.schema` (answer: "{\\"priority\\": \\"urg")',
+    );
+    expect(r.error!.hint).toMatch(/raise the model's `max_tokens`/);
+    expect(sim.requests.length - asked).toBe(1);
+  });
+
+  it("Anthropic, declined (stop_reason refusal): invalid-output with its words, asked once", async () => {
+    const asked = sim.requests.length;
+    sim.push({ refusal: "I can't help with that request." });
+    const r = await resultOf("classify-anthropic", streamed);
+    expect(r.error).toMatchObject({ code: "invalid-output", node: "classify" });
+    expect(r.error!.message).toBe(
+      'node `classify`: the model declined to answer (answer: "I can\'t help with that request.")',
+    );
+    expect(r.error!.hint).toMatch(/content policy/);
+    expect(sim.requests.length - asked).toBe(1);
+  });
+
+  it("Anthropic, a complete answer at max_tokens: accepted", async () => {
+    sim.push({ structured: ANSWER, truncated: true });
+    expect(await resultOf("classify-anthropic", streamed)).toMatchObject({
+      status: "completed",
+      output: ANSWER,
+    });
+  });
+});
+
+it("OpenAI, cut at the length limit when invoked (the client's LengthFinishReasonError): invalid-output saying so, asked once", async () => {
+  const asked = sim.requests.length;
+  sim.push({ text: '{"priority": "urg', truncated: true });
+  const r = await resultOf("classify-openai", false);
+  expect(r.error).toMatchObject({ code: "invalid-output", node: "classify" });
+  expect(r.error!.message).toBe(
+    "node `classify`: the model's answer was cut at its token limit before it matched `output.schema`",
+  );
+  expect(sim.requests.length - asked).toBe(1);
 });

@@ -21,6 +21,7 @@ import type { OutputSpec } from "../../spec/spec-types.generated.js";
 import { GraphspecRunError } from "../graphspec-run-error.js";
 import { preview } from "../preview.js";
 import { valueCheck } from "../value-check.js";
+import { stoppedShort, stoppedShortError, stoppedShortFailure } from "./stopped-short.js";
 
 export type AskStructured = (
   messages: BaseMessage[],
@@ -71,7 +72,10 @@ export function structuredAsker(
   return async (messages, config) => {
     let sent = messages;
     for (let attempt = 1; ; attempt++) {
-      const answer = (await runnable.invoke(sent, config)) as { raw: BaseMessage; parsed: unknown };
+      const answer = (await runnable.invoke(sent, config).catch((e: unknown) => {
+        const why = stoppedShortError(e);
+        throw why ? stoppedShortFailure(node, why, undefined, e) : e;
+      })) as { raw: BaseMessage; parsed: unknown };
       // A provider's parser gives null for an answer that is not JSON at all — and, for
       // @langchain/anthropic's, for a forced tool call whose answer was streamed (a streamed run):
       // it reads the content blocks, where the arguments are still `input_json_delta` pieces,
@@ -82,6 +86,8 @@ export function structuredAsker(
       if (!problems.length) {
         return { message: historyMessage(answer.raw, answer.parsed), structured: answer.parsed };
       }
+      const why = stoppedShort(answer.raw);
+      if (why) throw stoppedShortFailure(node, why, answer.raw.text);
       const what = problems.map((p) => p.message).join("; ");
       if (attempt === 2) {
         throw new GraphspecRunError(
