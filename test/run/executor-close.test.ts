@@ -59,31 +59,41 @@ const openHandles = (name: string) =>
 const aFewTurns = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
 };
+/** Holds the next run inside its node: `entered` once it is there, `letGo()` to let it end. */
+function holdStep(): { entered: Promise<void>; letGo: () => void } {
+  let letGo = () => {};
+  g.heldStep = new Promise<void>((r) => {
+    letGo = r;
+  });
+  const entered = new Promise<void>((r) => {
+    g.enteredStep = r;
+  });
+  return { entered, letGo };
+}
+/** `exec.close()`, and whether it has settled yet. */
+function closeOf(exec: { close(): Promise<void> }) {
+  const state = { closed: false, closing: Promise.resolve() };
+  state.closing = exec.close().then(() => {
+    state.closed = true;
+  });
+  return state;
+}
 
 describe("executor close()", () => {
   it("waits for a run in a node, which ends and keeps its checkpoints", async () => {
-    let letGo = () => {};
-    g.heldStep = new Promise<void>((r) => {
-      letGo = r;
-    });
-    const entered = new Promise<void>((r) => {
-      g.enteredStep = r;
-    });
+    const held = holdStep();
     const exec = createExecutor(options("held"));
     const running = exec.run("held", { threadId: "t-held", input: {} });
-    await entered;
-    let closed = false;
-    const closing = exec.close().then(() => {
-      closed = true;
-    });
+    await held.entered;
+    const close = closeOf(exec);
     await aFewTurns();
-    expect(closed).toBe(false);
-    letGo();
+    expect(close.closed).toBe(false);
+    held.letGo();
     const result = await running;
     expect(result.status).toBe("completed");
     expect(result.output).toMatchObject({ n: 1, m: 2 });
-    await closing;
-    expect(closed).toBe(true);
+    await close.closing;
+    expect(close.closed).toBe(true);
     // Nothing opened the database again behind the close.
     expect(openHandles("held")).toEqual([]);
 
@@ -113,26 +123,20 @@ describe("executor close()", () => {
   });
 
   it("waits for a stream being read to its end", async () => {
-    let letGo = () => {};
-    g.heldStep = new Promise<void>((r) => {
-      letGo = r;
-    });
+    const held = holdStep();
     const exec = createExecutor(options("stream"));
     const events = exec.stream("held", { input: {} });
     const first = await events.next();
     expect(first.done).toBe(false);
-    let closed = false;
-    const closing = exec.close().then(() => {
-      closed = true;
-    });
+    const close = closeOf(exec);
     await aFewTurns();
-    expect(closed).toBe(false);
-    letGo();
+    expect(close.closed).toBe(false);
+    held.letGo();
     const rest = [];
     for await (const event of events) rest.push(event.type);
     expect(rest.at(-1)).toBe("completed");
-    await closing;
-    expect(closed).toBe(true);
+    await close.closing;
+    expect(close.closed).toBe(true);
     expect(openHandles("stream")).toEqual([]);
   });
 

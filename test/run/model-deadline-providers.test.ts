@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutor, type Executor, type RunResult } from "../../src/index.js";
 import { type ProviderSim, startProviderSim } from "../support/provider-sim/server.js";
+import { simEnv, simModels } from "../support/provider-sim/spec-models.js";
+import { streamResult } from "../support/stream-result.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-model-deadline-"));
 mkdirSync(join(dir, "graphs"));
@@ -26,10 +28,7 @@ export const lookup = tool(async ({ id }) => "record " + id, {
 });
 `,
 );
-const MODELS = {
-  openai: `{ model: "openai:gpt-4o-mini", base_url: "\${{ env.SIM_OPENAI_URL }}", api_key: sk-sim, max_retries: 0, timeout_ms: 800 }`,
-  anthropic: `{ model: "anthropic:claude-sonnet-4-5", base_url: "\${{ env.SIM_ANTHROPIC_URL }}", api_key: sk-sim, max_retries: 0, timeout_ms: 800 }`,
-};
+const MODELS = simModels(", timeout_ms: 800");
 /** How each node kind calls its model: plain, tools bound (an agent), for structured output. */
 const NODES = {
   llm: "{ kind: llm, prompt: hi }",
@@ -68,7 +67,7 @@ beforeAll(async () => {
   exec = createExecutor({
     dir: join(dir, "graphs"),
     checkpointer: "memory",
-    env: { SIM_OPENAI_URL: sim.openaiUrl, SIM_ANTHROPIC_URL: sim.anthropicUrl },
+    env: simEnv(sim),
   });
 });
 afterAll(async () => {
@@ -77,15 +76,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The run's result, invoked or streamed (its final event's). */
-async function runOf(graph: string, streamed: boolean, threadId?: string): Promise<RunResult> {
+/** The run's result, invoked or streamed; with `threadId`, going on from its last checkpoint. */
+function runOf(graph: string, streamed: boolean, threadId?: string): Promise<RunResult> {
   if (!streamed)
     return threadId ? exec.resume(graph, { threadId }) : exec.run(graph, { input: {} });
-  const events = threadId
-    ? exec.stream(graph, { threadId, continue: true })
-    : exec.stream(graph, { input: {} });
-  for await (const e of events) if ("result" in e) return e.result as RunResult;
-  throw new Error("the stream ended without a result");
+  return streamResult(
+    threadId ? exec.stream(graph, { threadId, continue: true }) : exec.stream(graph, { input: {} }),
+  );
 }
 
 /** The answer that lets each node kind finish. */

@@ -22,14 +22,13 @@ import {
   startServer,
 } from "../../src/index.js";
 import { type ProviderSim, startProviderSim } from "../support/provider-sim/server.js";
+import { simEnv, simModels } from "../support/provider-sim/spec-models.js";
+import { streamResult } from "../support/stream-result.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-structured-streamed-"));
 mkdirSync(join(dir, "graphs"));
 writeFileSync(join(dir, "package.json"), "{}");
-const MODELS = {
-  openai: `{ model: "openai:gpt-4o-mini", base_url: "\${{ env.SIM_OPENAI_URL }}", api_key: sk-sim, max_retries: 0 }`,
-  anthropic: `{ model: "anthropic:claude-sonnet-4-5", base_url: "\${{ env.SIM_ANTHROPIC_URL }}", api_key: sk-sim, max_retries: 0 }`,
-};
+const MODELS = simModels();
 for (const [api, model] of Object.entries(MODELS))
   writeFileSync(
     join(dir, "graphs", `classify-${api}.yaml`),
@@ -60,12 +59,9 @@ edges:
   );
 
 const ANSWER = { priority: "urgent", reason: "a billing error, said with some heat" };
-/** The run's result, invoked or streamed (its final event's). */
-async function resultOf(graph: string, streamed: boolean) {
-  if (!streamed) return exec.run(graph, { input: {} });
-  for await (const e of exec.stream(graph, { input: {} })) if ("result" in e) return e.result;
-  throw new Error("the stream ended without a result");
-}
+/** The run's result, invoked or streamed. */
+const resultOf = (graph: string, streamed: boolean) =>
+  streamed ? streamResult(exec.stream(graph, { input: {} })) : exec.run(graph, { input: {} });
 
 let sim: ProviderSim;
 let exec: Executor;
@@ -75,7 +71,7 @@ beforeAll(async () => {
   exec = createExecutor({
     dir: join(dir, "graphs"),
     checkpointer: "memory",
-    env: { SIM_OPENAI_URL: sim.openaiUrl, SIM_ANTHROPIC_URL: sim.anthropicUrl },
+    env: simEnv(sim),
   });
   server = await startServer({
     exec,
@@ -105,8 +101,7 @@ describe.each(Object.keys(MODELS))("a structured answer from %s's client", (api)
   it("streamed (executor.stream): the answer streamed in pieces is the same answer, asking once", async () => {
     const asked = sim.requests.length;
     sim.push({ structured: ANSWER });
-    let result: unknown;
-    for await (const e of exec.stream(graph, { input: {} })) if ("result" in e) result = e.result;
+    const result = await streamResult(exec.stream(graph, { input: {} }));
     expect(result).toMatchObject({ status: "completed", output: ANSWER });
     expect(sim.requests.at(-1)?.body).toMatchObject({ stream: true });
     expect(sim.requests.length - asked).toBe(1);
