@@ -2,9 +2,10 @@
  * Turns cel-js parse and type errors into graphspec problems: a message that says what is
  * wrong in graphspec's terms, a hint where one helps, and the exact range in the source.
  */
+import { readableTypes } from "./cel-type-text.js";
 import type { ExprProblem } from "./expr-error.js";
 import { inScopeHint, nameList, type Scope, VARIABLE_HOMES } from "./scope.js";
-import type { ExprType } from "./types.js";
+import type { ExprType, RecordType } from "./types.js";
 
 /** What diagnosing needs to know beyond the error. */
 export interface DiagnoseContext {
@@ -14,6 +15,8 @@ export interface DiagnoseContext {
   typeOf(sub: string): ExprType | undefined;
   /** The names of every CEL function, method and macro. */
   functions: ReadonlySet<string>;
+  /** The records registered with cel-js, by the names its messages give them. */
+  records: ReadonlyMap<string, RecordType>;
 }
 
 /** The parts of a cel-js error this module reads. */
@@ -91,8 +94,8 @@ export function diagnose(error: CelErrorLike, ctx: DiagnoseContext): ExprProblem
   const start = error.range?.start ?? 0;
   const end = Math.max(error.range?.end ?? start, start);
   const base = { start, end };
-  const summary = error.summary ?? error.message.split("\n")[0] ?? "";
   if (error.name === "ParseError") return { kind: "syntax", ...base, ...parseMessage(error, ctx) };
+  const summary = readableTypes(error.summary ?? error.message.split("\n")[0] ?? "", ctx.records);
   const node = asNode(error.node);
   switch (error.code) {
     case "unknown_variable":

@@ -238,6 +238,7 @@ export class ExprEnvironment {
       source,
       scope,
       functions: celFunctions(),
+      records: env.records,
       typeOf: (sub) => {
         const t = env.cel.check(sub);
         return t.valid && t.type ? parseCelType(t.type, env.records) : undefined;
