@@ -15,10 +15,11 @@ const PROTOBUF: Record<string, string> = {
 export function readableTypes(text: string, records: ReadonlyMap<string, RecordType>): string {
   const shown = new Map<string, string>(Object.entries(PROTOBUF));
   for (const [name, record] of records) shown.set(name, formatType(record));
-  // Longest first: `State.m` before `State`. A name stands alone, after `-` or `!` (a unary
-  // operator), or before `.method(`.
+  // Longest first: `State.m` before `State`, `Output_2` before `Output`. A name is never part of
+  // another word in cel-js's messages, but it may be a method's receiver: in `State.m.size()`,
+  // `State.m.size` is a record only when not called.
   const names = [...shown.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const pattern = new RegExp(`(?<![\\w.[\\]#])(?:${names.join("|")})(?![\\w[\\]#-])`, "g");
+  const pattern = new RegExp(`(?:${names.join("|")})(?!\\()`, "g");
   return text.replace(pattern, (name) => shown.get(name) as string);
 }
 

@@ -233,7 +233,16 @@ export class ExprEnvironment {
       if (problem) return { ok: false, problem };
       return { ok: true, type: parseCelType(r.type, env.records) };
     }
-    const error = (r.error ?? { message: "the expression is invalid" }) as CelErrorLike;
+    // cel-js's errors carry a summary and a range; anything else it caught (a bug of its own) is
+    // worded as it is, over the whole expression.
+    const caught = r.error as Partial<CelErrorLike> | undefined;
+    const error: CelErrorLike =
+      caught?.range && typeof caught.summary === "string"
+        ? (caught as CelErrorLike)
+        : {
+            summary: String((caught as Error | undefined)?.message ?? "the expression is invalid"),
+            range: { start: 0, end: source.length },
+          };
     const problem = diagnose(error, {
       source,
       scope,

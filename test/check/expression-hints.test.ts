@@ -5,9 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseSpec, validate } from "../../src/index.js";
+import { formatExpected } from "../helpers.js";
+
+const found = async (yaml: string) => formatExpected(await validate(parseSpec(yaml)));
 
 /** The first route's line and the column of its expression's first character. */
-const FIRST_ROUTE_LINE = 17;
+const FIRST_ROUTE_LINE = 19;
 const WHEN_COLUMN = 18;
 
 /**
@@ -24,6 +27,8 @@ state:
   n: { type: integer }
   s: { type: string }
   m: { type: object, properties: { a: { type: string } } }
+  mm: { type: object, properties: { size: { type: object, properties: { z: { type: integer } } } } }
+  msgs: { type: messages }
   lm: { type: array, items: { type: object, properties: { x: { type: integer } } } }
   xm: { type: object, additionalProperties: { type: object, properties: { y: { type: string } } } }
 context:
@@ -82,9 +87,61 @@ describe("types in messages, as users write them", () => {
         "duration('1s') * 2 == 1",
       ]),
     ).toEqual([
-      "state + 1 == 1: 0-9 [expression-type] `+` cannot combine `{n: int, s: string, m: {a: string}, lm: list<{…}>, …}` and `int`",
+      "state + 1 == 1: 0-9 [expression-type] `+` cannot combine `{n: int, s: string, m: {a: string}, mm: {size: {…}}, …}` and `int`",
       "timestamp('2020-01-01T00:00:00Z') + 1 == 1: 0-37 [expression-type] `+` cannot combine `timestamp` and `int`",
       "duration('1s') * 2 == 1: 0-18 [expression-type] `*` cannot combine `duration` and `int`",
+    ]);
+  });
+
+  it("shows a record called like a method as the receiver it is, and a second node's output apart from the first's", async () => {
+    expect(await whenFindings(["state.mm.size() == 1", "state.lm.all(x, state.msgs[0])"])).toEqual([
+      "state.mm.size() == 1: 0-15 [expression-type] no overload of `size` accepts `{size: {z: int}}.size()`",
+      "state.lm.all(x, state.msgs[0]): 16-29 [expression-type] all(var, predicate) predicate must return bool, got `Message`",
+    ]);
+    const twoOutputs = (node: string) => `  ${node}:
+    kind: llm
+    prompt: hi
+    output: { schema: { type: object, properties: { ${node}: { type: string } } } }
+    write: { n: "\${{ size(output) }}" }
+`;
+    expect(
+      await found(`version: 1
+name: t
+state:
+  n: { type: integer }
+models:
+  default: { model: "openai:gpt-4o-mini" }
+nodes:
+${twoOutputs("first")}${twoOutputs("second")}edges:
+  - { from: START, to: first }
+  - { from: first, to: second }
+  - { from: second, to: END }
+`),
+    ).toEqual([
+      "12:22-12:34 error [expression-type] no overload of `size` accepts `size({first: string})`",
+      "17:22-17:34 error [expression-type] no overload of `size` accepts `size({second: string})`",
+    ]);
+  });
+});
+
+describe("characters and keys, as users typed them", () => {
+  it("names an invisible character by its code point, and an emoji whole", async () => {
+    expect(
+      await whenFindings(["state.n ==\u00a01", "state.n ==\u200b1", "state.n == \u{1F600}"]),
+    ).toEqual([
+      "state.n ==\u00a01: 10-11 [expression-syntax] unexpected invisible character U+00A0 (hint: delete it, or type a plain space: it often comes with copied text)",
+      "state.n ==\u200b1: 10-11 [expression-syntax] unexpected invisible character U+200B (hint: delete it, or type a plain space: it often comes with copied text)",
+      "state.n == \u{1F600}: 11-12 [expression-syntax] unexpected `\u{1F600}`",
+    ]);
+  });
+
+  it("hints `!=` only for a stray `=` after `!=`, and keeps a key named like a type", async () => {
+    expect(
+      await whenFindings(["state.n !=@ 1", "state.m.State == 1", "(state.m ).b == 1"]),
+    ).toEqual([
+      "state.n !=@ 1: 10-11 [expression-syntax] unexpected `@`",
+      "state.m.State == 1: 8-13 [expression-type] `state.m` has no field `State` (hint: its fields: `a`)",
+      "(state.m ).b == 1: 11-12 [expression-type] `state.m` has no field `b` (hint: did you mean `a`?)",
     ]);
   });
 });
