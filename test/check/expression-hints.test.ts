@@ -64,6 +64,7 @@ describe("types in messages, as users write them", () => {
         "state.m ? true : false",
         "[1][state.m] == 1",
         "size(context.c) == 1",
+        "state.m + state.lm[0] == 1",
       ]),
     ).toEqual([
       "size(state.m) == 1: 0-13 [expression-type] no overload of `size` accepts `size({a: string})`",
@@ -76,6 +77,7 @@ describe("types in messages, as users write them", () => {
       "state.m ? true : false: 6-7 [expression-type] ternary condition must be bool, got `{a: string}`",
       "[1][state.m] == 1: 0-12 [expression-type] list index must be int, got `{a: string}`",
       "size(context.c) == 1: 0-15 [expression-type] no overload of `size` accepts `size({k: bool})`",
+      "state.m + state.lm[0] == 1: 0-21 [expression-type] `+` cannot combine `{a: string}` and `{x: int}`",
     ]);
   });
 
