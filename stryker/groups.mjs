@@ -125,6 +125,26 @@ export const groups = {
       "test/fixtures/invalid/expression-syntax/**",
     ],
   },
+  // The words of the expression errors users read: cel-js's parse and type errors turned into
+  // graphspec's messages, hints and spans (diagnose.ts), its type names as users write types
+  // (cel-type-text.ts). Its tests assert each message and hint exact through validate(); the
+  // golden fixtures of the two rules it words.
+  "expression-hints": {
+    mutate: ["src/expr/diagnose.ts", "src/expr/cel-type-text.ts"],
+    tests: [
+      "test/check/expression-hints.test.ts",
+      "test/check/expression-findings.test.ts",
+      "test/expr-check.test.ts",
+      "test/golden.test.ts",
+    ],
+    golden: ["expression-syntax", "expression-type"],
+    watch: [
+      "src/expr/**",
+      "src/check/expressions/**",
+      "test/fixtures/invalid/expression-syntax/**",
+      "test/fixtures/invalid/expression-type/**",
+    ],
+  },
   "no-path-to-end": {
     mutate: ["src/check/rules/no-path-to-end.ts"],
     tests: ["test/golden.test.ts", "test/check/rules-after-broken-sections.test.ts"],

@@ -2,9 +2,10 @@
  * Turns cel-js parse and type errors into graphspec problems: a message that says what is
  * wrong in graphspec's terms, a hint where one helps, and the exact range in the source.
  */
+import { readableTypes } from "./cel-type-text.js";
 import type { ExprProblem } from "./expr-error.js";
 import { inScopeHint, nameList, type Scope, VARIABLE_HOMES } from "./scope.js";
-import type { ExprType } from "./types.js";
+import type { ExprType, RecordType } from "./types.js";
 
 /** What diagnosing needs to know beyond the error. */
 export interface DiagnoseContext {
@@ -14,15 +15,20 @@ export interface DiagnoseContext {
   typeOf(sub: string): ExprType | undefined;
   /** The names of every CEL function, method and macro. */
   functions: ReadonlySet<string>;
+  /** The records registered with cel-js, by the names its messages give them. */
+  records: ReadonlyMap<string, RecordType>;
 }
 
-/** The parts of a cel-js error this module reads. */
+/**
+ * The parts of a cel-js error this module reads. cel-js gives every error a summary and a range,
+ * and a type error the node it is about; the shapes read below are the ones its parser and type
+ * checker build (test/check/expression-findings.test.ts pins each message).
+ */
 export interface CelErrorLike {
   name?: string;
   code?: string;
-  summary?: string;
-  message: string;
-  range?: { start: number; end: number } | undefined;
+  summary: string;
+  range: { start: number; end: number };
   node?: unknown;
 }
 
@@ -32,8 +38,8 @@ interface AstLike {
   range?: { start: number; end: number };
 }
 
+/** cel-js's token names (the end of the expression, EOF, is worded where it can occur). */
 const TOKENS: Record<string, string> = {
-  EOF: "the end of the expression",
   NUMBER: "a number",
   STRING: "a string",
   BYTES: "a bytes literal",
@@ -84,35 +90,40 @@ const FOREIGN_WORDS: Record<string, string> = {
 const tidy = (s: string): string =>
   s.replace(/'([^']*)'/g, "`$1`").replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
 
-const asNode = (v: unknown): AstLike | undefined =>
-  typeof v === "object" && v !== null ? (v as AstLike) : undefined;
-
 export function diagnose(error: CelErrorLike, ctx: DiagnoseContext): ExprProblem {
-  const start = error.range?.start ?? 0;
-  const end = Math.max(error.range?.end ?? start, start);
+  const start = error.range.start;
+  const end = Math.max(error.range.end, start);
   const base = { start, end };
-  const summary = error.summary ?? error.message.split("\n")[0] ?? "";
+  try {
+    return worded(error, base, ctx);
+  } catch {
+    // An error of a shape this module does not know (a cel-js upgrade): cel-js's own words.
+    return { kind: "type", ...base, message: error.summary };
+  }
+}
+
+function worded(error: CelErrorLike, base: Span, ctx: DiagnoseContext): ExprProblem {
   if (error.name === "ParseError") return { kind: "syntax", ...base, ...parseMessage(error, ctx) };
-  const node = asNode(error.node);
+  const node = error.node as AstLike;
+  // Type names as users write them; not in `no_such_key`'s summary, which holds a field name.
+  const summary = readableTypes(error.summary, ctx.records);
   switch (error.code) {
     case "unknown_variable":
-      return { kind: "type", ...base, ...unknownVariable(String(node?.args ?? ""), ctx) };
+      return { kind: "type", ...base, ...unknownVariable(node.args as string, ctx) };
     case "no_such_key":
-      return noSuchKey(node, summary, base, ctx);
+      return noSuchKey(node, error.summary, base, ctx);
     case "no_such_overload":
-      return { kind: "type", ...base, ...noSuchOverload(summary, node?.op) };
+      return { kind: "type", ...base, ...noSuchOverload(summary) };
     case "no_matching_overload":
       return { kind: "type", ...base, ...noMatchingOverload(summary, node, ctx) };
     case "cannot_index_type": {
-      const receiver = asNode(Array.isArray(node?.args) ? node.args[0] : undefined);
-      const text = receiver?.range && ctx.source.slice(receiver.range.start, receiver.range.end);
-      const type = /'(.*)'/.exec(summary)?.[1] ?? "this value";
+      const receiver = (node.args as AstLike[])[0]!.range!;
+      const text = ctx.source.slice(receiver.start, receiver.end);
+      const type = /'(.*)'/.exec(summary)![1]!;
       return {
         kind: "type",
         ...base,
-        message: text
-          ? `\`${text.trim()}\` is ${article(type)} \`${type}\`, which has no fields or items`
-          : tidy(summary),
+        message: `\`${text}\` is ${article(type)} \`${type}\`, which has no fields or items`,
       };
     }
     default:
@@ -120,38 +131,50 @@ export function diagnose(error: CelErrorLike, ctx: DiagnoseContext): ExprProblem
   }
 }
 
+type Span = { start: number; end: number };
+
 const article = (type: string) => (/^[aeiou]/i.test(type) ? "an" : "a");
 
 function parseMessage(
   error: CelErrorLike,
   ctx: DiagnoseContext,
 ): { message: string; hint?: string } {
-  const summary = error.summary ?? "";
-  const range = error.range;
-  const found = range ? ctx.source.slice(range.start, range.end) : "";
+  const { summary, range } = error;
   switch (error.code) {
     case "unexpected_token": {
-      const token = summary.replace(/^Unexpected token: /, "");
-      if (token === "EOF" && !ctx.source.trim()) return { message: "the expression is empty" };
-      if (token === "EOF") return { message: "the expression ends too early" };
-      return { message: `unexpected ${TOKENS[token] ?? `\`${token}\``}` };
+      const token = summary.replace("Unexpected token: ", "");
+      if (token === "EOF") {
+        return {
+          message: ctx.source.trim() ? "the expression ends too early" : "the expression is empty",
+        };
+      }
+      return { message: `unexpected ${TOKENS[token]}` };
     }
     case "expected_token": {
-      const m = /^Expected (\w+), got (\w+)$/.exec(summary);
-      if (!m) return { message: tidy(summary) };
-      const want = TOKENS[m[1]!] ?? m[1]!;
-      return m[2] === "EOF"
-        ? { message: `expected ${want}, but the expression ends` }
-        : { message: `expected ${want}, found ${TOKENS[m[2]!] ?? m[2]!}` };
+      const [, want, got] = /Expected (\w+), got (\w+)/.exec(summary)!;
+      return got === "EOF"
+        ? { message: `expected ${TOKENS[want!]}, but the expression ends` }
+        : { message: `expected ${TOKENS[want!]}, found ${TOKENS[got!]}` };
     }
     case "unexpected_character": {
-      const text = found.trim() || summary.replace(/^Unexpected character: /, "");
+      const found = ctx.source.slice(range.start, range.end);
+      // cel-js's range holds one UTF-16 unit of a character beyond it (an emoji): take it whole.
+      const text = /[\uD800-\uDBFF]$/.test(found)
+        ? ctx.source.slice(range.start, range.end + 1)
+        : found;
+      if (/[\s\p{Cf}]/u.test(text)) {
+        const code = text.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+        return {
+          message: `unexpected invisible character U+${code}`,
+          hint: "delete it, or type a plain space: it often comes with copied text",
+        };
+      }
       // cel-js reads `!==` as `!=` and a stray `=`: the hint answers what was meant.
-      const negated = text === "=" && ctx.source.slice(0, range?.start).endsWith("!=");
+      const negated = text === "=" && ctx.source.slice(0, range.start).endsWith("!=");
       const hint = negated
         ? "compare with `!=`"
         : (FOREIGN_WORDS[text] ??
-          (text.startsWith("$") ? "`${{ }}` belongs in templates, not in bare CEL" : undefined));
+          (text === "$" ? "`${{ }}` belongs in templates, not in bare CEL" : undefined));
       return hint
         ? { message: `unexpected \`${text}\``, hint }
         : { message: `unexpected \`${text}\`` };
@@ -163,7 +186,7 @@ function parseMessage(
         hint: "close the quote; in YAML, quote the whole value with the other kind of quote",
       };
     case "limit_exceeded": {
-      const m = /^Exceeded (\w+) \((\d+)\)$/.exec(summary);
+      const [, limit, value] = /Exceeded (\w+) \((\d+)\)/.exec(summary)!;
       const what: Record<string, string> = {
         maxAstNodes: "has more than N parts",
         maxDepth: "is nested more than N deep",
@@ -171,9 +194,8 @@ function parseMessage(
         maxMapEntries: "has a map of more than N entries",
         maxCallArguments: "calls a function with more than N arguments",
       };
-      const phrase = m && what[m[1]!]?.replace("N", m[2]!);
       return {
-        message: phrase ? `the expression ${phrase}` : tidy(summary),
+        message: `the expression ${what[limit!]!.replace("N", value!)}`,
         hint: "split it, or move the logic into a function node",
       };
     }
@@ -189,13 +211,14 @@ function unknownVariable(
   const { scope } = ctx;
   const inScope = inScopeHint(scope);
   if (name === "env") return { message: "`env` is only available in `models`", hint: inScope };
-  const home = VARIABLE_HOMES[name];
-  if (home && (name === "state" || name === "context")) {
+  // `context` is in scope everywhere, `state` everywhere but in `models`.
+  if (name === "state") {
     return {
       message: `\`${name}\` is not available in ${scope.where}: a model is set up from the environment and the run's context, before any node writes the state`,
       hint: inScope,
     };
   }
+  const home = VARIABLE_HOMES[name];
   if (home) {
     return {
       message: `\`${name}\` is not available in ${scope.where}: it exists ${home}`,
@@ -211,29 +234,18 @@ function unknownVariable(
   };
 }
 
-function noSuchKey(
-  node: AstLike | undefined,
-  summary: string,
-  base: { start: number; end: number },
-  ctx: DiagnoseContext,
-): ExprProblem {
-  const args = Array.isArray(node?.args) ? (node.args as unknown[]) : [];
-  const receiver = asNode(args[0]);
-  const keyNode = asNode(args[1]);
-  const key =
-    typeof args[1] === "string"
-      ? args[1]
-      : keyNode?.op === "value" && typeof keyNode.args === "string"
-        ? keyNode.args
-        : summary.replace(/^No such key: /, "");
-  const range = keyNode?.range ?? base;
-  const at = { start: range.start, end: range.end };
-  const rootName = receiver?.op === "id" ? String(receiver.args) : undefined;
-  const receiverType =
-    rootName !== undefined
-      ? ctx.scope.variables[rootName]
-      : receiver?.range && ctx.typeOf(ctx.source.slice(receiver.range.start, receiver.range.end));
-  const fields = receiverType?.kind === "record" ? Object.keys(receiverType.fields) : [];
+/** A field a record does not declare: `receiver.key` (key a string) or `receiver['key']`. */
+function noSuchKey(node: AstLike, summary: string, base: Span, ctx: DiagnoseContext): ExprProblem {
+  const [receiver, keyNode] = node.args as [AstLike, AstLike | string];
+  const key = summary.replace("No such key: ", "");
+  // The key's own place in brackets; the whole access after a dot.
+  const { start, end } = (keyNode as AstLike).range ?? base;
+  const at = { start, end };
+  const rootName = receiver.op === "id" ? (receiver.args as string) : undefined;
+  const text = ctx.source.slice(receiver.range!.start, receiver.range!.end);
+  // Only records have fields to miss.
+  const receiverType = ctx.typeOf(text) as RecordType;
+  const fields = Object.keys(receiverType.fields);
   const suggest = { word: key, candidates: fields };
   if (rootName === "state") {
     return {
@@ -253,38 +265,29 @@ function noSuchKey(
       suggest,
     };
   }
-  const text = receiver?.range
-    ? ctx.source.slice(receiver.range.start, receiver.range.end).trim()
-    : undefined;
-  const owner = text ? `\`${text}\`` : "the value";
-  const typeNote =
-    receiverType && receiverType.kind === "record" && receiverType.label
-      ? ` (${article(receiverType.label)} \`${receiverType.label}\`)`
-      : "";
+  const typeNote = receiverType.label
+    ? ` (${article(receiverType.label)} \`${receiverType.label}\`)`
+    : "";
   return {
     kind: "type",
     ...at,
-    message: `${owner}${typeNote} has no field \`${key}\``,
+    message: `\`${text}\`${typeNote} has no field \`${key}\``,
     hint: fields.length ? `its fields: ${nameList(fields)}` : undefined,
     suggest,
   };
 }
 
-const BINARY = /^no such overload: (.+?) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)$/;
+const BINARY = /no such overload: (.+?) (==|!=|<=|>=|<|>|\+|-|\*|\/|%|in) (.+)/;
 
-function noSuchOverload(
-  summary: string,
-  op: string | undefined,
-): { message: string; hint?: string } {
+/** An operator and its operands' types: `no such overload: int + string`, or `-string`. */
+function noSuchOverload(summary: string): { message: string; hint?: string } {
   const m = BINARY.exec(summary);
   if (!m) {
-    const unary = /^no such overload: ([!-])(.+)$/.exec(summary);
-    return unary
-      ? { message: `\`${unary[1]}\` cannot be applied to \`${unary[2]}\`` }
-      : { message: tidy(summary) };
+    const [, operator, operand] = /no such overload: ([!-])(.+)/.exec(summary)!;
+    return { message: `\`${operator}\` cannot be applied to \`${operand}\`` };
   }
   const [, left, operator, right] = m as unknown as [string, string, string, string];
-  const message = `\`${operator ?? op}\` cannot combine \`${left}\` and \`${right}\``;
+  const message = `\`${operator}\` cannot combine \`${left}\` and \`${right}\``;
   const numeric = new Set(["int", "uint", "double"]);
   if (numeric.has(left) && numeric.has(right)) {
     return {
@@ -301,23 +304,19 @@ function noSuchOverload(
   return { message };
 }
 
+/** A call (`name(args)` or `receiver.name(args)`, the name first in the node's args). */
 function noMatchingOverload(
   summary: string,
-  node: AstLike | undefined,
+  node: AstLike,
   ctx: DiagnoseContext,
-): { message: string; hint?: string; suggest?: ExprProblem["suggest"] } {
-  const signature = /'(.*)'/.exec(summary)?.[1] ?? summary;
-  const args = Array.isArray(node?.args) ? (node.args as unknown[]) : [];
-  const name = typeof args[0] === "string" ? args[0] : undefined;
-  if (name && !ctx.functions.has(name)) {
+): { message: string; suggest?: ExprProblem["suggest"] } {
+  const name = (node.args as [string])[0];
+  if (!ctx.functions.has(name)) {
     return {
       message: `unknown function \`${name}\``,
       suggest: { word: name, candidates: [...ctx.functions] },
     };
   }
-  return {
-    message: name
-      ? `no overload of \`${name}\` accepts \`${signature}\``
-      : `no function matches \`${signature}\``,
-  };
+  const signature = /'(.*)'/.exec(summary)![1];
+  return { message: `no overload of \`${name}\` accepts \`${signature}\`` };
 }

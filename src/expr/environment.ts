@@ -233,11 +233,21 @@ export class ExprEnvironment {
       if (problem) return { ok: false, problem };
       return { ok: true, type: parseCelType(r.type, env.records) };
     }
-    const error = (r.error ?? { message: "the expression is invalid" }) as CelErrorLike;
+    // cel-js's errors carry a summary and a range; anything else it caught (a bug of its own) is
+    // worded as it is, over the whole expression.
+    const caught = r.error as Partial<CelErrorLike> | undefined;
+    const error: CelErrorLike =
+      caught?.range && typeof caught.summary === "string"
+        ? (caught as CelErrorLike)
+        : {
+            summary: String((caught as Error | undefined)?.message ?? "the expression is invalid"),
+            range: { start: 0, end: source.length },
+          };
     const problem = diagnose(error, {
       source,
       scope,
       functions: celFunctions(),
+      records: env.records,
       typeOf: (sub) => {
         const t = env.cel.check(sub);
         return t.valid && t.type ? parseCelType(t.type, env.records) : undefined;

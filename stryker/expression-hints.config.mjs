@@ -1,0 +1,3 @@
+import { strykerConfig } from "./config.mjs";
+
+export default strykerConfig("expression-hints");
