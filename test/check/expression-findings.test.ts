@@ -1002,7 +1002,7 @@ edges:
       "24:66-24:74 error [unknown-state-key] node `each` writes `toString`, which is not a state channel (hint: declare `toString` under `state`)",
       "29:19-29:25 error [expression-type] `output` is not available in `map.over`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state` and `context`)",
       "29:54-29:60 error [expression-type] `output` is not available in `map.with`: it exists in the `write` of `llm` and `agent` nodes and in the `output` of `subgraph` nodes (hint: in scope here: `state`, `context` and `item`)",
-      "31:19-31:23 error [expression-type] `map.over` must be a list, not `null` (hint: wrap it in a list: `[…]`)",
+      "31:19-31:23 error [expression-type] `map.over` must be a list, not `null`",
       "33:18-33:19 error [schema] expected string, got number (hint: A bare CEL expression (no `${{ }}`).)",
       "36:9-36:14 error [schema] a route case is either `{ when: CEL, to: node }` or `{ default: node }`",
     ]);

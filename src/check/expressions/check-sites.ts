@@ -135,9 +135,14 @@ export function conversionHint(actual: ExprType, expected: ExprType): string | u
   if (accepts("int") && (actual.kind === "double" || actual.kind === "string"))
     return "convert it with `int(…)`";
   if (accepts("double") && actual.kind === "string") return "convert it with `double(…)`";
-  // Only where one item would fit a list. (A place's union that holds a list holds its item too:
-  // a value that fits the item fits the union.)
-  if (expected.kind === "list" && isAssignable(actual, expected.item, { nullable: true }))
+  // Only where one item would fit a list — not `null`, which fits any item but is no value to
+  // wrap. (A place's union that holds a list holds its item too: a value that fits the item fits
+  // the union.)
+  if (
+    expected.kind === "list" &&
+    actual.kind !== "null" &&
+    isAssignable(actual, expected.item, { nullable: true })
+  )
     return "wrap it in a list: `[…]`";
   return undefined;
 }
