@@ -641,6 +641,50 @@ ${edges.map((e) => `  - ${e}`).join("\n")}
   });
 });
 
+describe("past 20,000 step states (no router of more than ten targets): the pairwise analysis", () => {
+  /**
+   * Loops of the given lengths, started together by START, step on in lockstep: loops of 2, 3, 5,
+   * 7, 11 and 13 nodes go through 2 × 3 × 5 × 7 × 11 × 13 = 30,030 step states (each with a
+   * single next one), more than the exploration's 20,000; without the 13, 2,310. Beside them, `x`
+   * then `y` complete the join into `j` two steps after START, when `z1` has run and gone: the
+   * exploration sees that they never meet; the pairwise analysis takes the join as an edge from
+   * `x` and claims they do.
+   */
+  async function lockstep(lengths: number[]): Promise<string[]> {
+    const loops = lengths.map((p) => Array.from({ length: p }, (_, i) => `c${p}_${i}`));
+    const l = (n: string) => `  ${n}: { kind: set, values: { log: [x] } }`;
+    const text = `version: 1
+name: t
+state:
+  answer: { type: string }
+  log: { type: array, items: { type: string }, reducer: append, default: [] }
+nodes:
+${[...loops.flat(), "x", "y", "z0"].map(l).join("\n")}
+  j: { kind: set, values: { answer: j } }
+  z1: { kind: set, values: { answer: z } }
+edges:
+  - { from: START, to: [${[...loops.map((c) => c[0]), "x", "z0"].join(", ")}] }
+${loops.flatMap((c) => c.map((n, i) => `  - { from: ${n}, to: ${c[(i + 1) % c.length]} }`)).join("\n")}
+  - { from: x, to: y }
+  - { from: [x, y], to: j }
+  - { from: z0, to: z1 }
+  - { from: [y, j, z1], to: END }
+`;
+    const found = await validate(await readSpec(await written(text), { root: dir }));
+    // The loops never end (no-path-to-end says so): only this rule's findings are asked here.
+    return found
+      .filter((d) => d.rule === "parallel-write")
+      .map((d) => `${d.line}:${d.column} ${d.message}`);
+  }
+
+  it("claims a join's target beside a node it never meets; under the budget, the exploration does not", async () => {
+    expect(await lockstep([2, 3, 5, 7, 11, 13])).toEqual([
+      "52:30 `z1` and `j` can run in the same step and both write `answer`, a `replace` channel: `z1` runs after `z0` (edges[44]) while `j` runs when the join at edges[43] completes, in the same step",
+    ]);
+    expect(await lockstep([2, 3, 5, 7, 11])).toEqual([]);
+  });
+});
+
 describe("the wording of other meetings (the exact exploration)", () => {
   /** The findings of a spec with `answer`, `items` and `log`, and the given nodes and edges. */
   const exact = async (nodes: string[], edges: string[]) =>
@@ -741,6 +785,30 @@ describe("lists of node names (wording.ts' andNames, in other rules' messages)",
       "6:3 [no-path-to-end] nodes `a`, `b` and `c` form a loop with no way out: no path from them reaches END, so a run that gets here stops only at the recursion limit",
       "9:3 [unreachable-node] node `y` is unreachable: no edge leads to it",
       "10:3 [unreachable-node] node `z` is unreachable: only `y` leads to it, and no path from START reaches it",
+    ]);
+  });
+});
+
+describe("the exploration's other answers (which the rules beside this one read)", () => {
+  it("a join no run completes: its target never runs (unreachable-node asks whether the exploration was exact)", async () => {
+    const route =
+      "{ from: START, route: [{ when: \"state.answer == 'a'\", to: a }, { default: b }] }";
+    const found = await validate(
+      await readSpec(
+        await written(
+          spec(
+            "  answer: { type: string }",
+            ["a", "b", "j"]
+              .map((n) => `  ${n}: { kind: set, values: { answer: ${n} } }`)
+              .join("\n"),
+            `  - ${route}\n  - { from: [a, b], to: j }\n  - { from: j, to: END }`,
+          ),
+        ),
+        { root: dir },
+      ),
+    );
+    expect(found.map((d) => `${d.line}:${d.column} [${d.rule}] ${d.message}`)).toEqual([
+      "8:3 [unreachable-node] node `j` can never run: the join at edges[1] waits until `a` and `b` have both run, and no run reaches both",
     ]);
   });
 });
