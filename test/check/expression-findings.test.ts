@@ -630,7 +630,7 @@ models:
   default:
     model: "scripted:t"
     api_key: "\${{ 3 }}"
-    base_url: "\${{ env.URL }}"
+    base_url: "\${{ size(env.URL) }}"
     user: 3
     organization: "\${{ state.s }}"
     headers: { x-a: "\${{ context.seats }}", x-b: "\${{ env.B }}", x-c: 4 }
@@ -671,6 +671,7 @@ edges:
 `),
     ).toEqual([
       "14:19-14:20 error [expression-type] model `default`: `api_key` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
+      "15:20-15:33 error [expression-type] model `default`: `base_url` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
       "16:11-16:12 error [expression-type] model `default`: `user` takes a `string`, not `int` (hint: convert it with `string(...)`, or interpolate it into text)",
       "16:11-16:12 error [schema] expected string, got number (hint: Text that may contain `${{ expr }}`. A string that is exactly one `${{ expr }}` takes the expression's typed value; otherwise each expression is interpolated as text.)",
       "17:24-17:29 error [expression-type] `state` is not available in `models`: a model is set up from the environment and the run's context, before any node writes the state (hint: in scope here: `env` and `context`)",
