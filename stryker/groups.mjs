@@ -187,6 +187,8 @@ export const groups = {
       "test/security/sizes.test.ts",
       "test/run/checkpointer-conformance.test.ts",
     ],
+    // Its PostgreSQL tests (discardWrites' PostgreSQL branch) start their own server.
+    postgres: true,
     watch: ["src/run/**"],
   },
   "request-body": {

@@ -39,6 +39,47 @@ edges:
 `,
 );
 
+// The same loop with its step a subgraph: each step's run of `inner` stores checkpoints of its own,
+// under a namespace of that run (`step:<task id>`) in the same thread.
+writeFileSync(
+  join(dir, "graphs", "inner.yaml"),
+  `version: 1
+name: inner
+state:
+  s: { type: string }
+context:
+  chunk: { type: string }
+nodes:
+  fill: { kind: set, values: { s: "\${{ context.chunk }}" } }
+edges:
+  - { from: START, to: fill }
+  - { from: fill, to: END }
+`,
+);
+writeFileSync(
+  join(dir, "graphs", "subloop.yaml"),
+  `version: 1
+name: subloop
+state:
+  s: { type: string }
+  n: { type: integer, default: 0 }
+context:
+  chunk: { type: string }
+  steps: { type: integer }
+limits: { recursion: 1000 }
+nodes:
+  step: { kind: subgraph, graph: ./inner.yaml, input: {}, output: { s: "\${{ output.s }}" } }
+  count: { kind: set, values: { n: "\${{ state.n + 1 }}" } }
+edges:
+  - { from: START, to: step }
+  - { from: step, to: count }
+  - from: count
+    route:
+      - { when: "state.n >= context.steps", to: END }
+      - { default: step }
+`,
+);
+
 const KiB = 1024;
 const sqlitePath = join(dir, "state.db");
 const executor = (options: ExecutorOptions) =>
@@ -70,7 +111,53 @@ function stored(threadId: string) {
 const steps = async (exec: ReturnType<typeof executor>, threadId: string) =>
   ((await exec.history(threadId)) ?? []).map((h) => h.step);
 
+/** The thread's checkpoints in the SQLite file: namespace, id and parent, oldest first. */
+function rows(threadId: string) {
+  const db = SqliteSaver.fromConnString(sqlitePath).db as {
+    prepare(sql: string): { all(...args: unknown[]): unknown[] };
+    close(): void;
+  };
+  try {
+    return db
+      .prepare(
+        `SELECT checkpoint_ns AS ns, checkpoint_id AS id, parent_checkpoint_id AS parent
+         FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id`,
+      )
+      .all(threadId) as { ns: string; id: string; parent: string | null }[];
+  } finally {
+    db.close();
+  }
+}
+
 describe("a pruned thread", () => {
+  it("with subgraph checkpoints drops its oldest checkpoints of every namespace, in time order", async () => {
+    // SQLite lists a thread's keys by namespace, then id: the parent's ("") before its
+    // subgraphs' (`step:<task id>`). Pruned in that order, the parent's recent history would go
+    // before its subgraphs' oldest checkpoints.
+    const exec = executor({ maxThreadBytes: 40 * KiB });
+    try {
+      const r = await exec.run("subloop", {
+        threadId: "sub",
+        context: { chunk: "u".repeat(256), steps: 12 },
+      });
+      expect(r.status).toBe("completed");
+      const kept = rows("sub");
+      const newest = new Map(kept.map((k) => [k.ns, k.id]));
+      const parents = kept.filter((k) => k.ns === "");
+      // The parent's oldest kept checkpoint's parent was dropped: so was every older checkpoint,
+      // but for the newest of each namespace (which always stays).
+      const dropped = parents[0]?.parent;
+      expect(dropped).toBeTruthy();
+      expect(parents.length).toBeGreaterThan(1);
+      const older = kept.filter((k) => newest.get(k.ns) !== k.id && k.id < dropped!);
+      expect(older).toEqual([]);
+      // Subgraph checkpoints other than their namespace's newest are kept: the recent ones.
+      expect(kept.some((k) => k.ns !== "" && newest.get(k.ns) !== k.id)).toBe(true);
+    } finally {
+      await exec.close();
+    }
+  });
+
   it("keeps its recent history down to three quarters of maxThreadBytes, not less", async () => {
     const budget = 32 * KiB;
     const exec = executor({ maxThreadBytes: budget });
