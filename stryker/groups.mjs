@@ -182,6 +182,7 @@ export const groups = {
     tests: [
       "test/least-json-bytes.test.ts",
       "test/security/state-bound-exact.test.ts",
+      "test/security/state-bound-followed.test.ts",
       "test/security/state-bound-stops-run.test.ts",
       "test/security/thread-prune.test.ts",
       "test/security/sizes.test.ts",
