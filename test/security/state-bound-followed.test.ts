@@ -73,6 +73,86 @@ describe("the bounds' followed totals", () => {
     }
   });
 
+  it("count a followed thread again at its 32nd checkpoint since its last count", async () => {
+    const { saver, exec } = await boundedSaver({ maxThreadBytes: 128 * KiB });
+    try {
+      const db = saver.db as { prepare(sql: string): { get(...args: unknown[]): unknown } };
+      const bytesOf = () =>
+        (
+          db
+            .prepare(
+              "SELECT sum(length(checkpoint) + length(metadata)) AS n FROM checkpoints WHERE thread_id = 'r'",
+            )
+            .get() as { n: number }
+        ).n;
+      const put = () => saver.put(config("r"), checkpoint(""), metadata);
+      await put();
+      await SqliteSaver.prototype.put.call(
+        saver,
+        config("r"),
+        checkpoint("x".repeat(200 * KiB)),
+        metadata,
+      );
+      // 31 small checkpoints: what is followed (about 2 KiB each) stays under the budget.
+      for (let i = 0; i < 31; i++) await put();
+      expect(bytesOf()).toBeGreaterThan(200 * KiB);
+      // The 32nd: counted in the database, over its budget, and pruned.
+      await put();
+      expect(bytesOf()).toBeLessThanOrEqual(96 * KiB);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("count a followed thread again once what it was stored since could take it past its budget", async () => {
+    const { saver, exec } = await boundedSaver({ maxThreadBytes: 40 * KiB });
+    try {
+      const db = saver.db as { prepare(sql: string): { get(...args: unknown[]): unknown } };
+      const bytesOf = () =>
+        (
+          db
+            .prepare(
+              "SELECT sum(length(checkpoint) + length(metadata)) AS n FROM checkpoints WHERE thread_id = 'g'",
+            )
+            .get() as { n: number }
+        ).n;
+      const put = () => saver.put(config("g"), checkpoint(""), metadata);
+      await put();
+      await SqliteSaver.prototype.put.call(
+        saver,
+        config("g"),
+        checkpoint("x".repeat(60 * KiB)),
+        metadata,
+      );
+      // A checkpoint is reckoned at its values' bytes and 2 KiB for the rest of its row: 15 of
+      // them (about 30 KiB) stay under the budget; by the 20th they do not, well before the 32nd.
+      for (let i = 0; i < 15; i++) await put();
+      expect(bytesOf()).toBeGreaterThan(60 * KiB);
+      for (let i = 0; i < 10; i++) await put();
+      expect(bytesOf()).toBeLessThanOrEqual(30 * KiB);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("follow a step written again as the most recent", async () => {
+    const { saver, exec } = await boundedSaver({ maxStateBytes: 4 * KiB });
+    try {
+      const write = (checkpointId: string, task: string, bytes: number) =>
+        saver.putWrites(config("v", checkpointId), [["s", "x".repeat(bytes)]], task);
+      await write("first", "one", 3 * KiB);
+      for (let i = 0; i < 999; i++) await write(`c${i}`, "t", 1);
+      // Written again: now the most recent of the 1,000, so the next step forgets `c0`, not it.
+      await write("first", "two", 10);
+      await write("c999", "t", 1);
+      await expect(write("first", "three", 2 * KiB)).rejects.toMatchObject({
+        code: "state-too-large",
+      });
+    } finally {
+      await exec.close();
+    }
+  });
+
   it("follow 1,000 steps' writes: past them the oldest step's later writes are counted from zero", async () => {
     const { saver, exec } = await boundedSaver({ maxStateBytes: 4 * KiB });
     try {
