@@ -73,6 +73,38 @@ describe("the bounds' followed totals", () => {
     }
   });
 
+  it("follow a thread counted again as the most recently counted", async () => {
+    const { saver, exec } = await boundedSaver({ maxThreadBytes: 64 * KiB });
+    try {
+      const db = saver.db as { prepare(sql: string): { get(...args: unknown[]): unknown } };
+      const bytesOf = (threadId: string) =>
+        (
+          db
+            .prepare(
+              "SELECT sum(length(checkpoint) + length(metadata)) AS n FROM checkpoints WHERE thread_id = ?",
+            )
+            .get(threadId) as { n: number }
+        ).n;
+      const put = (threadId: string) => saver.put(config(threadId), checkpoint(""), metadata);
+      await put("b");
+      for (let i = 0; i < 9_999; i++) await put(`t${i}`);
+      // `b`'s 32nd checkpoint since its count counts it again: now the most recently counted.
+      for (let i = 0; i < 32; i++) await put("b");
+      await SqliteSaver.prototype.put.call(
+        saver,
+        config("b"),
+        checkpoint("x".repeat(100 * KiB)),
+        metadata,
+      );
+      // One more thread: `t0` is forgotten, not `b`, whose next checkpoint goes by what was followed.
+      await put("t9999");
+      await put("b");
+      expect(bytesOf("b")).toBeGreaterThan(100 * KiB);
+    } finally {
+      await exec.close();
+    }
+  });
+
   it("count a followed thread again at its 32nd checkpoint since its last count", async () => {
     const { saver, exec } = await boundedSaver({ maxThreadBytes: 128 * KiB });
     try {
