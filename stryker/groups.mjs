@@ -202,11 +202,14 @@ export const groups = {
     tests: [
       "test/least-json-bytes.test.ts",
       "test/security/state-bound-exact.test.ts",
+      "test/security/state-bound-followed.test.ts",
       "test/security/state-bound-stops-run.test.ts",
       "test/security/thread-prune.test.ts",
       "test/security/sizes.test.ts",
       "test/run/checkpointer-conformance.test.ts",
     ],
+    // Its PostgreSQL tests (discardWrites' PostgreSQL branch) start their own server.
+    postgres: true,
     watch: ["src/run/**"],
   },
   "request-body": {

@@ -9,6 +9,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MemorySaver } from "@langchain/langgraph";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecutor, folderCatalog, startServer } from "../../src/index.js";
@@ -120,7 +123,72 @@ describe("a state over maxStateBytes stops the run at that step", () => {
   });
 });
 
+describe("on a checkpointer of the user's own", () => {
+  it("one with a `pool` of its own is not taken for PostgreSQL: its refused step's writes go, its pool is not asked", async () => {
+    const queries: unknown[] = [];
+    // A user's saver that also keeps a pool of some kind (a cache, another database).
+    class PooledSaver extends MemorySaver {
+      pool = { query: async (...args: unknown[]) => queries.push(args) };
+    }
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: new PooledSaver(),
+      maxStateBytes: LIMIT,
+    });
+    try {
+      const r = await exec.run("loop", { threadId: "t-pooled", context: { chunk: CHUNK } });
+      expect(r.error).toMatchObject({ code: "state-too-large" });
+      const ran = stepsRan("t-pooled");
+      const kept = await exec.inspect("t-pooled", "loop");
+      expect(kept?.output.n).toBe(ran - 1);
+      expect(kept?.next).toEqual(["grow"]);
+      expect(queries).toEqual([]);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("one graphspec does not know (a SqliteSaver of another name): the run still fails state-too-large", async () => {
+    class TeamSaver extends SqliteSaver {}
+    const saver = new TeamSaver(SqliteSaver.fromConnString(":memory:").db);
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: saver,
+      maxStateBytes: LIMIT,
+    });
+    try {
+      const r = await exec.run("loop", { threadId: "t-team", context: { chunk: CHUNK } });
+      expect(r.error).toMatchObject({ code: "state-too-large" });
+      expect(stepsRan("t-team")).toBeLessThanOrEqual(9);
+    } finally {
+      await exec.close();
+    }
+  });
+});
+
 describe.skipIf(!serverUrl())("on PostgreSQL", () => {
+  it("a PostgresSaver of the user's own in a schema of its own: the refused step's writes go there", async () => {
+    const databaseUrl = await freshDatabase("graphspec_state_stop_schema");
+    const saver = PostgresSaver.fromConnString(databaseUrl, { schema: "team" });
+    await saver.setup();
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: saver,
+      maxStateBytes: LIMIT,
+    });
+    try {
+      const r = await exec.run("loop", { threadId: "t-schema", context: { chunk: CHUNK } });
+      expect(r.error).toMatchObject({ code: "state-too-large" });
+      const ran = stepsRan("t-schema");
+      const kept = await exec.inspect("t-schema", "loop");
+      expect(kept?.output.n).toBe(ran - 1);
+      expect(kept?.next).toEqual(["grow"]);
+    } finally {
+      await exec.close();
+      await saver.end();
+    }
+  });
+
   it("the run stops at the step that passed the limit there too, and the thread stands before it", async () => {
     const databaseUrl = await freshDatabase("graphspec_state_stop");
     const exec = createExecutor({

@@ -39,6 +39,47 @@ edges:
 `,
 );
 
+// The same loop with its step a subgraph: each step's run of `inner` stores checkpoints of its own,
+// under a namespace of that run (`step:<task id>`) in the same thread.
+writeFileSync(
+  join(dir, "graphs", "inner.yaml"),
+  `version: 1
+name: inner
+state:
+  s: { type: string }
+context:
+  chunk: { type: string }
+nodes:
+  fill: { kind: set, values: { s: "\${{ context.chunk }}" } }
+edges:
+  - { from: START, to: fill }
+  - { from: fill, to: END }
+`,
+);
+writeFileSync(
+  join(dir, "graphs", "subloop.yaml"),
+  `version: 1
+name: subloop
+state:
+  s: { type: string }
+  n: { type: integer, default: 0 }
+context:
+  chunk: { type: string }
+  steps: { type: integer }
+limits: { recursion: 1000 }
+nodes:
+  step: { kind: subgraph, graph: ./inner.yaml, input: {}, output: { s: "\${{ output.s }}" } }
+  count: { kind: set, values: { n: "\${{ state.n + 1 }}" } }
+edges:
+  - { from: START, to: step }
+  - { from: step, to: count }
+  - from: count
+    route:
+      - { when: "state.n >= context.steps", to: END }
+      - { default: step }
+`,
+);
+
 const KiB = 1024;
 const sqlitePath = join(dir, "state.db");
 const executor = (options: ExecutorOptions) =>
@@ -70,7 +111,65 @@ function stored(threadId: string) {
 const steps = async (exec: ReturnType<typeof executor>, threadId: string) =>
   ((await exec.history(threadId)) ?? []).map((h) => h.step);
 
+/**
+ * The thread's checkpoints in the SQLite file, oldest first: namespace, id, parent, their own bytes
+ * and their writes' bytes.
+ */
+function rows(threadId: string) {
+  const db = SqliteSaver.fromConnString(sqlitePath).db as {
+    prepare(sql: string): { all(...args: unknown[]): unknown[] };
+    close(): void;
+  };
+  try {
+    return db
+      .prepare(
+        `SELECT checkpoint_ns AS ns, checkpoint_id AS id, parent_checkpoint_id AS parent,
+                length(checkpoint) + length(metadata) AS own,
+                (SELECT coalesce(sum(length(value)), 0) FROM writes w WHERE w.thread_id = c.thread_id
+                   AND w.checkpoint_ns = c.checkpoint_ns AND w.checkpoint_id = c.checkpoint_id) AS writes
+         FROM checkpoints c WHERE thread_id = ? ORDER BY checkpoint_id`,
+      )
+      .all(threadId) as {
+      ns: string;
+      id: string;
+      parent: string | null;
+      own: number;
+      writes: number;
+    }[];
+  } finally {
+    db.close();
+  }
+}
+
 describe("a pruned thread", () => {
+  it("with subgraph checkpoints drops its oldest checkpoints of every namespace, in time order", async () => {
+    // SQLite lists a thread's keys by namespace, then id: the parent's ("") before its
+    // subgraphs' (`step:<task id>`). Pruned in that order, the parent's recent history would go
+    // before its subgraphs' oldest checkpoints.
+    const exec = executor({ maxThreadBytes: 40 * KiB });
+    try {
+      const r = await exec.run("subloop", {
+        threadId: "sub",
+        context: { chunk: "u".repeat(256), steps: 12 },
+      });
+      expect(r.status).toBe("completed");
+      const kept = rows("sub");
+      const newest = new Map(kept.map((k) => [k.ns, k.id]));
+      const parents = kept.filter((k) => k.ns === "");
+      // The parent's oldest kept checkpoint's parent was dropped: so was every older checkpoint,
+      // but for the newest of each namespace (which always stays).
+      const dropped = parents[0]?.parent;
+      expect(dropped).toBeTruthy();
+      expect(parents.length).toBeGreaterThan(1);
+      const older = kept.filter((k) => newest.get(k.ns) !== k.id && k.id < dropped!);
+      expect(older).toEqual([]);
+      // Subgraph checkpoints other than their namespace's newest are kept: the recent ones.
+      expect(kept.some((k) => k.ns !== "" && newest.get(k.ns) !== k.id)).toBe(true);
+    } finally {
+      await exec.close();
+    }
+  });
+
   it("keeps its recent history down to three quarters of maxThreadBytes, not less", async () => {
     const budget = 32 * KiB;
     const exec = executor({ maxThreadBytes: budget });
@@ -140,6 +239,52 @@ describe("a pruned thread", () => {
     } finally {
       await roomy.close();
     }
+  });
+
+  it("stops dropping checkpoints when what is left is exactly three quarters of the budget", async () => {
+    // Two threads (ids of one length: their rows take the same bytes) run the same 40 steps, then
+    // one more in another run. The first, never pruned, shows what the second holds when its
+    // second run's first checkpoint is stored: that executor's first count of the thread, and
+    // its prune. The budget is the one whose three quarters is what is left after dropping the
+    // oldest k checkpoints.
+    const context = { chunk: "q".repeat(KiB), steps: 40 };
+    const more = { ...context, steps: 41 };
+    const free = executor({});
+    let before: number;
+    try {
+      for (const threadId of ["q-ref", "q-tst"])
+        expect((await free.run("loop", { threadId, context })).status).toBe("completed");
+      before = rows("q-ref").length;
+      expect((await free.run("loop", { threadId: "q-ref", context: more })).status).toBe(
+        "completed",
+      );
+    } finally {
+      await free.close();
+    }
+    const all = rows("q-ref");
+    // At the prune: the first run's rows and writes, and the second run's first checkpoint.
+    const bytes = all.slice(0, before).map((r) => r.own + r.writes);
+    const total = bytes.reduce((a, b) => a + b, 0) + all[before]!.own;
+    let kept = total;
+    let k = 0;
+    let budget = total;
+    for (; k < before; ) {
+      kept -= bytes[k++]!;
+      budget = Math.ceil(kept / 0.75);
+      if (budget < total) break;
+    }
+    expect(Math.floor(budget * 0.75)).toBe(kept);
+    // What the second run stores after the prune stays within the budget: no second prune.
+    expect(budget - kept).toBeGreaterThan(4 * (all[before + 1]!.own + 2 * KiB));
+    const exec = executor({ maxThreadBytes: budget });
+    try {
+      expect((await exec.run("loop", { threadId: "q-tst", context: more })).status).toBe(
+        "completed",
+      );
+    } finally {
+      await exec.close();
+    }
+    expect(rows("q-tst").length).toBe(all.length - k);
   });
 
   it("is pruned only past maxThreadBytes: a thread exactly at it keeps every checkpoint", async () => {
