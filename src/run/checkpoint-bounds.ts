@@ -17,6 +17,7 @@ import { GraphspecRunError } from "../compile/graphspec-run-error.js";
 import { measureJson } from "./least-json-bytes.js";
 import { plainSerde } from "./plain-serde.js";
 import { pruneThread, type SqliteDb } from "./prune-thread.js";
+import { isSaverKind } from "./saver-kind.js";
 import { serializeOnce, storesWhole } from "./serialize-once.js";
 import { formatBytes, type SizeLimits } from "./size-limits.js";
 
@@ -220,7 +221,7 @@ async function discardWrites(
   const pg = saver as { pool?: { query(sql: string, args: unknown[]): Promise<unknown> } } & {
     options?: { schema?: string };
   };
-  if (saver.constructor.name === "PostgresSaver" && typeof pg.pool?.query === "function") {
+  if (isSaverKind(saver, "PostgresSaver") && typeof pg.pool?.query === "function") {
     const schema = (pg.options?.schema ?? "public").replace(/"/g, '""');
     await pg.pool.query(
       `DELETE FROM "${schema}".checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
@@ -234,7 +235,5 @@ async function discardWrites(
 
 const sqliteDb = (saver: BaseCheckpointSaver): SqliteDb | undefined => {
   const db = (saver as { db?: SqliteDb }).db;
-  return saver.constructor.name === "SqliteSaver" && typeof db?.prepare === "function"
-    ? db
-    : undefined;
+  return isSaverKind(saver, "SqliteSaver") && typeof db?.prepare === "function" ? db : undefined;
 };

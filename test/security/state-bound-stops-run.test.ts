@@ -148,7 +148,7 @@ describe("on a checkpointer of the user's own", () => {
     }
   });
 
-  it("one graphspec does not know (a SqliteSaver of another name): the run still fails state-too-large", async () => {
+  it("a SqliteSaver of the user's own (a subclass): taken for SQLite, its refused step's writes go", async () => {
     class TeamSaver extends SqliteSaver {}
     const saver = new TeamSaver(SqliteSaver.fromConnString(":memory:").db);
     const exec = createExecutor({
@@ -159,7 +159,41 @@ describe("on a checkpointer of the user's own", () => {
     try {
       const r = await exec.run("loop", { threadId: "t-team", context: { chunk: CHUNK } });
       expect(r.error).toMatchObject({ code: "state-too-large" });
-      expect(stepsRan("t-team")).toBeLessThanOrEqual(9);
+      const ran = stepsRan("t-team");
+      expect(ran).toBeLessThanOrEqual(9);
+      // The thread stands before the refused step: its writes were deleted from the database.
+      const kept = await exec.inspect("t-team", "loop");
+      expect(kept?.output.n).toBe(ran - 1);
+      expect(kept?.next).toEqual(["grow"]);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("one with a `db` of its own is not taken for SQLite: its refused step's writes go, its db is not asked", async () => {
+    const asked: string[] = [];
+    // A user's saver that also keeps a database handle of some kind.
+    class DbSaver extends MemorySaver {
+      db = {
+        prepare: (sql: string) => {
+          asked.push(sql);
+          return { run: () => undefined, all: () => [], get: () => undefined };
+        },
+      };
+    }
+    const exec = createExecutor({
+      dir: join(dir, "graphs"),
+      checkpointer: new DbSaver(),
+      maxStateBytes: LIMIT,
+    });
+    try {
+      const r = await exec.run("loop", { threadId: "t-db", context: { chunk: CHUNK } });
+      expect(r.error).toMatchObject({ code: "state-too-large" });
+      const ran = stepsRan("t-db");
+      const kept = await exec.inspect("t-db", "loop");
+      expect(kept?.output.n).toBe(ran - 1);
+      expect(kept?.next).toEqual(["grow"]);
+      expect(asked).toEqual([]);
     } finally {
       await exec.close();
     }
