@@ -71,9 +71,9 @@ export function boundCheckpoints(
   // Plain states written and read without LangGraph's per-value replacer and reviver
   // (plain-serde.ts); then measured from the bytes the saver stores (serialize-once.ts).
   const once = serializeOnce(saver, plainSerde(saver));
-  // Pruned on SQLite only (pruneThread).
+  // Pruned on SQLite only (pruneThread): its database, and each thread's bytes followed.
   const db = sqliteDb(saver);
-  const threadBytes = db ? followThreadBytes(limits.maxThreadBytes) : undefined;
+  const pruning = db && { db, threadBytes: followThreadBytes(limits.maxThreadBytes) };
   // A server's runs take turns for the CPU-heavy part of storing and reading (cpu-turns.ts): the
   // whole call when the saver is synchronous underneath (SQLite, memory), else up to its I/O.
   const sync = storesWhole(saver);
@@ -118,7 +118,7 @@ export function boundCheckpoints(
     if (stepBytes.size > MAX_TRACKED_STEPS) stepBytes.delete(stepBytes.keys().next().value!);
     const stored = await putWrites(config, writes, taskId, taskPath);
     const threadId = config.configurable?.thread_id;
-    if (threadId !== undefined) threadBytes?.stored(String(threadId), added);
+    if (threadId !== undefined) pruning?.threadBytes.stored(String(threadId), added);
     return stored;
   };
 
@@ -143,10 +143,10 @@ export function boundCheckpoints(
           once.forget(checkpoint);
         }
         const threadId = config.configurable?.thread_id;
-        if (threadId !== undefined && threadBytes && db) {
+        if (threadId !== undefined && pruning) {
           const id = String(threadId);
-          if (threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))
-            threadBytes.counted(id, pruneThread(db, id, limits.maxThreadBytes));
+          if (pruning.threadBytes.checkpoint(id, bytes + ROW_OVERHEAD))
+            pruning.threadBytes.counted(id, pruneThread(pruning.db, id, limits.maxThreadBytes));
         }
       }, sync);
     if (refused === undefined) return stored!;

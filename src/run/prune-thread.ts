@@ -40,11 +40,13 @@ export function pruneThread(db: SqliteDb, threadId: string, budget: number): num
     .get(threadId, threadId) as { total: number };
   if (total <= budget) return total;
   // Every checkpoint's key, from the primary key's index alone (no row is read), oldest first:
-  // checkpoint ids are UUIDv6, ordered by time across namespaces.
+  // checkpoint ids are UUIDv6, ordered by time across namespaces (the index's own order is by
+  // namespace first, so SQLite sorts them).
   const keys = db
-    .prepare("SELECT checkpoint_ns AS ns, checkpoint_id AS id FROM checkpoints WHERE thread_id = ?")
+    .prepare(
+      "SELECT checkpoint_ns AS ns, checkpoint_id AS id FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_id",
+    )
     .all(threadId) as { ns: string; id: string }[];
-  keys.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const newest = new Map<string, string>();
   for (const k of keys) newest.set(k.ns, k.id);
   const bytesOf = db.prepare(

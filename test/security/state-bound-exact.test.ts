@@ -216,3 +216,43 @@ describe("on the memory checkpointer", () => {
     }
   });
 });
+
+describe("a step's later write past what is left of the limit", () => {
+  it("is refused as soon as its count passes what is left: `at least` just over the limit, not its whole size", async () => {
+    writeFileSync(
+      join(dir, "graphs", "list.yaml"),
+      `version: 1
+name: list
+state:
+  s: { type: string }
+  l: { type: array, items: { type: string } }
+context:
+  s: { type: string }
+  l: { type: array, items: { type: string } }
+nodes:
+  a: { kind: set, values: { s: "\${{ context.s }}", l: "\${{ context.l }}" } }
+edges:
+  - { from: START, to: a }
+  - { from: a, to: END }
+`,
+    );
+    // The first write takes 3,002 bytes; the second, 400 items of 52, ~21 KB: the count stops
+    // once it passes the 1,000 bytes left, well before the list's end.
+    const limit = 4002;
+    const exec = createExecutor({ dir: join(dir, "graphs"), sqlitePath, maxStateBytes: limit });
+    try {
+      const l = Array.from({ length: 400 }, (_, i) => `${i}`.padStart(50, "x"));
+      const r = await exec.run("list", { threadId: "list-over", context: { s: context.s, l } });
+      expect(r.error).toMatchObject({ code: "state-too-large", phase: "run" });
+      const least = Number(
+        /would be at least ([\d,]+) bytes/.exec(r.error?.message ?? "")?.[1]?.replace(/,/g, ""),
+      );
+      expect(least).toBeGreaterThan(limit);
+      // Counted against what was left (1,000 bytes): at most one item past it.
+      expect(least).toBeLessThanOrEqual(limit + 53);
+      expect((await exec.inspect("list-over", "list"))?.next).toEqual(["a"]);
+    } finally {
+      await exec.close();
+    }
+  });
+});
