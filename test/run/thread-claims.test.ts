@@ -375,17 +375,21 @@ describe("SQLite: claims in the checkpoint file", () => {
     }
   });
 
-  it("a run that outlives its executor's close still gives its thread back", async () => {
+  it("a run going when its executor closes ends first, and gives its thread back", async () => {
     const exec = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath });
     const id = "sq-closed";
     const running = exec.run("work", { threadId: id, input: { id } });
     await until("the run to enter its node", () => starts(id) === 1, running);
-    await exec.close();
-    open(id);
-    // What the run answers once its store is closed is not this test's subject (it rejects: the
-    // store's next read fails): only that its claim is given back.
-    await Promise.allSettled([running]);
+    // close() waits for the run in flight (executor-close.test.ts), which holds its thread.
+    const closing = exec.close();
     const next = createExecutor({ dir: graphs, checkpointer: "sqlite", sqlitePath });
+    expect(await next.updateState(id, { sent: false }, { graph: "work" })).toMatchObject({
+      status: "failed",
+      error: { code: "thread-busy" },
+    });
+    open(id);
+    await closing;
+    expect(await running).toMatchObject({ status: "completed" });
     try {
       const again = await next.run("work", { threadId: id, input: { id } });
       expect(again).toMatchObject({ status: "completed", output: { sent: true } });
@@ -776,14 +780,19 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
       const id = "pg-close";
       const running = one.run("work", { threadId: id, input: { id } });
       await until("the run to enter its node", () => starts(id) === 1, running);
-      await one.close();
-      // Its session ended: the lock is gone though the run has not finished.
+      // close() waits for the run in flight, which holds its thread meanwhile.
+      const closing = one.close();
+      expect(await two.updateState(id, { answer: "x" })).toMatchObject({
+        status: "failed",
+        error: { code: "thread-busy" },
+      });
+      open(id);
+      await closing;
+      expect(await running).toMatchObject({ status: "completed" });
+      // Closed, its claim session is gone: the thread is free.
       expect(await two.updateState(id, { answer: "x" })).toEqual({
         checkpointId: expect.any(String),
       });
-      open(id);
-      // (The run's store is closed under it: its answer is not this test's subject.)
-      await Promise.allSettled([running]);
     } finally {
       await two.close();
     }
