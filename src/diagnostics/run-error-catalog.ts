@@ -74,7 +74,7 @@ export const RUN_ERRORS = {
   "invalid-output": {
     phase: "node",
     summary:
-      "An `llm`'s structured answer did not match `output.schema` twice, or an `agent` ended without one.",
+      "An `llm`'s structured answer did not match `output.schema` twice — or once, when the provider said it cut the answer at the token limit or declined to answer (the message says which) — or an `agent` ended without one.",
   },
   expression: {
     phase: "node",
