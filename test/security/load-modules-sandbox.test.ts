@@ -254,6 +254,13 @@ describe.runIf(process.platform === "linux")(
       ]);
     });
 
+    it("an export the module does not have: named as missing (its list of names is complete)", async () => {
+      const validate = await sandbox();
+      expect(await validate(toolProject(EXPORTS_PING, {}, "pong"))).toEqual([
+        "unknown-export: module `./tools/t.mjs` has no export `pong`",
+      ]);
+    });
+
     it("a tool whose argument schema refers to itself: described without the schema, not a crash", async () => {
       const validate = await sandbox();
       const module = `const schema = { type: "object", properties: {} };
