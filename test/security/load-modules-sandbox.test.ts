@@ -81,12 +81,13 @@ const OLD_UNSHARE = () =>
 /** Module code that writes what the loading process sees of itself to `seen.json` beside it. */
 const RECORDS_ITSELF = `import { writeFileSync } from "node:fs";
 writeFileSync(new URL("./seen.json", import.meta.url), JSON.stringify({
-  env: process.env, cwd: process.cwd(), pid: process.pid, uid: process.getuid(),
+  env: process.env, cwd: process.cwd(), pid: process.pid, uid: process.getuid(), argv: process.argv,
 }));
 ${EXPORTS_PING}`;
 
 interface Seen {
   env: Record<string, string>;
+  argv: string[];
   cwd: string;
   pid: number;
   uid: number;
@@ -153,12 +154,13 @@ afterEach(() => {
 describe.runIf(process.platform === "linux")("the loading process's end decides nothing", () => {
   it("a module that exits at import: the code, before answering", async () => {
     const validate = await sandbox();
-    expect(await validate(toolProject("process.exit(0);\n"))).toEqual([
+    // Joined, so that a failure shows the findings' text (StrykerJS reports only the message).
+    expect((await validate(toolProject("process.exit(0);\n"))).join("\n")).toBe(
       "unknown-module: module `./tools/t.mjs` exited with code 0 before answering",
-    ]);
-    expect(await validate(toolProject("process.exit(3);\n"))).toEqual([
+    );
+    expect((await validate(toolProject("process.exit(3);\n"))).join("\n")).toBe(
       "unknown-module: module `./tools/t.mjs` exited with code 3 before answering",
-    ]);
+    );
   });
 
   for (const [where, path] of [
@@ -187,6 +189,16 @@ describe.runIf(process.platform === "linux")("the loading process's end decides 
       "unknown-module: module `./tools/t.mjs` did not finish loading within 1.234 s",
     ]);
     expect(await survivors(dir)).toEqual([]);
+  });
+
+  it("once answered, nothing is left waiting for the limit (it would hold the caller's process open)", async () => {
+    const validate = await sandbox();
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    // Counted after a first validation: what loading graphspec's modules starts is not the point.
+    expect(await validate(toolProject(EXPORTS_PING))).toEqual([]);
+    const before = timers();
+    expect(await validate(toolProject(EXPORTS_PING), { timeout: 60_000 })).toEqual([]);
+    expect(timers()).toBe(before);
   });
 
   it("a module that replaces process.exit and keeps the event loop busy: answered all the same", async () => {
@@ -243,6 +255,13 @@ describe.runIf(process.platform === "linux")(
       ]);
     });
 
+    it("an export the module does not have: named as missing (its list of names is complete)", async () => {
+      const validate = await sandbox();
+      expect(await validate(toolProject(EXPORTS_PING, {}, "pong"))).toEqual([
+        "unknown-export: module `./tools/t.mjs` has no export `pong`",
+      ]);
+    });
+
     it("a tool whose argument schema refers to itself: described without the schema, not a crash", async () => {
       const validate = await sandbox();
       const module = `const schema = { type: "object", properties: {} };
@@ -279,6 +298,19 @@ describe.runIf(process.platform === "linux")("an answer the module writes itself
     const dir = toolProject(FORGE(`${JSON.stringify(answer)}.padEnd(16 * 1024 * 1024, " ")`));
     expect(await validate(dir)).toEqual([
       "unknown-export: export `ping` of `./tools/t.mjs` is a class, not a tool",
+    ]);
+  });
+
+  it("a good answer, then an exit code: the code, not the answer", async () => {
+    const validate = await sandbox();
+    const answer = JSON.stringify({
+      ok: true,
+      names: ["ping"],
+      facts: { ping: { kind: "function" } },
+    });
+    const module = FORGE(JSON.stringify(answer)).replace("process.exit(0)", "process.exit(3)");
+    expect(await validate(toolProject(module))).toEqual([
+      "unknown-module: module `./tools/t.mjs` exited with code 3 before answering",
     ]);
   });
 
@@ -345,13 +377,30 @@ describe.runIf(process.platform === "linux")(
       expect(s.pid).toBeGreaterThan(2);
     });
 
-    it("its temporary directory is removed", async () => {
+    it("its answer goes to a temporary directory of its own, named as graphspec's, which is removed", async () => {
       const tmp = tempDir("graphspec-tmpdir-");
-      const dir = toolProject(EXPORTS_PING);
+      const dir = toolProject(RECORDS_ITSELF);
       vi.stubEnv("TMPDIR", tmp);
       const validate = await sandbox();
       expect(await validate(dir)).toEqual([]);
+      // The answer file is the last argument (FORGE writes there).
+      expect(seen(dir).argv.at(-1)).toMatch(
+        new RegExp(
+          `^${tmp.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/graphspec-load-\\w{6}/answer\\.json$`,
+        ),
+      );
       expect(readdirSync(tmp)).toEqual([]);
+    });
+
+    it("a module that removes that directory: a finding, not a thrown error", async () => {
+      const validate = await sandbox();
+      const module = `import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+rmSync(dirname(process.argv.at(-1)), { recursive: true, force: true });
+${EXPORTS_PING}`;
+      expect(await validate(toolProject(module))).toEqual([
+        "unknown-module: module `./tools/t.mjs` exited with code 1 before answering",
+      ]);
     });
   },
 );
@@ -373,6 +422,29 @@ describe.runIf(process.platform === "linux")(
           expect(readFileSync(started, "utf8")).toMatch(/^\d+$/);
           expect(await survivors(started)).toEqual([]);
         });
+
+    // What carries no token goes with a group whose leader does: a child left in the loader's group
+    // after the loader exited, and one in a setsid child's group.
+    for (const [where, path] of [
+      ["in a PID namespace", undefined],
+      ["where namespaces are refused", NO_NAMESPACES],
+    ] as const)
+      it(`${where}: processes started with an empty environment, in the loader's group and in a setsid child's`, async () => {
+        const validate = await sandbox(path?.());
+        const pids = tempDir("graphspec-started-");
+        const inLoaderGroup = join(pids, "in-loader-group.pid");
+        const inSetsidGroup = join(pids, "in-setsid-group.pid");
+        markers.push(inLoaderGroup, inSetsidGroup);
+        const setsidChild = `require('child_process').spawn(process.execPath, ['-e', process.argv[1], process.argv[2]], { env: {}, stdio: 'ignore' }); setInterval(() => {}, 1000);`;
+        const how = `spawn(process.execPath, ["-e", KEEP, ${JSON.stringify(inLoaderGroup)}], { env: {}, stdio: "ignore" }).unref();
+spawn(process.execPath, ["-e", ${JSON.stringify(setsidChild)}, KEEP, started], { detached: true, stdio: "ignore" }).unref();
+for (let i = 0; i < 400 && !existsSync(${JSON.stringify(inLoaderGroup)}); i++) await new Promise((r) => setTimeout(r, 25));`;
+        expect(await validate(toolProject(leaves(how, inSetsidGroup)))).toEqual([]);
+        expect(readFileSync(inLoaderGroup, "utf8")).toMatch(/^\d+$/);
+        expect(readFileSync(inSetsidGroup, "utf8")).toMatch(/^\d+$/);
+        expect(await survivors(inLoaderGroup)).toEqual([]);
+        expect(await survivors(inSetsidGroup)).toEqual([]);
+      });
 
     it("where namespaces are refused: a module that never finishes, and what it started, are gone at the limit", async () => {
       const validate = await sandbox(NO_NAMESPACES());
