@@ -39,6 +39,10 @@ export function strykerConfig(name) {
     clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true },
     // Two cores shared with other work: one or two test runners (GRAPHSPEC_MUTATE_CONCURRENCY).
     concurrency: Number(process.env.GRAPHSPEC_MUTATE_CONCURRENCY ?? 2),
+    // A group whose tests leave state behind in a test runner (a child process's, a module's)
+    // gets a fresh runner per mutant: reused, one mutant's leftovers failed the next one's test
+    // and counted it killed (seen in `load-modules-sandbox`).
+    ...(group.freshRunners ? { maxTestRunnerReuse: 1 } : {}),
     // A mutant that loops (a bound moved) ends as a timeout, which counts as killed.
     timeoutMS: 20_000,
     // The first run of all of a group's tests (CLI processes, servers) on a loaded 2-core

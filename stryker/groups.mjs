@@ -8,7 +8,9 @@
  * A group's `watch` lists, besides `mutate`, the files whose change calls for a rerun
  * (`npm run mutate -- --changed`): its tests, and what its modules depend on. A group's `golden`
  * lists the rules whose golden fixtures test/golden.test.ts runs for it (all when absent); a
- * group with `postgres` gets a PostgreSQL server for its tests (test/support/postgres-server.ts).
+ * group with `postgres` gets a PostgreSQL server for its tests (test/support/postgres-server.ts);
+ * one with `freshRunners` a new test runner for each mutant (slower; for tests that leave state
+ * behind in their runner).
  */
 export const groups = {
   "cost-budget": {
@@ -159,6 +161,9 @@ export const groups = {
   },
   "load-modules-sandbox": {
     mutate: ["src/modules/isolated/*.ts"],
+    // A test runner per mutant: reused, mutants of the loader's spawn were counted killed by a
+    // test that passes against each of them alone (docs/mutation-report.md).
+    freshRunners: true,
     // In-process through validate(): test/support/stryker-child.ts carries the mutant into the
     // loading process (child-main.ts), and its coverage back.
     tests: [
