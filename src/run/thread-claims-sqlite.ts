@@ -157,15 +157,11 @@ export function sqliteClaims(db: SqliteDatabase, path: string, open: OpenSqlite)
       }
       return {
         async release() {
-          // The checkpointer may have been closed while the run went on: give the row back anyway.
-          const conn = db.open ? db : open(path);
-          try {
-            conn
-              .prepare("DELETE FROM graphspec_thread_claims WHERE thread_id = ? AND claim = ?")
-              .run(threadId, claim);
-          } finally {
-            if (conn !== db) conn.close();
-          }
+          // The database is open: an executor closes it only once its runs have ended (call-gate.ts).
+          db.prepare("DELETE FROM graphspec_thread_claims WHERE thread_id = ? AND claim = ?").run(
+            threadId,
+            claim,
+          );
         },
       };
     },
