@@ -1,7 +1,7 @@
 /**
  * Pruning a thread's stored checkpoints to its byte budget (`maxThreadBytes`, SQLite only): its
- * oldest checkpoints and their writes are deleted, the newest of each namespace always stays, and
- * what is kept has no gaps.
+ * oldest checkpoints and their writes are deleted, the thread's newest always stays, so does the
+ * newest of each subgraph run still under way, and what is kept has no gaps.
  *
  * A thread over its budget is pruned to `PRUNE_TO` of it, not to just under it: pruned to just
  * under, the next checkpoint took it over again, so a thread with a long history was pruned at
@@ -49,6 +49,13 @@ export function pruneThread(db: SqliteDb, threadId: string, budget: number): num
     .all(threadId) as { ns: string; id: string }[];
   const newest = new Map<string, string>();
   for (const k of keys) newest.set(k.ns, k.id);
+  // A subgraph run stores its checkpoints under a namespace of its own (`node:<task id>`). Its
+  // newest stays while it is newer than the thread's own newest: a subgraph of the current step,
+  // maybe paused. An older one is of a run that ended; kept, a loop through a subgraph grew by a
+  // namespace a step, past any budget.
+  const current = newest.get("") ?? "";
+  const stays = (k: { ns: string; id: string }) =>
+    newest.get(k.ns) === k.id && (k.ns === "" || k.id > current);
   const bytesOf = db.prepare(
     `SELECT length(checkpoint) + length(metadata)
             + (SELECT coalesce(sum(length(value)), 0) FROM writes
@@ -60,7 +67,7 @@ export function pruneThread(db: SqliteDb, threadId: string, budget: number): num
   const drop: { ns: string; id: string }[] = [];
   for (const k of keys) {
     if (kept <= target) break;
-    if (newest.get(k.ns) === k.id) continue;
+    if (stays(k)) continue;
     kept -= (bytesOf.get({ thread: threadId, ns: k.ns, id: k.id }) as { bytes: number }).bytes;
     drop.push(k);
   }

@@ -14,6 +14,7 @@
  */
 import { type BaseCheckpointSaver, type Checkpoint, MemorySaver } from "@langchain/langgraph";
 import { isPlainJson } from "./plain-serde.js";
+import { isSaverKind } from "./saver-kind.js";
 
 type Dumped = [string, Uint8Array];
 
@@ -43,7 +44,7 @@ export interface SerializeOnce {
 
 /** Whether the saver serializes a checkpoint whole, values included (one row per checkpoint). */
 export const storesWhole = (saver: BaseCheckpointSaver): boolean =>
-  saver instanceof MemorySaver || saver.constructor.name === "SqliteSaver";
+  saver instanceof MemorySaver || isSaverKind(saver, "SqliteSaver");
 
 /**
  * `plainText`: the saver's serializer writes plain JSON as JSON.stringify does (plain-serde.ts), so

@@ -80,6 +80,52 @@ edges:
 `,
 );
 
+// A loop whose last step is a subgraph that pauses for a person: pruned while it waits, the
+// subgraph's checkpoint is what its resume goes on from.
+writeFileSync(
+  join(dir, "graphs", "inner-ask.yaml"),
+  `version: 1
+name: inner-ask
+state:
+  s: { type: string }
+  a: { type: string }
+context:
+  big: { type: string }
+nodes:
+  fill: { kind: set, values: { s: "\${{ context.big }}" } }
+  ask: { kind: interrupt, payload: { question: "go on?" }, schema: { type: string }, write: a }
+edges:
+  - { from: START, to: fill }
+  - { from: fill, to: ask }
+  - { from: ask, to: END }
+`,
+);
+writeFileSync(
+  join(dir, "graphs", "pausing.yaml"),
+  `version: 1
+name: pausing
+state:
+  s: { type: string }
+  a: { type: string }
+  n: { type: integer, default: 0 }
+context:
+  chunk: { type: string }
+  big: { type: string }
+  steps: { type: integer }
+limits: { recursion: 1000 }
+nodes:
+  warm: { kind: set, values: { s: "\${{ context.chunk }}", n: "\${{ state.n + 1 }}" } }
+  sub: { kind: subgraph, graph: ./inner-ask.yaml, input: {}, output: { a: "\${{ output.a }}" } }
+edges:
+  - { from: START, to: warm }
+  - from: warm
+    route:
+      - { when: "state.n >= context.steps", to: sub }
+      - { default: warm }
+  - { from: sub, to: END }
+`,
+);
+
 const KiB = 1024;
 const sqlitePath = join(dir, "state.db");
 const executor = (options: ExecutorOptions) =>
@@ -165,6 +211,55 @@ describe("a pruned thread", () => {
       expect(older).toEqual([]);
       // Subgraph checkpoints other than their namespace's newest are kept: the recent ones.
       expect(kept.some((k) => k.ns !== "" && newest.get(k.ns) !== k.id)).toBe(true);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("that loops through a subgraph stays within maxThreadBytes: ended subgraph runs are pruned", async () => {
+    // Every step's subgraph run has a namespace of its own; were the newest of each kept, the
+    // thread would grow by one a step, past any budget.
+    const budget = 12 * KiB;
+    const exec = executor({ maxThreadBytes: budget });
+    try {
+      const r = await exec.run("subloop", {
+        threadId: "sub-loop",
+        context: { chunk: "l".repeat(512), steps: 40 },
+      });
+      expect(r.status).toBe("completed");
+      expect(r.output.n).toBe(40);
+      expect(stored("sub-loop").bytes).toBeLessThanOrEqual(budget);
+      const kept = rows("sub-loop");
+      const namespaces = new Set(kept.filter((k) => k.ns !== "").map((k) => k.ns));
+      expect(namespaces.size).toBeGreaterThan(0);
+      expect(namespaces.size).toBeLessThan(10);
+      // What is kept has no gaps: every kept subgraph checkpoint is newer than the parent's oldest.
+      const oldest = kept.find((k) => k.ns === "")!.id;
+      expect(kept.filter((k) => k.id < oldest)).toEqual([]);
+    } finally {
+      await exec.close();
+    }
+  });
+
+  it("keeps a subgraph paused in the current step, and the subgraph resumes from it", async () => {
+    const budget = 8 * KiB;
+    const exec = executor({ maxThreadBytes: budget });
+    try {
+      const context = { chunk: "w".repeat(KiB), big: "B".repeat(4 * KiB), steps: 20 };
+      const paused = await exec.run("pausing", { threadId: "paused-sub", context });
+      expect(paused.status).toBe("interrupted");
+      const kept = rows("paused-sub");
+      const parentNewest = kept.filter((k) => k.ns === "").at(-1)!.id;
+      const sub = kept.filter((k) => k.ns !== "");
+      // Pruned while paused, down to what must stay: the parent's newest checkpoint, and of the
+      // subgraph's two (its input, and after \`fill\`) the newest, of the current step.
+      expect(kept.filter((k) => k.ns === "").length).toBe(1);
+      expect(sub.length).toBe(1);
+      expect(sub[0]!.id > parentNewest).toBe(true);
+      const done = await exec.resume("pausing", { threadId: "paused-sub", value: "yes" });
+      // Resumed from its pause, not run again from the start (which would pause again).
+      expect(done.status).toBe("completed");
+      expect(done.output).toMatchObject({ a: "yes", n: 20 });
     } finally {
       await exec.close();
     }
