@@ -6,13 +6,12 @@
  * only what models said, and a replayed one not even the person's messages: the state is the
  * conversation's truth. Pure, so it is tested without a browser.
  */
+
+import { isJsonObject, type JsonObject } from "../json-object.js";
 import { type StreamedMessage, textOf } from "./run-progress.js";
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Who a state message is from, as the panel names roles (`human`, `ai`, `tool`, `system`). */
-function roleOf(m: Json): StreamedMessage["role"] {
+function roleOf(m: JsonObject): StreamedMessage["role"] {
   const r = String(m.type ?? m.role ?? "");
   if (r === "human" || r === "user") return "human";
   if (r === "ai" || r === "assistant") return "ai";
@@ -26,11 +25,11 @@ function linesOfState(list: unknown[], streamed: StreamedMessage[]): StreamedMes
   const byId = new Map(streamed.map((m) => [m.id, m]));
   const lines: StreamedMessage[] = [];
   for (const [i, raw] of list.entries()) {
-    if (!isObj(raw)) continue;
+    if (!isJsonObject(raw)) continue;
     const role = roleOf(raw);
     if (!role) continue;
     const id = typeof raw.id === "string" && raw.id ? raw.id : `state-${i}`;
-    const calls = Array.isArray(raw.tool_calls) ? raw.tool_calls.filter(isObj) : [];
+    const calls = Array.isArray(raw.tool_calls) ? raw.tool_calls.filter(isJsonObject) : [];
     const text = textOf(raw.content);
     const line: StreamedMessage = {
       id,
@@ -58,7 +57,7 @@ function linesOfState(list: unknown[], streamed: StreamedMessage[]): StreamedMes
  * `values.messages`; `streamed` itself when the state has no list of messages.
  */
 export function conversationOf(values: unknown, streamed: StreamedMessage[]): StreamedMessage[] {
-  const list = isObj(values) && Array.isArray(values.messages) ? values.messages : undefined;
+  const list = isJsonObject(values) && Array.isArray(values.messages) ? values.messages : undefined;
   if (!list?.length) return streamed;
   const out = linesOfState(list, streamed);
   if (!out.length) return streamed;

@@ -8,6 +8,7 @@
  *   a value matching its `response_schema`.
  * Pure, so it is tested without a browser.
  */
+import { isJsonObject } from "../json-object.js";
 
 export type DecisionType = "approve" | "edit" | "reject";
 
@@ -28,19 +29,19 @@ export type InterruptAsk =
   | { kind: "approval"; actions: ActionRequest[] }
   | { kind: "question"; payload: unknown; refused: Refusal | undefined };
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const ALL: DecisionType[] = ["approve", "edit", "reject"];
 
 export function interruptAsk(value: unknown): InterruptAsk {
-  if (isObj(value) && Array.isArray(value.actionRequests)) {
-    const configs = Array.isArray(value.reviewConfigs) ? value.reviewConfigs.filter(isObj) : [];
-    const actions = value.actionRequests.filter(isObj).map((a): ActionRequest => {
+  if (isJsonObject(value) && Array.isArray(value.actionRequests)) {
+    const configs = Array.isArray(value.reviewConfigs)
+      ? value.reviewConfigs.filter(isJsonObject)
+      : [];
+    const actions = value.actionRequests.filter(isJsonObject).map((a): ActionRequest => {
       const name = String(a.name ?? "tool");
       const allowed = configs.find((c) => c.actionName === name)?.allowedDecisions;
       return {
         name,
-        args: isObj(a.args) ? a.args : {},
+        args: isJsonObject(a.args) ? a.args : {},
         description: typeof a.description === "string" ? a.description : undefined,
         allowed: Array.isArray(allowed) ? ALL.filter((d) => allowed.includes(d)) : ALL,
       };
@@ -48,9 +49,9 @@ export function interruptAsk(value: unknown): InterruptAsk {
     return { kind: "approval", actions };
   }
   if (
-    isObj(value) &&
+    isJsonObject(value) &&
     "payload" in value &&
-    isObj(value.error) &&
+    isJsonObject(value.error) &&
     typeof value.error.message === "string" &&
     Object.keys(value).length === 2
   ) {

@@ -4,6 +4,8 @@
  * whose provider or gateway said what it cost, that figure. Only when every model message with
  * usage has a cost or can be priced: a partial sum would look like the whole cost.
  */
+
+import { isJsonObject } from "../json-object.js";
 import type { ModelUsage } from "./run-progress.js";
 
 export interface PricedModel {
@@ -12,20 +14,19 @@ export interface PricedModel {
   price?: { input: number; output: number };
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The models an assistant's metadata lists (graphspec's server puts them there). */
 export function modelsOfMetadata(metadata: unknown): Record<string, PricedModel> {
   const models =
-    isObj(metadata) && isObj(metadata.graphspec) ? metadata.graphspec.models : undefined;
-  if (!isObj(models)) return {};
+    isJsonObject(metadata) && isJsonObject(metadata.graphspec)
+      ? metadata.graphspec.models
+      : undefined;
+  if (!isJsonObject(models)) return {};
   const out: Record<string, PricedModel> = {};
   for (const [name, m] of Object.entries(models)) {
-    if (!isObj(m) || typeof m.model !== "string") continue;
+    if (!isJsonObject(m) || typeof m.model !== "string") continue;
     const p = m.price;
     const price =
-      isObj(p) && typeof p.input === "number" && typeof p.output === "number"
+      isJsonObject(p) && typeof p.input === "number" && typeof p.output === "number"
         ? { input: p.input, output: p.output }
         : undefined;
     out[name] = price ? { model: m.model, price } : { model: m.model };

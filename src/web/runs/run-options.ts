@@ -6,6 +6,7 @@
  * choices the assistant's `config_schema` publishes (src/server/run-config-schema.ts).
  */
 import type { Config } from "@langchain/langgraph-sdk";
+import { isJsonObject, type JsonObject } from "../json-object.js";
 import { STAND_IN_FIELD } from "./stand-in-field.js";
 
 export interface RunOptions {
@@ -33,16 +34,14 @@ export interface RunChoices {
   tools: string[];
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 export const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 
 export function choicesOfConfigSchema(schema: unknown): RunChoices {
-  const props = isObj(schema) && isObj(schema.properties) ? schema.properties : {};
-  const model = isObj(props.model) ? props.model : {};
-  const toolIds = isObj(props.toolIds) ? props.toolIds : {};
-  const items = isObj(toolIds.items) ? toolIds.items : {};
+  const props = isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
+  const model = isJsonObject(props.model) ? props.model : {};
+  const toolIds = isJsonObject(props.toolIds) ? props.toolIds : {};
+  const items = isJsonObject(toolIds.items) ? toolIds.items : {};
   return { models: strings(model.enum), tools: strings(items.enum) };
 }
 
@@ -61,7 +60,7 @@ export function runPayload(
   choices: RunChoices,
   standIn: string,
 ): { config?: Config; interruptBefore?: string[]; interruptAfter?: string[] } {
-  const configurable: Json = {};
+  const configurable: JsonObject = {};
   if (standIn) configurable[STAND_IN_FIELD] = standIn;
   if (options.model) configurable.model = options.model;
   if (options.toolsOff.length)

@@ -4,6 +4,7 @@
  * each node streamed, the tools called (with the arguments they got after binding) and their
  * results, and the tokens used. Pure, so it is tested without a browser or a server.
  */
+import { isJsonObject, type JsonObject } from "../json-object.js";
 /** A node's status as GraphDrawing shows it (kept here so this file needs no JSX to type-check). */
 export type NodeStatus = "idle" | "running" | "done" | "interrupted" | "error";
 
@@ -58,8 +59,8 @@ export interface ModelUsage extends Usage {
 
 /** The cost a message's `response_metadata` gives (graphspec keeps a gateway's there). */
 function costIn(meta: unknown): number | undefined {
-  const usage = isObj(meta) ? meta.usage : undefined;
-  const cost = isObj(usage) ? usage.cost : undefined;
+  const usage = isJsonObject(meta) ? meta.usage : undefined;
+  const cost = isJsonObject(usage) ? usage.cost : undefined;
   return typeof cost === "number" && Number.isFinite(cost) ? cost : undefined;
 }
 
@@ -99,7 +100,7 @@ const nonEmpty = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 
 /** The code, hint and node of an error as the server sends it (`{ error, message, hint?, node? }`). */
 export function errorDetailOf(data: unknown): ErrorDetail {
-  if (!isObj(data)) return {};
+  if (!isJsonObject(data)) return {};
   const detail: ErrorDetail = {};
   const code = nonEmpty(data.error);
   const hint = nonEmpty(data.hint);
@@ -135,16 +136,13 @@ export const startedProgress = (p: RunProgress): RunProgress => ({
   ),
 });
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The graph's node a namespace (`node:taskid|inner:taskid`) or event metadata belongs to. */
 function topNode(namespace: string[], metadata: unknown): string {
   const first =
-    namespace[0] ?? (isObj(metadata) ? String(metadata.langgraph_checkpoint_ns ?? "") : "");
+    namespace[0] ?? (isJsonObject(metadata) ? String(metadata.langgraph_checkpoint_ns ?? "") : "");
   const top = first.split("|")[0]!.split(":")[0]!;
   if (top) return top;
-  return isObj(metadata) && typeof metadata.langgraph_node === "string"
+  return isJsonObject(metadata) && typeof metadata.langgraph_node === "string"
     ? metadata.langgraph_node
     : "";
 }
@@ -154,7 +152,9 @@ export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content))
     return content
-      .map((b) => (isObj(b) && b.type === "text" && typeof b.text === "string" ? b.text : ""))
+      .map((b) =>
+        isJsonObject(b) && b.type === "text" && typeof b.text === "string" ? b.text : "",
+      )
       .join("");
   return "";
 }
@@ -166,7 +166,7 @@ const sum = (a: number, b: unknown) => a + (typeof b === "number" && Number.isFi
  * subgraph (the xray drawing's ids), from the event's namespace (`parent:<task id>|…`).
  */
 function onTask(p: RunProgress, data: unknown, namespace: string[] = []): RunProgress {
-  if (!isObj(data) || typeof data.name !== "string") return p;
+  if (!isJsonObject(data) || typeof data.name !== "string") return p;
   const name = [...namespace.map((ns) => ns.split(":")[0]), data.name].join(":");
   let status: NodeStatus;
   if ("input" in data && !("result" in data) && !("error" in data)) status = "running";
@@ -181,7 +181,7 @@ function onTask(p: RunProgress, data: unknown, namespace: string[] = []): RunPro
 function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgress {
   if (!Array.isArray(data)) return p;
   const [chunk, metadata] = data as [unknown, unknown];
-  if (!isObj(chunk)) return p;
+  if (!isJsonObject(chunk)) return p;
   const type = String(chunk.type ?? "");
   // Tool results are shown with their calls; people's messages were typed, not streamed.
   if (type !== "ai" && type !== "AIMessageChunk") return p;
@@ -198,9 +198,10 @@ function onMessage(p: RunProgress, namespace: string[], data: unknown): RunProgr
     next = { ...p, messages };
   }
   const model =
-    isObj(metadata) && typeof metadata.ls_model_name === "string"
+    isJsonObject(metadata) && typeof metadata.ls_model_name === "string"
       ? metadata.ls_model_name
-      : isObj(chunk.response_metadata) && typeof chunk.response_metadata.model_name === "string"
+      : isJsonObject(chunk.response_metadata) &&
+          typeof chunk.response_metadata.model_name === "string"
         ? chunk.response_metadata.model_name
         : undefined;
   // Streamed chunks carry their share of the usage (LangChain adds them up the same way).
@@ -220,7 +221,7 @@ function withUsage(
   how: "add" | "set",
   cost?: number,
 ): RunProgress {
-  if (!isObj(u)) return p;
+  if (!isJsonObject(u)) return p;
   if (how === "add" && p.usageFinished[id]) return p;
   const before = how === "add" ? p.usageByMessage[id] : undefined;
   const known =
@@ -249,15 +250,16 @@ function withUsage(
 }
 
 function onEvent(p: RunProgress, data: unknown): RunProgress {
-  if (!isObj(data) || typeof data.run_id !== "string") return p;
-  const inner = isObj(data.data) ? data.data : {};
-  if (data.event === "on_chat_model_end" && isObj(inner.output)) {
+  if (!isJsonObject(data) || typeof data.run_id !== "string") return p;
+  const inner = isJsonObject(data.data) ? data.data : {};
+  if (data.event === "on_chat_model_end" && isJsonObject(inner.output)) {
     const out = inner.output;
-    const meta = isObj(data.metadata) ? data.metadata : {};
+    const meta = isJsonObject(data.metadata) ? data.metadata : {};
     const model =
       typeof meta.ls_model_name === "string"
         ? meta.ls_model_name
-        : isObj(out.response_metadata) && typeof out.response_metadata.model_name === "string"
+        : isJsonObject(out.response_metadata) &&
+            typeof out.response_metadata.model_name === "string"
           ? out.response_metadata.model_name
           : undefined;
     return withUsage(
@@ -286,7 +288,7 @@ function onEvent(p: RunProgress, data: unknown): RunProgress {
     // before any client sees the event (run/graph-chunks.ts), and keeps events only in the memory
     // of the process that ran the graph, so none from before that change can come back.
     const out = inner.output ?? inner.error;
-    const message = isObj(out) && "content" in out ? out : undefined;
+    const message = isJsonObject(out) && "content" in out ? out : undefined;
     const calls = p.toolCalls.slice();
     calls[i] = {
       ...calls[i]!,
@@ -303,7 +305,9 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
   const [mode = "", ...namespace] = event.split("|");
   switch (mode) {
     case "metadata":
-      return isObj(data) && typeof data.run_id === "string" ? { ...p, runId: data.run_id } : p;
+      return isJsonObject(data) && typeof data.run_id === "string"
+        ? { ...p, runId: data.run_id }
+        : p;
     case "tasks":
       // A subgraph's nodes light up in its opened cluster (`parent:child`); an agent's inner
       // steps are keyed the same way but drawn only through the agent's own node.
@@ -313,7 +317,7 @@ export function applyEvent(p: RunProgress, event: string, data: unknown): RunPro
     case "events":
       return onEvent(p, data);
     case "error": {
-      const message = isObj(data)
+      const message = isJsonObject(data)
         ? String(data.message ?? data.error ?? "the run failed")
         : String(data);
       const detail = errorDetailOf(data);
@@ -356,19 +360,19 @@ export function progressFromState(
   next: string[],
 ): RunProgress {
   const p = emptyProgress();
-  const list = isObj(values) && Array.isArray(values.messages) ? values.messages : [];
-  const results = new Map<string, Json>();
+  const list = isJsonObject(values) && Array.isArray(values.messages) ? values.messages : [];
+  const results = new Map<string, JsonObject>();
   for (const m of list)
-    if (isObj(m) && m.type === "tool" && typeof m.tool_call_id === "string")
+    if (isJsonObject(m) && m.type === "tool" && typeof m.tool_call_id === "string")
       results.set(m.tool_call_id, m);
   for (const [i, m] of list.entries()) {
-    if (!isObj(m) || m.type !== "ai") continue;
+    if (!isJsonObject(m) || m.type !== "ai") continue;
     const id = String(m.id ?? `m${i}`);
     const node = typeof m.name === "string" ? m.name : "";
     const text = textOf(m.content);
     if (text) p.messages.push({ id, node, text });
     for (const call of Array.isArray(m.tool_calls) ? m.tool_calls : []) {
-      if (!isObj(call)) continue;
+      if (!isJsonObject(call)) continue;
       const result = typeof call.id === "string" ? results.get(call.id) : undefined;
       p.toolCalls.push({
         id: String(call.id ?? `${id}-${p.toolCalls.length}`),
@@ -379,7 +383,7 @@ export function progressFromState(
       });
     }
     const u = m.usage_metadata;
-    if (isObj(u)) {
+    if (isJsonObject(u)) {
       const usage = {
         input: sum(0, u.input_tokens),
         output: sum(0, u.output_tokens),
@@ -387,7 +391,7 @@ export function progressFromState(
       };
       const meta = m.response_metadata;
       const model =
-        isObj(meta) && typeof meta.model_name === "string" ? meta.model_name : undefined;
+        isJsonObject(meta) && typeof meta.model_name === "string" ? meta.model_name : undefined;
       const cost = costIn(meta);
       p.usageByMessage[id] = { model, ...usage, ...(cost !== undefined ? { cost } : {}) };
       p.usage = {
@@ -398,7 +402,7 @@ export function progressFromState(
     }
   }
   p.nodes = Object.fromEntries(pausedAt.map((n) => [n, "interrupted" as const]));
-  const empty = !isObj(values) || Object.keys(values).length === 0;
+  const empty = !isJsonObject(values) || Object.keys(values).length === 0;
   p.status = pausedAt.length ? "interrupted" : next.length || empty ? undefined : "success";
   return p;
 }

@@ -6,6 +6,7 @@
  */
 import type { Assistant, Config } from "@langchain/langgraph-sdk";
 import type { JsonSchema } from "../forms/schema-fields.js";
+import { isJsonObject, type JsonObject } from "../json-object.js";
 import {
   noRunOptions,
   type RunChoices,
@@ -14,13 +15,10 @@ import {
   strings,
 } from "./run-options.js";
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** A saved assistant's config from the run options (no stand-in: that is the tab's choice). */
 export function assistantConfig(options: RunOptions, choices: RunChoices): Config {
   const run = runPayload(options, choices, "");
-  const config: Json = { ...(run.config ?? {}) };
+  const config: JsonObject = { ...(run.config ?? {}) };
   if (run.interruptBefore) config.interrupt_before = run.interruptBefore;
   if (run.interruptAfter) config.interrupt_after = run.interruptAfter;
   return config as Config;
@@ -32,8 +30,8 @@ export function optionsOfAssistant(
   choices: RunChoices,
   nodes: readonly string[],
 ): RunOptions {
-  const c = isObj(config) ? config : {};
-  const configurable = isObj(c.configurable) ? c.configurable : {};
+  const c = isJsonObject(config) ? config : {};
+  const configurable = isJsonObject(c.configurable) ? c.configurable : {};
   const model = typeof configurable.model === "string" ? configurable.model : "";
   const toolIds = Array.isArray(configurable.toolIds) ? strings(configurable.toolIds) : undefined;
   const limit = c.recursion_limit;
@@ -64,7 +62,7 @@ export function contextGivenBy(
   schema: JsonSchema,
   assistant: Pick<Assistant, "name" | "context"> | undefined,
 ): JsonSchema {
-  const given = isObj(assistant?.context) ? assistant.context : {};
+  const given = isJsonObject(assistant?.context) ? assistant.context : {};
   const props = schema.properties ?? {};
   const keys = Object.keys(given).filter((k) => k in props);
   if (!assistant || !keys.length) return schema;

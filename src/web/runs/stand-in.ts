@@ -4,6 +4,7 @@
  * — a fixture test's scripts, a recording — or the real provider. The choice goes with each run
  * as `config.configurable.graphspec_stand_in`; the page remembers it per graph for the tab.
  */
+import { isJsonObject } from "../json-object.js";
 
 export interface StandInOffer {
   id: string;
@@ -12,17 +13,16 @@ export interface StandInOffer {
   test?: string;
 }
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** The stand-ins an assistant's metadata offers (none on a server that offers none). */
 export function standInsOfMetadata(metadata: unknown): StandInOffer[] {
   const offers =
-    isObj(metadata) && isObj(metadata.graphspec) ? metadata.graphspec.stand_ins : undefined;
+    isJsonObject(metadata) && isJsonObject(metadata.graphspec)
+      ? metadata.graphspec.stand_ins
+      : undefined;
   if (!Array.isArray(offers)) return [];
   return offers.filter(
     (o): o is StandInOffer =>
-      isObj(o) &&
+      isJsonObject(o) &&
       typeof o.id === "string" &&
       (o.kind === "scripts" || o.kind === "recording") &&
       typeof o.file === "string",
@@ -34,7 +34,9 @@ export type WithoutStandIn = "provider" | "scripts" | "recording";
 
 export function withoutStandInOf(metadata: unknown): WithoutStandIn {
   const v =
-    isObj(metadata) && isObj(metadata.graphspec) ? metadata.graphspec.without_stand_in : undefined;
+    isJsonObject(metadata) && isJsonObject(metadata.graphspec)
+      ? metadata.graphspec.without_stand_in
+      : undefined;
   return v === "scripts" || v === "recording" ? v : "provider";
 }
 

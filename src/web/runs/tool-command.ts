@@ -5,6 +5,7 @@
  * the answer the model gets (the tool message in `update.messages` that answers this call), what
  * it writes to the state, key by key, and where the run goes next. Pure: tested without a browser.
  */
+import { isJsonObject } from "../json-object.js";
 
 export interface ToolCommand {
   /** The text of the tool message in `update.messages` (what the model reads back), if any. */
@@ -16,15 +17,12 @@ export interface ToolCommand {
   resume?: unknown;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** A message as JSON (`{ type, content }`) or LangChain's serialized form (`{ lc, id, kwargs }`). */
 function messageOf(
   v: unknown,
 ): { type: string; content: unknown; toolCallId?: string } | undefined {
-  if (!isObj(v)) return undefined;
-  if (v.lc === 1 && Array.isArray(v.id) && isObj(v.kwargs)) {
+  if (!isJsonObject(v)) return undefined;
+  if (v.lc === 1 && Array.isArray(v.id) && isJsonObject(v.kwargs)) {
     const cls = String(v.id.at(-1) ?? "");
     const type = cls.replace(/Message(Chunk)?$/, "").toLowerCase() || "message";
     const id = v.kwargs.tool_call_id;
@@ -51,7 +49,7 @@ export function contentText(content: unknown): string {
   if (Array.isArray(content))
     return content
       .map((b) =>
-        typeof b === "string" ? b : isObj(b) && typeof b.text === "string" ? b.text : "",
+        typeof b === "string" ? b : isJsonObject(b) && typeof b.text === "string" ? b.text : "",
       )
       .filter(Boolean)
       .join("\n");
@@ -62,18 +60,18 @@ const gotoOf = (g: unknown): string[] =>
   (Array.isArray(g) ? g : g === undefined || g === null ? [] : [g]).map((t) =>
     typeof t === "string"
       ? t
-      : isObj(t) && typeof t.node === "string"
+      : isJsonObject(t) && typeof t.node === "string"
         ? `${t.node} (with ${JSON.stringify(t.args ?? null)})`
         : JSON.stringify(t),
   );
 
 /** The Command a tool returned, read; `undefined` when `result` is not one. */
 export function toolCommandOf(result: unknown): ToolCommand | undefined {
-  if (!isObj(result) || result.lg_name !== "Command") return undefined;
+  if (!isJsonObject(result) || result.lg_name !== "Command") return undefined;
   const updates: ToolCommand["updates"] = [];
   let answer: string | undefined;
   const update = result.update;
-  const entries: [string, unknown][] = isObj(update)
+  const entries: [string, unknown][] = isJsonObject(update)
     ? Object.entries(update)
     : Array.isArray(update) && update.every((t) => Array.isArray(t) && typeof t[0] === "string")
       ? (update as [string, unknown][])
