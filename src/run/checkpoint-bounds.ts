@@ -14,6 +14,7 @@
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { inTurn } from "../compile/cpu-turns.js";
 import { GraphspecRunError } from "../compile/graphspec-run-error.js";
+import { CheckpointerError } from "./checkpointer-error.js";
 import { measureJson } from "./least-json-bytes.js";
 import { plainSerde } from "./plain-serde.js";
 import { pruneThread, type SqliteDb } from "./prune-thread.js";
@@ -33,6 +34,15 @@ const RECOUNT_EVERY = 32;
 /** What a checkpoint row holds besides its values (versions, metadata), as followed: generous. */
 const ROW_OVERHEAD = 2048;
 
+const boundsText = (l: Required<SizeLimits>) =>
+  `maxStateBytes ${l.maxStateBytes.toLocaleString("en-US")}, maxThreadBytes ${l.maxThreadBytes.toLocaleString("en-US")}`;
+
+const sharedOtherwise = (earlier: Required<SizeLimits>, limits: Required<SizeLimits>) =>
+  new CheckpointerError(
+    `this checkpointer object is bounded by another executor (${boundsText(earlier)}), not by this one's (${boundsText(limits)})`,
+    "give each executor a checkpointer object of its own (two SqliteSavers may open one database file), or the same maxStateBytes and maxThreadBytes",
+  );
+
 const tooLarge = (what: string, bytes: number, limit: number, atLeast = false) =>
   new GraphspecRunError(
     "state-too-large",
@@ -42,7 +52,8 @@ const tooLarge = (what: string, bytes: number, limit: number, atLeast = false) =
     },
   );
 
-const bounded = new WeakSet<BaseCheckpointSaver>();
+/** The bounds each saver was wrapped with: in place, so once, by the first executor to open it. */
+const bounded = new WeakMap<BaseCheckpointSaver, Required<SizeLimits>>();
 
 /** An opened checkpointer with its saver bounded. */
 export const withBounds = async <T extends { saver: BaseCheckpointSaver }>(
@@ -54,13 +65,24 @@ export const withBounds = async <T extends { saver: BaseCheckpointSaver }>(
   return opened;
 };
 
-/** Wraps `saver` (in place, as the other wrappers do; once) with the state and thread bounds. */
+/**
+ * Wraps `saver` (in place, as the other wrappers do; once) with the state and thread bounds. A
+ * saver another executor already bounds otherwise is refused: it would silently keep those.
+ */
 export function boundCheckpoints(
   saver: BaseCheckpointSaver,
   limits: Required<SizeLimits>,
 ): BaseCheckpointSaver {
-  if (bounded.has(saver)) return saver;
-  bounded.add(saver);
+  const earlier = bounded.get(saver);
+  if (earlier) {
+    if (
+      earlier.maxStateBytes !== limits.maxStateBytes ||
+      earlier.maxThreadBytes !== limits.maxThreadBytes
+    )
+      throw sharedOtherwise(earlier, limits);
+    return saver;
+  }
+  bounded.set(saver, limits);
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
   const stepBytes = new Map<string, number>();

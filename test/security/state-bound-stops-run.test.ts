@@ -14,7 +14,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
-import { createExecutor, folderCatalog, startServer } from "../../src/index.js";
+import { CheckpointerError, createExecutor, folderCatalog, startServer } from "../../src/index.js";
 import { freshDatabase, serverUrl } from "../support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "graphspec-state-stop-"));
@@ -167,6 +167,41 @@ describe("on a checkpointer of the user's own", () => {
       expect(kept?.next).toEqual(["grow"]);
     } finally {
       await exec.close();
+    }
+  });
+
+  it("one object for two executors: bounded by the first's limits, refused to a second with others", async () => {
+    const saver = SqliteSaver.fromConnString(":memory:");
+    const options = { dir: join(dir, "graphs"), checkpointer: saver };
+    const first = createExecutor({ ...options, maxStateBytes: LIMIT });
+    const same = createExecutor({ ...options, maxStateBytes: LIMIT });
+    const roomier = createExecutor({ ...options, maxStateBytes: 4 * LIMIT });
+    const otherThread = createExecutor({ ...options, maxStateBytes: LIMIT, maxThreadBytes: LIMIT });
+    try {
+      expect(
+        (await first.run("loop", { threadId: "t-one", context: { chunk: CHUNK } })).error,
+      ).toMatchObject({ code: "state-too-large" });
+      // The same limits: the one wrapping serves both.
+      expect(
+        (await same.run("loop", { threadId: "t-same", context: { chunk: CHUNK } })).error,
+      ).toMatchObject({ code: "state-too-large" });
+      for (const [exec, theirs] of [
+        [roomier, "maxStateBytes 262,144, maxThreadBytes 67,108,864"],
+        [otherThread, "maxStateBytes 65,536, maxThreadBytes 65,536"],
+      ] as const) {
+        const refused = await exec
+          .run("loop", { threadId: "t-other", context: { chunk: CHUNK } })
+          .catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(CheckpointerError);
+        expect((refused as CheckpointerError).message).toBe(
+          `this checkpointer object is bounded by another executor (maxStateBytes 65,536, maxThreadBytes 67,108,864), not by this one's (${theirs})`,
+        );
+        expect((refused as CheckpointerError).hint).toMatch(/a checkpointer object of its own/);
+      }
+      // Nothing of the refused runs ran.
+      expect(stepsRan("t-other")).toBe(0);
+    } finally {
+      for (const exec of [first, same, roomier, otherThread]) await exec.close();
     }
   });
 
