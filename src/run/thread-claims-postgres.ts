@@ -46,6 +46,29 @@ export function postgresClaims(connect: () => Promise<PostgresSession>): ThreadC
     return session;
   };
 
+  /**
+   * Takes the lock on the current session: the session, and whether it got it. A session the
+   * server has just ended (a failover, `pg_terminate_backend`) may not have said so yet: the query
+   * sent on it fails ("terminating connection", "Connection terminated unexpectedly") before its
+   * `error` event. When the session then cannot answer at all, the lock is asked of a new one,
+   * once; its locks went with it on the server.
+   */
+  const lock = async (key: string, again = true): Promise<[PostgresSession, boolean]> => {
+    const owner = await current();
+    try {
+      const { rows } = await owner.query("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
+      return [owner, Boolean(rows[0]?.taken)];
+    } catch (e) {
+      // A session that cannot answer has said so by now: its `error` event has dropped it.
+      const answers = await owner.query("SELECT 1", []).then(
+        () => true,
+        () => false,
+      );
+      if (answers || !again) throw e;
+      return lock(key, false);
+    }
+  };
+
   return {
     async claim(threadId): Promise<ThreadClaim | BusyThread> {
       if (held.has(threadId)) return { busy: true, holder: "in this process" };
@@ -53,11 +76,9 @@ export function postgresClaims(connect: () => Promise<PostgresSession>): ThreadC
       const key = lockKey(threadId);
       let owner: PostgresSession;
       try {
-        owner = await current();
-        const { rows } = await owner.query("SELECT pg_try_advisory_lock($1::bigint) AS taken", [
-          key,
-        ]);
-        if (!rows[0]?.taken) {
+        let taken: boolean;
+        [owner, taken] = await lock(key);
+        if (!taken) {
           held.delete(threadId);
           return { busy: true };
         }

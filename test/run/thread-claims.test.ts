@@ -734,6 +734,38 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
     }
   });
 
+  it("a claim asked as the server ends the claim session, before it says so, is asked of a new session", async () => {
+    // The query sent on the ended session fails before the session's \`error\` event: a run that
+    // starts right then was failed with "Connection terminated unexpectedly". Five times over, for
+    // the orders in which the end and the query can meet.
+    const databaseUrl = await freshDatabase("claims_race");
+    const { default: pg } = await import("pg");
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const exec = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
+    try {
+      await exec.threads();
+      for (let round = 0; round < 5; round++) {
+        const id = `pg-race-${round}`;
+        const running = exec.run("work", { threadId: id, input: { id } });
+        await until("the run to enter its node", () => starts(id) === 1, running);
+        const next = `pg-race-next-${round}`;
+        open(next);
+        const { rows } = await admin.query(
+          "SELECT pg_terminate_backend(pid) AS ended FROM pg_locks WHERE locktype = 'advisory' AND granted",
+        );
+        expect(rows).toEqual([{ ended: true }]);
+        const started = exec.run("work", { threadId: next, input: { id: next } });
+        open(id);
+        expect((await running).status).toBe("completed");
+        expect((await started).status).toBe("completed");
+      }
+    } finally {
+      await exec.close();
+      await admin.end();
+    }
+  });
+
   it("a claim session that cannot be opened fails that run only; the next claim opens one", async () => {
     const databaseUrl = await freshDatabase("claims_connect");
     const { default: pg } = await import("pg");
