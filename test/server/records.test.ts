@@ -51,16 +51,21 @@ describe("records in the SQLite file", () => {
       const made: string[] = [];
       for (let i = 0; i < 25; i++)
         made.push((await client.threads.create({ metadata: { batch: "paging", i } })).thread_id);
-      const newestFirst = [...made].reverse();
       const pages = [];
       for (const offset of [0, 10, 20])
         pages.push(
-          (await client.threads.search({ metadata: { batch: "paging" }, limit: 10, offset })).map(
-            (t) => t.thread_id,
-          ),
+          await client.threads.search({ metadata: { batch: "paging" }, limit: 10, offset }),
         );
       expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
-      expect(pages.flat()).toEqual(newestFirst);
+      // Every thread once, newest update first. Threads made within one millisecond have the same
+      // `updated_at`: those come in thread id order, the same on every page.
+      const found = pages.flat();
+      expect(found.map((t) => t.thread_id).sort()).toEqual([...made].sort());
+      const byRecency = (a: (typeof found)[0], b: (typeof found)[0]) =>
+        b.updated_at.localeCompare(a.updated_at) || (a.thread_id < b.thread_id ? -1 : 1);
+      expect(found).toEqual([...found].sort(byRecency));
+      const madeAt = made.map((id) => found.find((t) => t.thread_id === id)!.updated_at);
+      expect(madeAt).toEqual([...madeAt].sort());
       const two = [made[3]!, made[7]!];
       const byIds = await client.threads.search({ ids: two, limit: 100 });
       expect(byIds.map((t) => t.thread_id).sort()).toEqual([...two].sort());
