@@ -46,26 +46,28 @@ export function postgresClaims(connect: () => Promise<PostgresSession>): ThreadC
     return session;
   };
 
+  /** Whether `owner` got the thread's lock. */
+  const taken = async (owner: PostgresSession, key: string): Promise<boolean> => {
+    const { rows } = await owner.query("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
+    return Boolean(rows[0]?.taken);
+  };
+
   /**
    * Takes the lock on the current session: the session, and whether it got it. A session the
    * server has just ended (a failover, `pg_terminate_backend`) may not have said so yet: the query
    * sent on it fails ("terminating connection", "Connection terminated unexpectedly") before its
-   * `error` event. When the session then cannot answer at all, the lock is asked of a new one,
-   * once; its locks went with it on the server.
+   * `error` event. So a failed lock is asked once more, once the session has answered one more
+   * query or failed it: by then an ended session has been dropped and the lock goes to a new one
+   * (its locks went with it on the server); a session that still answers is asked again.
    */
-  const lock = async (key: string, again = true): Promise<[PostgresSession, boolean]> => {
+  const lock = async (key: string): Promise<[PostgresSession, boolean]> => {
     const owner = await current();
     try {
-      const { rows } = await owner.query("SELECT pg_try_advisory_lock($1::bigint) AS taken", [key]);
-      return [owner, Boolean(rows[0]?.taken)];
-    } catch (e) {
-      // A session that cannot answer has said so by now: its `error` event has dropped it.
-      const answers = await owner.query("SELECT 1", []).then(
-        () => true,
-        () => false,
-      );
-      if (answers || !again) throw e;
-      return lock(key, false);
+      return [owner, await taken(owner, key)];
+    } catch {
+      await owner.query("SELECT 1", []).catch(() => {});
+      const next = await current();
+      return [next, await taken(next, key)];
     }
   };
 
