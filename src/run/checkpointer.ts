@@ -48,11 +48,17 @@ export interface OpenCheckpointer {
 
 export const DEFAULT_SQLITE_PATH = ".graphspec/state.db";
 
+const tagged = new WeakSet<BaseCheckpointSaver>();
+
 /**
  * LangGraph.js does not copy a run's config into checkpoint metadata; this puts the thread's
  * graph, context and chosen model there, so `threads list` and `resume` without a spec know what a thread ran.
  */
 function tagging(saver: BaseCheckpointSaver): BaseCheckpointSaver {
+  // In place, so once: both wrappers read all they need from each call's config, so one serves
+  // every executor given this object (wrapped again, a refused executor's every call added a layer).
+  if (tagged.has(saver)) return saver;
+  tagged.add(saver);
   guardSecrets(saver, [GRAPH_KEY]); // wrapped first, so the tags added below are masked too
   const put = saver.put.bind(saver);
   saver.put = (config, checkpoint, metadata, versions) => {

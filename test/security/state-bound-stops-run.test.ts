@@ -198,8 +198,11 @@ describe("on a checkpointer of the user's own", () => {
         );
         expect((refused as CheckpointerError).hint).toMatch(/a checkpointer object of its own/);
       }
-      // Nothing of the refused runs ran.
+      // Nothing of the refused runs ran, and the refusals wrapped the object no further.
       expect(stepsRan("t-other")).toBe(0);
+      const wrapped = [saver.put, saver.putWrites];
+      await roomier.run("loop", { threadId: "t-other", context: { chunk: CHUNK } }).catch(() => {});
+      expect([saver.put, saver.putWrites]).toEqual(wrapped);
     } finally {
       for (const exec of [first, same, roomier, otherThread]) await exec.close();
     }
