@@ -50,3 +50,14 @@ export function refusalError(error: RunError): ApiError {
 
 export const notFound = (what: string, id: string, hint?: string): ApiError =>
   new ApiError(404, `${what}-not-found`, `there is no ${what} \`${id}\``, hint ? { hint } : {});
+
+/** A request or run that comes while this server stops: another replica, or this one once back, takes it. */
+export const serverStopping = (): ApiError =>
+  new ApiError(
+    503,
+    "server-stopping",
+    "this server is stopping: it takes no new requests or runs",
+    {
+      hint: "ask again: another replica, or this server once it is back, will answer",
+    },
+  );

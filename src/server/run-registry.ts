@@ -14,7 +14,7 @@ import { CpuTurns, inTurn, withTurns } from "../compile/cpu-turns.js";
 import type { RunEvent } from "../run/events.js";
 import type { Executor, StreamOptions } from "../run/executor-api.js";
 import type { RunError, RunResult } from "../run/result.js";
-import { ApiError, refusalError } from "./api-error.js";
+import { ApiError, refusalError, serverStopping } from "./api-error.js";
 import { clientFailure, clientText } from "./client-text.js";
 import {
   EventLedger,
@@ -208,6 +208,12 @@ export class RunRegistry {
     return [...this.runs.values()].filter((r) => !r.finished);
   }
 
+  /** Once the server stops: no run starts any more (a 503 the client may retry elsewhere). */
+  stop(): void {
+    this.stopping = true;
+  }
+  private stopping = false;
+
   async forgetThread(storedThreadId: string): Promise<void> {
     for (const [id, r] of this.runs)
       if (r.storedThreadId === storedThreadId) {
@@ -266,6 +272,9 @@ export class RunRegistry {
       : read && read.epoch === this.capEpoch
         ? read.recorded
         : await this.store.runningOf(tenant);
+    // Checked after the last await before the run is registered: a run either starts before the
+    // stop's wait looks (and is waited for) or is refused, never started behind it.
+    if (this.stopping) throw serverStopping();
     if (!s.queued && recorded + (this.starting.get(tenant) ?? 0) >= this.maxRunning)
       throw tooManyRunning(this.maxRunning);
     let counted = !s.queued;

@@ -28,6 +28,7 @@ import type { ServerParts } from "./server-parts.js";
 import { memoryStore, type ServerStore } from "./server-store.js";
 import { sqlAssistants } from "./sql-assistant-store.js";
 import { postgresSql, sqliteSql, sqlStore } from "./sql-server-store.js";
+import { stopGate } from "./stop-gate.js";
 import { DEFAULT_TENANT_CAPS } from "./tenant-caps.js";
 import { threadStatusMemo } from "./thread-status-memo.js";
 import { webPageRoutes } from "./web-page.js";
@@ -223,9 +224,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
     : undefined;
   const app = serverApp(parts, o.version ?? "0", page);
+  const gate = stopGate(app.fetch);
   const host = o.host ?? "127.0.0.1";
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port: o.port ?? 0 }, () => resolve(s));
+    const s = serve({ fetch: gate.fetch, hostname: host, port: o.port ?? 0 }, () => resolve(s));
     s.once("error", reject);
   });
   const port = (server.address() as AddressInfo).port;
@@ -234,6 +236,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     port,
     retainedEventBytes: () => runs.eventBytes,
     async close(graceMs = 10_000) {
+      // From now on a request gets a 503 and a run is refused: nothing new reaches the records.
+      gate.stop();
+      runs.stop();
       const closed = new Promise<void>((r) => server.close(() => r()));
       unsubscribe?.();
       events?.close();
@@ -241,16 +246,19 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       // No more queued runs taken here; those still queued wait for another replica.
       await parts.queue?.stop();
-      const inFlight = runs.unfinished();
       const timer = setTimeout(() => {
         // Past the grace period: stopped at a checkpoint; a background run goes back to the
         // queue, to go on from there on another replica (run-registry.ts).
-        for (const r of inFlight) {
+        for (const r of runs.unfinished()) {
           r.handBack = true;
           r.abort.abort();
         }
       }, graceMs);
-      await Promise.all(inFlight.map((r) => r.done));
+      // Runs started by requests that were in the app when the stop came are waited for too.
+      for (let left = runs.unfinished(); left.length; left = runs.unfinished())
+        await Promise.all(left.map((r) => r.done));
+      // Their answers (a `runs.wait`'s values are read after its run) go out before the records close.
+      await gate.settled(graceMs);
       clearTimeout(timer);
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closed;
