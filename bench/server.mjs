@@ -31,6 +31,9 @@
  * rounds: before and after under the same load),
  * --official (memory only: also the official LangGraph dev server, `@langchain/langgraph-cli dev`
  * offline, serving the same spec through `graphspec export langgraph`, in the same rounds),
+ * --no-floor (leave out the floor: the in-process side's own program behind a bare `node:http`
+ * server, bench/floor-server.mjs, measured in the same rounds by default — no server can answer
+ * the SDK for less, so its ratio is the most any server could reach),
  * --prof DIR (the server runs with `--cpu-prof --cpu-prof-dir DIR`: its profile is written there
  * when it stops).
  */
@@ -60,6 +63,7 @@ const { values: opts } = benchOptions(import.meta.url, {
   root: { type: "string" },
   compare: { type: "string" },
   official: { type: "boolean", default: false },
+  "no-floor": { type: "boolean", default: false },
 });
 // Another build of graphspec to measure (all sides), e.g. an older commit's checkout.
 const BUILD = opts.root ? resolve(opts.root) : ROOT;
@@ -112,6 +116,36 @@ async function startServe(checkpointer, build = BUILD) {
       "127.0.0.1",
     ],
     { cwd, stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const kill = () => child.kill("SIGTERM");
+  started.add(kill);
+  const url = await urlOf(child);
+  return {
+    url,
+    pid: child.pid,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+/**
+ * The floor (bench/floor-server.mjs): the in-process side's hand-written program behind a bare
+ * `node:http` server, in a process of its own — what the HTTP transport and the SDK client cost
+ * with no server work at all.
+ */
+async function startFloor(checkpointer) {
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, "bench/floor-server.mjs"),
+      BUILD,
+      SPEC,
+      checkpointer,
+      join(dir, `floor-${checkpointer}.db`),
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
   );
   const kill = () => child.kill("SIGTERM");
   started.add(kill);
@@ -228,6 +262,10 @@ const ownCpu = () => {
  * process and of the server process `pid` (when given) meanwhile.
  */
 async function rate(run, clients, pid) {
+  // The in-process sides may never leave the microtask queue for seconds: a connection the server
+  // closed meanwhile (its 5 s keep-alive) is only seen closed once the event loop turns, and the
+  // SDK does not retry a request sent on it ("other side closed").
+  await new Promise((r) => setTimeout(r, 20));
   let done = 0;
   const own = ownCpu();
   const theirs = pid ? cpuOf(pid) : 0;
@@ -276,6 +314,7 @@ const results = [];
 for (const checkpointer of list(opts.checkpointers)) {
   const serve = await startServe(checkpointer);
   const other = opts.compare ? await startServe(checkpointer, resolve(opts.compare)) : undefined;
+  const floor = !opts["no-floor"] ? await startFloor(checkpointer) : undefined;
   const official = opts.official && checkpointer === "memory" ? await startOfficial() : undefined;
   // A connection the server closed while idle (its 5 s keep-alive; each side idles while the others
   // run) may be reused as it closes: one retry, as the SDK (4 by default) would.
@@ -320,6 +359,7 @@ for (const checkpointer of list(opts.checkpointers)) {
   const servers = {
     server: { calls: sdkSides(sdk(serve)), pid: serve.pid },
     ...(other ? { other: { calls: sdkSides(sdk(other)), pid: other.pid } } : {}),
+    ...(floor ? { floor: { calls: sdkSides(sdk(floor)), pid: floor.pid } } : {}),
     ...(official ? { official: { calls: sdkSides(sdk(official)), pid: undefined } } : {}),
   };
   // Warm-up: every side loads and compiles the graph, opens its database, JITs its paths. A serve
@@ -365,11 +405,15 @@ for (const checkpointer of list(opts.checkpointers)) {
         otherCpu: med("other", "serverCpu"),
         otherClientCpu: med("other", "cpu"),
         official: med("official", "rate"),
+        floor: med("floor", "rate"),
+        floorCpu: med("floor", "serverCpu"),
+        floorClientCpu: med("floor", "cpu"),
       });
     }
   await serve.stop();
   await other?.stop();
   await official?.stop();
+  await floor?.stop();
   await exec.close();
 }
 rmSync(dir, { recursive: true, force: true });
@@ -404,6 +448,19 @@ if (opts.compare) {
   for (const r of results)
     console.log(
       `${who(r)} | ${f1(r.other)} | ${f2(r.other / r.local)} | ${f2(r.localCpu / (r.otherCpu + r.otherClientCpu))} | ${f2(r.otherCpu)} | ${f1(r.server)} | ${f2(r.server / r.local)} | ${f2(r.localCpu / (r.serverCpu + r.clientCpu))} |`,
+    );
+}
+if (!opts["no-floor"]) {
+  console.log(
+    "\nbeside the floor (the in-process side's program behind bare node:http, same rounds):\n",
+  );
+  console.log(
+    "| checkpointer | call | clients | floor runs/s | floor ÷ in-process | its server CPU ms | its SDK client CPU ms | graphspec serve ÷ floor |",
+  );
+  console.log("| --- | --- | --- | --- | --- | --- | --- | --- |");
+  for (const r of results)
+    console.log(
+      `${who(r)} | ${f1(r.floor)} | **${f2(r.floor / r.local)}** | ${f2(r.floorCpu)} | ${f2(r.floorClientCpu)} | ${f2(r.server / r.floor)} |`,
     );
 }
 if (opts.official) {
