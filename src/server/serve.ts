@@ -230,6 +230,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     const s = serve({ fetch: gate.fetch, hostname: host, port: o.port ?? 0 }, () => resolve(s));
     s.once("error", reject);
   });
+  gate.watch(server);
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
@@ -257,7 +258,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       // Runs started by requests that were in the app when the stop came are waited for too.
       for (let left = runs.unfinished(); left.length; left = runs.unfinished())
         await Promise.all(left.map((r) => r.done));
-      // Their answers (a `runs.wait`'s values are read after its run) go out before the records close.
+      // Their answers (a `runs.wait`'s values are read after its run, a stream's last events
+      // follow it) go out before the connections and the records close.
       await gate.settled(graceMs);
       clearTimeout(timer);
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
