@@ -95,13 +95,26 @@ const urlOf = (child) =>
     child.once("exit", (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
   });
 
-/** `graphspec serve` as deployed, in a process of its own; answers its URL and how to stop it. */
-async function startServe(checkpointer, build = BUILD) {
+/** A server in a process of its own (`node ARGS`), once it prints its URL: the URL, pid, a stop. */
+async function startServer(args, cwd) {
+  const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "inherit"] });
+  started.add(() => child.kill("SIGTERM"));
+  const url = await urlOf(child);
+  return {
+    url,
+    pid: child.pid,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+    },
+  };
+}
+
+/** `graphspec serve` as deployed, in a process of its own. */
+function startServe(checkpointer, build = BUILD) {
   const prof =
     opts.prof && build === BUILD ? ["--cpu-prof", "--cpu-prof-dir", resolve(opts.prof)] : [];
-  const cwd = mkdtempSync(join(dir, `${checkpointer}-`));
-  const child = spawn(
-    process.execPath,
+  return startServer(
     [
       ...prof,
       join(build, "bin/graphspec.js"),
@@ -115,19 +128,8 @@ async function startServe(checkpointer, build = BUILD) {
       "--host",
       "127.0.0.1",
     ],
-    { cwd, stdio: ["ignore", "pipe", "inherit"] },
+    mkdtempSync(join(dir, `${checkpointer}-`)),
   );
-  const kill = () => child.kill("SIGTERM");
-  started.add(kill);
-  const url = await urlOf(child);
-  return {
-    url,
-    pid: child.pid,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-    },
-  };
 }
 
 /**
@@ -135,9 +137,8 @@ async function startServe(checkpointer, build = BUILD) {
  * `node:http` server, in a process of its own — what the HTTP transport and the SDK client cost
  * with no server work at all.
  */
-async function startFloor(checkpointer) {
-  const child = spawn(
-    process.execPath,
+function startFloor(checkpointer) {
+  return startServer(
     [
       join(ROOT, "bench/floor-server.mjs"),
       BUILD,
@@ -145,19 +146,8 @@ async function startFloor(checkpointer) {
       checkpointer,
       join(dir, `floor-${checkpointer}.db`),
     ],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    dir,
   );
-  const kill = () => child.kill("SIGTERM");
-  started.add(kill);
-  const url = await urlOf(child);
-  return {
-    url,
-    pid: child.pid,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-    },
-  };
 }
 
 const freePort = () =>

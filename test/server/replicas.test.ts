@@ -5,16 +5,16 @@
  * hands a run in flight back to the queue, and the other replica finishes it from its checkpoint;
  * a replica killed with SIGKILL is found dead by its stale heartbeat, and its runs are released.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, serverUrl } from "../support/postgres.js";
+import { spawnServe } from "../support/serve-process.js";
 import { collect } from "./harness.js";
 
-const BIN = join(import.meta.dirname, "../../bin/graphspec.js");
 const GRAPHS = join(import.meta.dirname, "../fixtures/server-replicas/graphs");
 const KEY = "replica-test-key-0123456789";
 
@@ -34,11 +34,8 @@ const replicas: Replica[] = [];
  * DATABASE_URL set, serve keeps checkpoints and records in PostgreSQL by default.
  */
 async function startReplica(...extra: string[]): Promise<Replica> {
-  const proc = spawn(
-    process.execPath,
+  const { proc, url, exited } = await spawnServe(
     [
-      BIN,
-      "serve",
       GRAPHS,
       "--port",
       "0",
@@ -50,26 +47,8 @@ async function startReplica(...extra: string[]): Promise<Replica> {
       "300",
       ...extra,
     ],
-    {
-      cwd: dir,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+    { cwd: dir, env: { ...process.env, DATABASE_URL: databaseUrl } },
   );
-  const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
-  let err = "";
-  proc.stderr!.on("data", (d) => {
-    err += d;
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    proc.stdout!.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/\S+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    exited.then((code) => reject(new Error(`serve exited (${code}): ${err}`)));
-  });
   const r: Replica = {
     proc,
     url,

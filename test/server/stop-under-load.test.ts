@@ -5,42 +5,21 @@
  * client can retry elsewhere, not started after the records were closed; a streamed run's last
  * events reach its client before the connections close.
  */
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, describe, expect, it } from "vitest";
+import { spawnServe } from "../support/serve-process.js";
 
-const BIN = join(import.meta.dirname, "..", "..", "bin", "graphspec.js");
 const GRAPHS = join(import.meta.dirname, "..", "fixtures", "server", "graphs");
 const dir = mkdtempSync(join(tmpdir(), "graphspec-stop-load-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `graphspec serve` on SQLite in `dir`; its URL, stderr so far, and its exit. */
-async function serve() {
-  const proc = spawn(
-    process.execPath,
-    [BIN, "serve", GRAPHS, "--no-auth", "--checkpointer", "sqlite", "--port", "0"],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let err = "";
-  proc.stderr!.on("data", (d) => {
-    err += d;
-  });
-  const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    proc.stdout!.on("data", (d) => {
-      out += d;
-      const m = /http:\/\/\S+/.exec(out);
-      if (m) resolve(m[0]);
-    });
-    exited.then((code) => reject(new Error(`serve exited (${code}): ${err}`)));
-  });
-  return { proc, url, exited, stderr: () => err };
-}
+/** `graphspec serve` on SQLite in `dir`. */
+const serve = () =>
+  spawnServe([GRAPHS, "--no-auth", "--checkpointer", "sqlite", "--port", "0"], { cwd: dir });
 
 describe("serve stopped under load", () => {
   it("records every run it started, and refuses the ones asked for while it stops", async () => {
