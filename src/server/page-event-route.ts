@@ -84,6 +84,7 @@ export function pageEventRoute(
         tenancy,
         send: (event, data, id) =>
           write(stream.writeSSE({ event, id, data: JSON.stringify(data) })),
+        end: () => stream.abort(),
       });
       const heartbeat = setInterval(() => write(stream.write(": \n\n")), heartbeatMs);
       try {

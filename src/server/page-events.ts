@@ -16,6 +16,8 @@ export interface PageSubscriber {
   /** Whose threads it may hear of. */
   tenancy: Tenancy;
   send(event: "graphs" | "thread", data: Record<string, unknown>, id: string): void;
+  /** The server stops: the stream ends (its page reconnects, and learns the server is gone). */
+  end(): void;
 }
 
 /**
@@ -75,8 +77,11 @@ export class PageEvents {
     }
   }
 
+  /** Ends every open stream: a stop waits for the answers under way, and these never end. */
   close(): void {
     for (const h of this.held.values()) clearTimeout(h.timer);
     this.held.clear();
+    for (const s of [...this.subscribers]) s.end();
+    this.subscribers.clear();
   }
 }

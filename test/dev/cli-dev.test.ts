@@ -45,4 +45,28 @@ describe("graphspec dev", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   }, 90_000);
+
+  it("stops on SIGTERM at once with a page's event stream open: the stream ends, the grace is not waited out", async () => {
+    p.write("graphs/marking.yaml", markingSpec("v1"));
+    // A grace longer than the test's own timeout: waiting it out fails the test.
+    const dev = spawn(process.execPath, [BIN, "dev", "--port", "0", "--grace", "120000"], {
+      cwd: p.root,
+    });
+    child = dev;
+    let out = "";
+    dev.stdout?.on("data", (b) => {
+      out += b;
+    });
+    const exited = new Promise<number | null>((r) => dev.once("exit", (code) => r(code)));
+    await until(() => /http:\/\/127\.0\.0\.1:\d+/.test(out));
+    const url = /http:\/\/127\.0\.0\.1:\d+/.exec(out)![0];
+    const res = await fetch(`${url}/ui/events`);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("event: hello");
+    dev.kill("SIGTERM");
+    // The page's stream is ended by the stop (a page reconnects, and is told the server is gone).
+    for (let r = await reader.read(); !r.done; r = await reader.read());
+    expect(await exited).toBe(0);
+  }, 60_000);
 });
