@@ -247,6 +247,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       // No more queued runs taken here; those still queued wait for another replica.
       await parts.queue?.stop();
+      const deadline = Date.now() + graceMs;
       const timer = setTimeout(() => {
         // Past the grace period: stopped at a checkpoint; a background run goes back to the
         // queue, to go on from there on another replica (run-registry.ts).
@@ -259,8 +260,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       for (let left = runs.unfinished(); left.length; left = runs.unfinished())
         await Promise.all(left.map((r) => r.done));
       // Their answers (a `runs.wait`'s values are read after its run, a stream's last events
-      // follow it) go out before the connections and the records close.
-      await gate.settled(graceMs);
+      // follow it) go out before the connections and the records close: waited for within the
+      // grace (a follower of another replica's run would hold it), or a second past it.
+      await gate.settled(Math.max(deadline - Date.now(), 1000));
       clearTimeout(timer);
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closed;
