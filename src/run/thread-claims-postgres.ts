@@ -78,9 +78,9 @@ export function postgresClaims(connect: () => Promise<PostgresSession>): ThreadC
       const key = lockKey(threadId);
       let owner: PostgresSession;
       try {
-        let taken: boolean;
-        [owner, taken] = await lock(key);
-        if (!taken) {
+        let got: boolean;
+        [owner, got] = await lock(key);
+        if (!got) {
           held.delete(threadId);
           return { busy: true };
         }

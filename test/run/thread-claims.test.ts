@@ -102,12 +102,25 @@ const starts = (id: string) => {
 };
 const open = (id: string) => writeFileSync(join(gates, id), "");
 
+/** A plain `pg` client, connected: another replica's, or a database administrator's. */
+async function pgClient(connectionString: string) {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  return client;
+}
+
 /**
- * The advisory locks held on the test's own database: pg_locks lists the whole server's, and the
- * suite's other files share the server — their sessions are not this test's to end.
+ * Ends the sessions holding advisory locks on `admin`'s database, as an administrator (or a
+ * failover) would, and says of each whether it ended. Of that database only: pg_locks lists the
+ * whole server's, and the suite's other files share the server.
  */
-const THIS_DATABASE_ADVISORY =
-  "locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+async function endLockHolders(admin: { query(sql: string): Promise<{ rows: unknown[] }> }) {
+  const { rows } = await admin.query(
+    "SELECT pg_terminate_backend(pid) AS ended FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+  );
+  return rows;
+}
 
 /**
  * Waits for what the test cannot be told about, checking every 20 ms (at most 60 s) — and fails at
@@ -671,9 +684,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
 
   it("a replica holding the thread's advisory lock makes the run refused; released, the run proceeds", async () => {
     const databaseUrl = await freshDatabase("claims_replica");
-    const { default: pg } = await import("pg");
-    const replica = new pg.Client({ connectionString: databaseUrl });
-    await replica.connect();
+    const replica = await pgClient(databaseUrl);
     const exec = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     try {
       const id = "pg-replica";
@@ -706,9 +717,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
 
   it("the claim session killed by the server: its locks are gone, and the next claim opens another session", async () => {
     const databaseUrl = await freshDatabase("claims_session");
-    const { default: pg } = await import("pg");
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
+    const admin = await pgClient(databaseUrl);
     const exec = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     const other = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     try {
@@ -718,10 +727,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
       const running = exec.run("work", { threadId: id, input: { id } });
       await until("the run to enter its node", () => starts(id) === 1, running);
       // The session holding the advisory lock, ended as an administrator (or a failover) would.
-      const { rows } = await admin.query(
-        `SELECT pg_terminate_backend(pid) AS ended FROM pg_locks WHERE ${THIS_DATABASE_ADVISORY}`,
-      );
-      expect(rows).toEqual([{ ended: true }]);
+      expect(await endLockHolders(admin)).toEqual([{ ended: true }]);
       open(id);
       await running;
       // The lock went with the session; the broken session is not used again.
@@ -749,9 +755,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
     // starts right then was failed with "Connection terminated unexpectedly". Five times over, for
     // the orders in which the end and the query can meet.
     const databaseUrl = await freshDatabase("claims_race");
-    const { default: pg } = await import("pg");
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
+    const admin = await pgClient(databaseUrl);
     const exec = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     try {
       await exec.threads();
@@ -761,10 +765,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
         await until("the run to enter its node", () => starts(id) === 1, running);
         const next = `pg-race-next-${round}`;
         open(next);
-        const { rows } = await admin.query(
-          `SELECT pg_terminate_backend(pid) AS ended FROM pg_locks WHERE ${THIS_DATABASE_ADVISORY}`,
-        );
-        expect(rows).toEqual([{ ended: true }]);
+        expect(await endLockHolders(admin)).toEqual([{ ended: true }]);
         const started = exec.run("work", { threadId: next, input: { id: next } });
         open(id);
         expect((await running).status).toBe("completed");
@@ -778,9 +779,7 @@ describe.skipIf(!serverUrl())("PostgreSQL: advisory locks every replica sees", (
 
   it("a claim session that cannot be opened fails that run only; the next claim opens one", async () => {
     const databaseUrl = await freshDatabase("claims_connect");
-    const { default: pg } = await import("pg");
-    const admin = new pg.Client({ connectionString: serverUrl() });
-    await admin.connect();
+    const admin = await pgClient(serverUrl());
     const exec = createExecutor({ dir: graphs, checkpointer: "postgres", databaseUrl });
     try {
       // The store's tables and pool are up; the claim session is opened at the first claim.
