@@ -88,6 +88,22 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the threads view", () => {
       .toEqual({ n: 12, path: ["one", "two", "three"] });
   });
 
+  it("a thread that could not be read says why and can be read again", async () => {
+    const { thread_id: id } = await client.threads.create();
+    await client.runs.wait(id, "three-steps", { input: {} });
+    // The server out of reach for the first read of the thread's state, then back.
+    const stateRead = (url: URL) => url.pathname === `/threads/${id}/state`;
+    await page.route(stateRead, (route) => route.abort("connectionrefused"), { times: 1 });
+    await page.goto(`${server.url}/#/threads/${id}`);
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("button", { name: "Delete thread" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByRole("button", { name: "Delete thread" }).waitFor();
+    expect(await page.getByRole("region", { name: "State" }).innerText()).toContain("three");
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await page.unrouteAll();
+  });
+
   it("Delete thread asks first; a busy thread is not deleted and the dialog says why", async () => {
     const { thread_id: id } = await client.threads.create();
     const run = await client.runs.create(id, "gated", { input: {} });

@@ -8,7 +8,7 @@ import type { Command } from "@langchain/langgraph-sdk";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
-import { hrefOf } from "../route.js";
+import { hrefOf, parseRoute } from "../route.js";
 import { conversationOf } from "./conversation.js";
 import { RUNS_LISTED, reopenedProgress } from "./reopen-thread.js";
 import { noRunOptions, type RunChoices, type RunOptions, runPayload } from "./run-options.js";
@@ -132,9 +132,16 @@ export function useRun(
     busy: false,
   });
   const alive = useRef(true);
+  /**
+   * Leaving the view closes the streams of the runs it started or followed up, as it closes a
+   * joined one (below): the runs go on at the server, and the tab does not hold a connection for
+   * each — a browser has six to a server, and the page's own reads wait behind them.
+   */
+  const leaving = useRef(new AbortController());
   useEffect(
     () => () => {
       alive.current = false;
+      leaving.current.abort();
     },
     [],
   );
@@ -142,9 +149,17 @@ export function useRun(
     if (alive.current) setState(f);
   };
 
-  /** Puts the thread in the URL without a new history entry or a re-route: a reload shows it. */
-  const remember = (thread: string) =>
+  /**
+   * Puts the thread in the URL without a new history entry or a re-route: a reload shows it. Only
+   * while the URL is still this view's: a run's first event can come after the person went
+   * elsewhere and before the page handled the `hashchange` (a busy tab) — replacing the URL then
+   * sent the page back here when it read the hash.
+   */
+  const remember = (thread: string) => {
+    const here = parseRoute(location.hash);
+    if (!alive.current || here.view !== "run" || here.graph !== graph) return;
     history.replaceState(null, "", hrefOf({ view: "run", graph, thread }));
+  };
 
   /** Shows a run's events as they come (a run started here, or one joined), then how it ended. */
   const show = useCallback(
@@ -229,6 +244,7 @@ export function useRun(
           ...runPayload(runOptions.current.options, runOptions.current.choices, chosen.current),
           streamMode: [...RUN_STREAM_MODES],
           streamSubgraphs: true,
+          signal: leaving.current.signal,
         }),
       );
     },
@@ -331,7 +347,7 @@ export function useRun(
     if (!initialThread) return;
     let stopped = false;
     // Leaving the view (or the thread) closes the joined stream; the run itself goes on.
-    const leaving = new AbortController();
+    const left = new AbortController();
     (async () => {
       try {
         const runs = await client.runs.list(initialThread, { limit: RUNS_LISTED });
@@ -348,7 +364,7 @@ export function useRun(
           if (stopped) return;
           const stream = client.runs.joinStream(initialThread, going.run_id, {
             streamMode: [...RUN_STREAM_MODES],
-            signal: leaving.signal,
+            signal: left.signal,
           });
           await show(initialThread, "resume", stream, now.next ?? []);
           return;
@@ -370,7 +386,7 @@ export function useRun(
           threadState,
           interrupts.length ? interrupts.map((i) => i.node) : pausedBefore,
           runs,
-          leaving.signal,
+          left.signal,
         );
         if (stopped) return;
         set((s) => ({ ...s, interrupts, pausedBefore, failedAt, progress }));
@@ -388,7 +404,7 @@ export function useRun(
     })();
     return () => {
       stopped = true;
-      leaving.abort();
+      left.abort();
     };
   }, [initialThread]);
 

@@ -178,7 +178,15 @@ export function ThreadPage(props: { id: string }) {
         </code>
       </h2>
       {error ? <p role="alert">{error}</p> : null}
-      {!data ? (
+      {!data && error ? (
+        // A read that failed (the server restarting, the network): nothing else calls it again
+        // unless the thread changes, and the actions below need the thread read.
+        <p class="actions">
+          <button type="button" onClick={reload}>
+            Try again
+          </button>
+        </p>
+      ) : !data ? (
         <p>Loading the thread…</p>
       ) : (
         <>
