@@ -291,6 +291,8 @@ export const RunCreate = z.looseObject({
   multitask_strategy: z.enum(["reject", "interrupt", "rollback", "enqueue"]).nullable().optional(),
   if_not_exists: z.enum(["create", "reject"]).nullable().optional(),
   on_completion: z.enum(["delete", "keep"]).nullable().optional(),
+  /** `cancel`: the run is cancelled when the client leaves before it ends (stream, wait). */
+  on_disconnect: z.enum(["cancel", "continue"]).nullable().optional(),
   ...checkpointFields,
 });
 export type RunCreate = z.infer<typeof RunCreate>;

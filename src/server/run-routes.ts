@@ -38,6 +38,8 @@ interface RunView {
   live: LiveRun | undefined;
   /** Deletes a stateless run's thread (called once its values are read). */
   forget?: (() => Promise<void>) | undefined;
+  /** The client asked for the run to be cancelled if it leaves first (`on_disconnect: "cancel"`). */
+  cancelOnDisconnect?: boolean;
 }
 
 export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
@@ -206,7 +208,38 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       "Content-Location",
       `/threads/${encodeURIComponent(client)}/runs/${run.record.run_id}`,
     );
-    return { record: run.record, storedThreadId: stored, live: run, forget };
+    return {
+      record: run.record,
+      storedThreadId: stored,
+      live: run,
+      forget,
+      cancelOnDisconnect: body.on_disconnect === "cancel",
+    };
+  }
+
+  /** Stops a run: here, or — driven by another replica — through its record (run-queue.ts). */
+  async function cancel(run: RunView): Promise<void> {
+    if (run.live) run.live.abort.abort();
+    else await p.store.requestCancel(run.record.run_id);
+  }
+
+  /**
+   * With `on_disconnect: "cancel"` (the SDK's `useStream` sends it unless its stream is
+   * resumable), a client that leaves before the run has ended cancels it, as on LangGraph's
+   * server: its Stop button stops the run, and the thread is free for the next.
+   */
+  function cancelWhenLeft(run: RunView, left: AbortSignal): void {
+    if (!run.cancelOnDisconnect) return;
+    left.addEventListener(
+      "abort",
+      () => {
+        if (run.live?.finished) return;
+        cancel(run).catch(() => {
+          // A record store gone (the server stopping): the run ends with the server.
+        });
+      },
+      { once: true },
+    );
   }
 
   /**
@@ -313,8 +346,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   const sse = (c: C, run: RunView, from: number) =>
     streamSSE(c, async (stream) => {
       const gone = new AbortController();
-      // The client left: stop following; the run goes on and can be joined.
+      // The client left: stop following; the run goes on and can be joined — unless it was to be
+      // cancelled then.
       stream.onAbort(() => gone.abort());
+      cancelWhenLeft(run, gone.signal);
       if (!run.live) {
         const stored = await p.store.getRun(run.record.run_id);
         let i = 0;
@@ -364,6 +399,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     api.post(`${prefix}/runs/stream`, async (c) => sse(c, await start(c, threadOf(c)), 0));
     api.post(`${prefix}/runs/wait`, async (c) => {
       const run = await start(c, threadOf(c), false, true);
+      cancelWhenLeft(run, c.req.raw.signal);
       try {
         return c.json(await finalValues(run));
       } finally {
@@ -391,7 +427,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     c.json(await finalValues(await runOf(c), c.req.raw.signal)),
   );
   api.get("/threads/:thread_id/runs/:run_id/stream", async (c) => {
-    const run = await runOf(c);
+    // `joinStream(…, { cancelOnDisconnect })`: leaving cancels the run, so the caller must be
+    // one who may cancel it (the Auth handler's `update`), not only follow it.
+    const cancelOnDisconnect = truthy(c.req.query("cancel_on_disconnect"));
+    const run = { ...(await runOf(c, cancelOnDisconnect ? "update" : "read")), cancelOnDisconnect };
     const last = Number(c.req.header("last-event-id"));
     const from = Number.isInteger(last) && last >= 0 ? last + 1 : 0;
     // Events past the retention bounds are gone (event-retention.ts): said now, not mid-stream.
@@ -400,11 +439,8 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   });
   api.post("/threads/:thread_id/runs/:run_id/cancel", async (c) => {
     const run = await runOf(c, "update");
-    // Driven by another replica: its worker sees the request and stops it (run-queue.ts).
-    if (run.live) run.live.abort.abort();
-    else await p.store.requestCancel(run.record.run_id);
-    if (c.req.query("wait") === "1" || c.req.query("wait") === "true")
-      await finalValues(run, c.req.raw.signal);
+    await cancel(run);
+    if (truthy(c.req.query("wait"))) await finalValues(run, c.req.raw.signal);
     return c.body(null, 202);
   });
   api.delete("/threads/:thread_id/runs/:run_id", async (c) => {
@@ -417,3 +453,6 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
   });
   return api;
 }
+
+/** A query flag as the SDK sends it ("1"/"0"), or as a person types it ("true"). */
+const truthy = (v: string | undefined) => v === "1" || v === "true";
