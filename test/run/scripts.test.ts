@@ -167,6 +167,37 @@ describe("a script's turns belong to the thread's runs", () => {
     expect((await built.invoke(null, at("one").config)).answers).toEqual(["A", "B", "C"]);
   });
 
+  it("a turn taken again answers with a message id of its own, as a provider's call would", async () => {
+    graph(
+      "chat",
+      `state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:chat" }
+nodes:
+  answer: { kind: llm, system: Answer briefly. }
+edges:
+  - { from: START, to: answer }
+  - { from: answer, to: END }
+`,
+    );
+    const built = await compile(join(dir, "chat.yaml"), {
+      scripts: { chat: ["Hello."] },
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "ids" } };
+    await built.invoke({ messages: [{ role: "user", content: "Hi" }] }, config);
+    const history: StateSnapshot[] = [];
+    for await (const s of built.getStateHistory(config)) history.push(s);
+    const before = history.find((s) => s.next.includes("answer"))!;
+    const first = (await built.getState(config)).values.messages.at(-1);
+    const again = (await built.invoke(null, before.config)).messages.at(-1);
+    // The same turn (a run from a checkpoint takes it again), a new answer: two branches of the
+    // thread never hold one message id (the SDK's branching finds a message's checkpoint by it).
+    expect(again.text).toBe(first.text);
+    expect(again.id).not.toBe(first.id);
+  });
+
   it("a fork before a step a pause cut in the middle takes that step's turns again", async () => {
     // ticket-agent's agent asks its model twice, then pauses for approval inside the same step.
     const turns = [

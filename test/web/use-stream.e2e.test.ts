@@ -16,8 +16,11 @@
  *   resumable, so the run is cancelled at the server and the thread takes the next message.
  * - `reconnectOnMount`: a page loaded again while its run goes on joins the run (the run was sent
  *   resumable, so leaving did not cancel it) and ends with it.
+ * - Branching as agent-chat-ui does it (`fetchStateHistory`): a question edited and an answer
+ *   regenerated from the checkpoint before each (`getMessagesMetadata(…).firstSeenState
+ *   .parent_checkpoint`), then the branches switched between (`branchOptions`, `setBranch`).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -37,10 +40,24 @@ import {
 
 const ROOT = join(import.meta.dirname, "../..");
 const USER = "u-7";
+/** A plain chat: one model answering the conversation. */
+const CHAT = `version: 1
+name: chat
+state:
+  messages: { type: messages }
+models:
+  default: { model: "scripted:chat" }
+nodes:
+  answer: { kind: llm, system: Answer briefly. }
+edges:
+  - { from: START, to: answer }
+  - { from: answer, to: END }
+`;
 
 let dir: string;
 let agents: RunningServer;
 let gated: RunningServer;
+let chats: RunningServer;
 let browser: Browser;
 let appServer: Server;
 let appOrigin: string;
@@ -93,6 +110,11 @@ beforeAll(async () => {
     ],
   });
   gated = await serverOver(SERVER_GRAPHS, "gated");
+  mkdirSync(join(dir, "chat"));
+  writeFileSync(join(dir, "chat/chat.yaml"), CHAT);
+  chats = await serverOver(join(dir, "chat"), "chat", {
+    chat: [{ text: "First answer." }, { text: "Second answer." }],
+  });
   browser = await launchBrowser();
 }, 60_000);
 // A test that failed with its run at the gate does not leave it there for the next one.
@@ -103,6 +125,7 @@ afterAll(async () => {
   await browser?.close();
   await agents?.close(1000);
   await gated?.close(1000);
+  await chats?.close(1000);
   appServer?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -245,6 +268,60 @@ describe.skipIf(PAGE_TESTS_SKIPPED)(
       expect(ended.error).toBeUndefined();
       expect(ended.values).toEqual({ done: true });
       expect((await client.runs.get(threadId!, run!.run_id)).status).toBe("success");
+      await s.close();
+    });
+
+    it("edits a message and regenerates an answer as new branches, and switches between them", async () => {
+      const s = await openApp(chats, "chat", { history: "1" });
+      const { page } = s;
+      const said = async () => (await seen(page)).messages.map((m) => [m.type, m.content]);
+      /** Submits from the checkpoint before `messages[i]` first appeared, as agent-chat-ui does. */
+      const fromBefore = (i: number, input: string) =>
+        page.evaluate(`(async () => {
+          const meta = window.lg.getMessagesMetadata(window.lg.messages[${i}]);
+          await window.lg.submit(${input}, { checkpoint: meta.firstSeenState.parent_checkpoint });
+        })()`);
+      const branches = (i: number) =>
+        page.evaluate(
+          `window.lg.getMessagesMetadata(window.lg.messages[${i}])?.branchOptions?.length ?? 0`,
+        );
+
+      await page.evaluate(`window.lg.submit({ messages: [{ type: "human", content: "Hi" }] })`);
+      await settled(page);
+      expect(await said()).toEqual([
+        ["human", "Hi"],
+        ["ai", "First answer."],
+      ]);
+
+      // "Edit": the question asked again differently, from before it — a second branch.
+      await fromBefore(0, `{ messages: [{ type: "human", content: "Hello" }] }`);
+      expect((await settled(page)).error).toBeUndefined();
+      expect(await said()).toEqual([
+        ["human", "Hello"],
+        ["ai", "First answer."],
+      ]);
+      await expect.poll(() => branches(0)).toBe(2);
+
+      // "Regenerate": the answer run again from before it (a scripted model answers a run from a
+      // checkpoint as it answered there first: scripts keep their place with the checkpoint).
+      await fromBefore(1, "undefined");
+      expect((await settled(page)).error).toBeUndefined();
+      await expect.poll(() => branches(1)).toBe(2);
+      expect(await said()).toEqual([
+        ["human", "Hello"],
+        ["ai", "First answer."],
+      ]);
+
+      // The branch switcher: back to the first question.
+      await page.evaluate(`(() => {
+        const meta = window.lg.getMessagesMetadata(window.lg.messages[0]);
+        window.lg.setBranch(meta.branchOptions.find((b) => b !== meta.branch));
+      })()`);
+      await expect.poll(said).toEqual([
+        ["human", "Hi"],
+        ["ai", "First answer."],
+      ]);
+      s.expectClean();
       await s.close();
     });
   },

@@ -33,8 +33,6 @@ const failure = (message: string, hint?: string) =>
 export class ScriptedChatModel extends FakeBuiltModel {
   /** The queue for calls outside any run of a graph. */
   private own!: ScriptQueue;
-  /** Makes message ids unique across compiles (a resumed thread keeps the earlier answers). */
-  private readonly idPrefix = randomUUID().slice(0, 8);
 
   /** A model with a queue of its own: for tests that build graphs by hand. */
   static create(name: string, turns: readonly (ScriptedTurn | string)[]): ScriptedChatModel {
@@ -110,7 +108,11 @@ export class ScriptedChatModel extends FakeBuiltModel {
     };
     return new AIMessage({
       content,
-      id: `scripted-${q.name}-${this.idPrefix}-${call}`,
+      // Every answer its own id, as a provider gives each call: a run from a checkpoint takes the
+      // same turn again (scripts keep their place with the checkpoint), and two branches of a
+      // thread holding one id sent the SDK's branching (useStream's getMessagesMetadata, which finds
+      // a message's checkpoint by its id) to the other branch.
+      id: `scripted-${q.name}-${randomUUID().slice(0, 8)}-${call}`,
       tool_calls: toolCalls,
       usage_metadata: { ...usage, total_tokens: usage.input_tokens + usage.output_tokens },
       // Which turn answered: a structured-output call reads the turn back through it.
