@@ -112,13 +112,18 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         client,
         'create it with `threads.create()`, or pass if_not_exists: "create"',
       );
-    if (!existing)
-      await p.store.ensureThread(stored, { graph_id: graph.name, ...(asked.metadata ?? {}) });
-    // A thread made by `threads.create` learns its graph once a run of it has started on it, as
-    // on LangGraph's server: a thread list can then say which graph each thread ran.
+    // The graph and assistant of its latest run, in the thread's metadata, as on LangGraph's
+    // server: a thread list says which graph each thread ran, and finds a graph's or an
+    // assistant's threads (agent-chat-ui searches `metadata.assistant_id` for an assistant given
+    // by id, `graph_id` for one given by graph name).
+    const ranBy = { graph_id: graph.name, assistant_id: graph.assistantId };
+    if (!existing) await p.store.ensureThread(stored, { ...ranBy, ...(asked.metadata ?? {}) });
+    // Written once a run has started on it; not again while the same assistant runs it (a run
+    // writes no record it needs not).
     const learnsGraph = async () => {
-      if (existing && existing.metadata.graph_id === undefined)
-        await p.store.patchThread(stored, { graph_id: graph.name });
+      const known = existing?.metadata;
+      if (known && (known.graph_id !== graph.name || known.assistant_id !== graph.assistantId))
+        await p.store.patchThread(stored, ranBy);
     };
     const started = ranGraph !== undefined;
     // From a checkpoint (time travel): one of this thread's own, checked before the run is

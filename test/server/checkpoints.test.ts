@@ -5,6 +5,7 @@
  * `checkpointId` replays from it (input null) or answers its interrupt (`command.resume`); an
  * unknown checkpoint is a 404 naming it; deleting a busy thread is a 409 that deletes nothing.
  */
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, type Harness, startHarness } from "./harness.js";
 
@@ -214,19 +215,35 @@ async function until(ok: () => boolean): Promise<void> {
 }
 
 describe("threads as the page lists them", () => {
-  it("a thread made by threads.create learns its graph (metadata.graph_id) at its first run", async () => {
+  it("a thread's metadata names the graph and assistant of its latest run, as on LangGraph's server", async () => {
     const client = h.client();
     const { thread_id: id } = await client.threads.create({ metadata: { owner: "ann" } });
     expect((await client.threads.get(id)).metadata).toEqual({ owner: "ann" });
+    const [own] = await client.assistants.search({ graphId: "three-steps" });
     await client.runs.wait(id, "three-steps", { input: {} });
     expect((await client.threads.get(id)).metadata).toEqual({
       owner: "ann",
       graph_id: "three-steps",
+      assistant_id: own!.assistant_id,
     });
-    const found = await client.threads.search({
-      metadata: { graph_id: "three-steps" },
-      limit: 100,
+    // Found by graph, or by assistant id (agent-chat-ui's thread list for an assistant given by id).
+    for (const metadata of [{ graph_id: "three-steps" }, { assistant_id: own!.assistant_id }]) {
+      const found = await client.threads.search({ metadata, limit: 100 });
+      expect(found.map((t) => t.thread_id)).toContain(id);
+    }
+    // A saved assistant's run on it: the thread is that assistant's now.
+    const saved = await client.assistants.create({ graphId: "three-steps", name: "saved" });
+    await client.runs.wait(id, saved.assistant_id, { input: {} });
+    expect((await client.threads.get(id)).metadata).toMatchObject({
+      graph_id: "three-steps",
+      assistant_id: saved.assistant_id,
     });
-    expect(found.map((t) => t.thread_id)).toContain(id);
+    // A thread a run makes (`if_not_exists: "create"`) starts with both.
+    const made = randomUUID();
+    await client.runs.wait(made, "three-steps", { input: {}, ifNotExists: "create" });
+    expect((await client.threads.get(made)).metadata).toEqual({
+      graph_id: "three-steps",
+      assistant_id: own!.assistant_id,
+    });
   });
 });
