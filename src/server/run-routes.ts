@@ -80,7 +80,10 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
           hint: "use `reject` (the default): wait for the thread's run, or cancel it, then start the next",
         },
       );
-    if (body.command?.update !== undefined || body.command?.goto !== undefined)
+    // LangGraph's own `Command.toJSON()` (RemoteGraph sends it) writes `goto: []` for a resume:
+    // an empty goto and a null update are no goto and no update.
+    const goto = body.command?.goto;
+    if (body.command?.update != null || (goto != null && !(Array.isArray(goto) && !goto.length)))
       throw new ApiError(422, "unsupported", "command.update and command.goto are not supported", {
         field: "command",
         hint: "answer an interrupt with command.resume; change state with threads.updateState",
