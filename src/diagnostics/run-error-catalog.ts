@@ -27,6 +27,11 @@ export const RUN_ERRORS = {
     summary:
       "The run's input or context, or the resume value, is larger than the executor's `maxInputBytes` / `maxResumeBytes`; nothing was run or stored.",
   },
+  "invalid-command": {
+    phase: "input",
+    summary:
+      "A resume's `goto` names a node the graph does not have, or its `update` a channel its state does not have; nothing was run or stored.",
+  },
   "nothing-to-resume": {
     phase: "input",
     summary: "A resume named a thread that does not exist or whose run has completed.",

@@ -126,11 +126,22 @@ export interface ResumeOptions extends RunLimits, RunChoiceOptions {
   context?: Record<string, unknown>;
   /** The tools the resumed run's models may call (see RunOptions); default: the thread's list. */
   allowedTools?: string[];
+  /**
+   * LangGraph's `Command({ goto })` with the resume (or alone): these nodes run next, besides what
+   * was pending. Each must be a node of the graph.
+   */
+  goto?: string | string[];
+  /** LangGraph's `Command({ update })`: written to these channels (through their reducers) first. */
+  update?: Record<string, unknown>;
 }
 
 export interface StreamOptions extends RunOptions {
   /** With `threadId`: the answer to the pending interrupt (`null` is an answer too). */
   resume?: unknown;
+  /** With `threadId`: LangGraph's `Command({ goto })`, as in ResumeOptions. */
+  goto?: string | string[];
+  /** With `threadId`: LangGraph's `Command({ update })`, as in ResumeOptions. */
+  update?: Record<string, unknown>;
   /** With `threadId` and no `resume`: go on from the last checkpoint (a stopped run). */
   continue?: boolean;
   /**

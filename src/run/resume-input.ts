@@ -6,6 +6,7 @@
  */
 import { Command } from "@langchain/langgraph";
 import { atCheckpoint } from "./checkpoint-at.js";
+import { commandParts } from "./command-input.js";
 import type { Execute } from "./execute-run.js";
 import type { ResumeOptions } from "./executor-api.js";
 import { graphChanged } from "./graph-changed.js";
@@ -63,8 +64,14 @@ export function resumeInputOf(parts: ResumeParts): ResumeInput {
       const result = await inspect();
       return { ...result, status: "failed", error: changed } satisfies RunResult;
     }
+    const command = commandParts(opts, loaded);
+    if ("error" in command) {
+      const result = await inspect();
+      return { ...result, status: "failed", error: command.error } satisfies RunResult;
+    }
     const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
-    if (!before.config?.configurable?.checkpoint_id || !pending) {
+    // A goto runs its nodes on a thread that has nothing pending too, as LangGraph's Command does.
+    if (!before.config?.configurable?.checkpoint_id || (!pending && !command.goto)) {
       const result = await inspect();
       return {
         ...result,
@@ -79,13 +86,17 @@ export function resumeInputOf(parts: ResumeParts): ResumeInput {
         },
       } satisfies RunResult;
     }
-    if (opts.value === undefined) return null;
+    const withCommand = command.goto || command.update ? command : undefined;
+    if (opts.value === undefined) return withCommand ? new Command(withCommand) : null;
     // LangGraph reads `resume: null` as no answer at all; null is an answer: give it by interrupt id.
     const ids = before.tasks.flatMap((t) => (t.interrupts ?? []).map((i) => i.id));
     if (opts.value === null && ids.length && ids.every((id) => typeof id === "string")) {
-      return new Command({ resume: Object.fromEntries(ids.map((id) => [id, null])) });
+      return new Command({
+        ...withCommand,
+        resume: Object.fromEntries(ids.map((id) => [id, null])),
+      });
     }
-    return new Command({ resume: opts.value });
+    return new Command({ ...withCommand, resume: opts.value });
   }
   return resumeInput;
 }

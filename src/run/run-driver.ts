@@ -167,12 +167,21 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
       };
       let finished = false;
       let failure: unknown;
-      const { resume, continue: goOn, graphStream, ...rest } = opts;
-      const resuming = opts.threadId !== undefined && (resume !== undefined || goOn === true);
+      const { resume, continue: goOn, graphStream, goto, update, ...rest } = opts;
+      const command = goto !== undefined || update !== undefined;
+      const resuming =
+        opts.threadId !== undefined && (resume !== undefined || goOn === true || command);
       const run = resuming
         ? runOnThread(
             graph,
-            { ...rest, threadId, resume: true, ...(resume !== undefined ? { value: resume } : {}) },
+            {
+              ...rest,
+              threadId,
+              resume: true,
+              ...(resume !== undefined ? { value: resume } : {}),
+              ...(goto !== undefined ? { goto } : {}),
+              ...(update !== undefined ? { update } : {}),
+            },
             push,
             graphStream,
           )

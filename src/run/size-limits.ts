@@ -120,8 +120,15 @@ export function inputRefusal(
 
 /** The input of `run` or `resume` as given: a resume's is the Command's `resume` value. */
 export function givenValue(input: unknown): { what: "input" | "resume"; value: unknown } {
+  // A Command's update is bounded with its answer: both are the caller's, written to the thread.
   return input instanceof Command
-    ? { what: "resume", value: input.resume }
+    ? {
+        what: "resume",
+        value:
+          input.update === undefined
+            ? input.resume
+            : { resume: input.resume, update: input.update },
+      }
     : { what: "input", value: input };
 }
 

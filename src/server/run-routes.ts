@@ -80,14 +80,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
           hint: "use `reject` (the default): wait for the thread's run, or cancel it, then start the next",
         },
       );
-    // LangGraph's own `Command.toJSON()` (RemoteGraph sends it) writes `goto: []` for a resume:
-    // an empty goto and a null update are no goto and no update.
-    const goto = body.command?.goto;
-    if (body.command?.update != null || (goto != null && !(Array.isArray(goto) && !goto.length)))
-      throw new ApiError(422, "unsupported", "command.update and command.goto are not supported", {
-        field: "command",
-        hint: "answer an interrupt with command.resume; change state with threads.updateState",
-      });
+    const commanded = commandOf(body.command);
     const tenancy = c.get("tenancy");
     const stateless = clientThreadId === undefined;
     const client = clientThreadId ?? randomUUID();
@@ -146,6 +139,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     await refuseStandIn(p.standIns, graph.path, choices.standIn);
     const options = {
       ...how,
+      ...commanded,
       ...(checkpointId !== undefined ? { checkpointId } : {}),
       ...choices,
       ...runLimits(body, p.runLimits),
@@ -464,3 +458,39 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
 /** A query flag as the SDK sends it ("1"/"0"), or as a person types it ("true"). */
 const truthy = (v: string | undefined) => v === "1" || v === "true";
+
+/**
+ * A run's `command` besides its `resume`: LangGraph's `goto` (node names) and `update` (channel
+ * values), which the executor checks against the graph. LangGraph's own `Command.toJSON()` (what
+ * RemoteGraph sends) writes `goto: []` for a plain resume: an empty goto and a null update are none.
+ */
+function commandOf(
+  command: RunCreate["command"],
+): { goto?: string[]; update?: Record<string, unknown> } | undefined {
+  if (!command) return undefined;
+  const { goto, update } = command;
+  const out: { goto?: string[]; update?: Record<string, unknown> } = {};
+  if (goto != null) {
+    const names = Array.isArray(goto) ? goto : [goto];
+    if (!names.every((n) => typeof n === "string"))
+      throw new ApiError(422, "unsupported", "command.goto with a Send is not supported", {
+        field: "command.goto",
+        hint: "go to nodes by name; a Send's fan-out belongs in the graph (a `map` node)",
+      });
+    if (names.length) out.goto = names as string[];
+  }
+  if (update != null) {
+    if (typeof update !== "object" || Array.isArray(update))
+      throw new ApiError(
+        422,
+        "invalid-request",
+        "command.update must be an object of channel values",
+        {
+          field: "command.update",
+          hint: 'write it as { "channel": value }',
+        },
+      );
+    out.update = update as Record<string, unknown>;
+  }
+  return out.goto || out.update ? out : undefined;
+}

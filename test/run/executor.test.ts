@@ -195,3 +195,34 @@ describe("threads", () => {
     await expect(exec.deleteThreads("")).rejects.toThrow(/prefix is required/);
   });
 });
+
+describe("resume with LangGraph's Command goto and update", () => {
+  const graphs = join(import.meta.dirname, "../fixtures/server/graphs");
+
+  it("writes the update, runs the goto's node, and refuses names the graph lacks", async () => {
+    const exec = closing(createExecutor({ dir: graphs, checkpointer: "memory" }));
+    const paused = await exec.run("approval", { input: { draft: "Hi" } });
+    expect(paused.status).toBe("interrupted");
+    const threadId = paused.threadId;
+
+    const unknown = await exec.resume("approval", { threadId, value: true, goto: "nowhere" });
+    expect(unknown.error).toMatchObject({ code: "invalid-command", field: "command.goto" });
+    const badKey = await exec.resume("approval", {
+      threadId,
+      value: true,
+      update: { drafts: "x" },
+    });
+    expect(badKey.error).toMatchObject({ code: "invalid-command", field: "command.update.drafts" });
+    // Neither wrote anything: the thread still waits at its question, its draft as it was.
+    expect((await exec.state(threadId))?.values).toMatchObject({ draft: "Hi", approved: false });
+
+    const done = await exec.resume("approval", {
+      threadId,
+      value: false,
+      update: { draft: "Edited" },
+      goto: ["send"],
+    });
+    expect(done.status).toBe("completed");
+    expect(done.output).toMatchObject({ draft: "Edited (sent)", approved: false });
+  });
+});
