@@ -129,6 +129,7 @@ export function runQueue(p: ServerParts): RunQueue {
         modes: request.modes ?? ["values"],
         subgraphs: request.subgraphs ?? false,
         metadata: queued.record.metadata,
+        multitaskStrategy: request.multitaskStrategy,
         queued: {
           runId: queued.record.run_id,
           createdAt: queued.record.created_at,

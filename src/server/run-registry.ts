@@ -23,7 +23,13 @@ import {
   type RetainedEvents,
 } from "./event-retention.js";
 import { runFailure } from "./run-failure.js";
-import type { QueuedRequest, RunRecord, RunStatus, ServerStore } from "./server-store.js";
+import type {
+  MultitaskStrategy,
+  QueuedRequest,
+  RunRecord,
+  RunStatus,
+  ServerStore,
+} from "./server-store.js";
 import { DEFAULT_TENANT_CAPS, tenantKey, tooManyRunning } from "./tenant-caps.js";
 
 export type { RunRecord, RunStatus };
@@ -65,6 +71,8 @@ export interface StartRun {
   modes: ApiStreamMode[];
   subgraphs: boolean;
   metadata: Record<string, unknown>;
+  /** Recorded with the run (the thread's run going on was stopped first for `interrupt`). */
+  multitaskStrategy?: MultitaskStrategy;
   /**
    * A run taken from the queue: its id and record exist already; `request` is what to queue
    * again should this replica stop before it ends (none: it ends `interrupted` then).
@@ -301,7 +309,7 @@ export class RunRegistry {
         updated_at: now,
         status: "running",
         metadata: s.metadata,
-        multitask_strategy: "reject",
+        multitask_strategy: s.multitaskStrategy ?? "reject",
       },
       storedThreadId: s.storedThreadId,
       graphPath: s.graphPath,

@@ -1,7 +1,8 @@
 /**
  * Runs: stream (server-sent events), wait, create in the background, list, get, join, follow,
  * cancel — on a thread, or stateless (`/runs/…`: a thread of its own, deleted after unless
- * `on_completion: "keep"`). `multitask_strategy` is `reject`: a second run on a busy thread is a 409.
+ * `on_completion: "keep"`). `multitask_strategy` is `reject` (a second run on a busy thread is a
+ * 409) or `interrupt` (the thread's run is stopped first).
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
@@ -14,6 +15,7 @@ import { assistantWithGraph } from "./assistant-lookup.js";
 import { matchesFilters } from "./auth-filters.js";
 import { clientFailure } from "./client-text.js";
 import { followRemote, remoteEnd } from "./follow-remote.js";
+import { interruptRunsOn } from "./multitask-interrupt.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
@@ -70,14 +72,15 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
         )
       : given;
     const graph = saved ? { ...served, assistantId: saved.assistant_id } : served;
-    if (body.multitask_strategy && body.multitask_strategy !== "reject")
+    const strategy = body.multitask_strategy ?? "reject";
+    if (strategy !== "reject" && strategy !== "interrupt")
       throw new ApiError(
         422,
         "unsupported",
-        `multitask_strategy \`${body.multitask_strategy}\` is not supported`,
+        `multitask_strategy \`${strategy}\` is not supported`,
         {
           field: "multitask_strategy",
-          hint: "use `reject` (the default): wait for the thread's run, or cancel it, then start the next",
+          hint: "use `reject` (the default: wait for the thread's run, or cancel it, then start the next) or `interrupt` (the thread's run is stopped first)",
         },
       );
     const commanded = commandOf(body.command);
@@ -91,7 +94,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       thread_id: client,
       assistant_id: saved ? saved.assistant_id : graph.name,
       metadata: { ...(body.metadata ?? {}) },
-      multitask_strategy: "reject",
+      multitask_strategy: strategy,
       if_not_exists: body.if_not_exists ?? "reject",
     };
     const filters = await allow(c, "threads", "create_run", asked);
@@ -114,6 +117,9 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // by id, `graph_id` for one given by graph name).
     const ranBy = { graph_id: graph.name, assistant_id: graph.assistantId };
     if (!existing) await p.store.ensureThread(stored, { ...ranBy, ...(asked.metadata ?? {}) });
+    // The thread's run going on is stopped first, once the request is known to be good (below,
+    // what is checked before it needs no stop): see multitask-interrupt.ts.
+    const interrupting = strategy === "interrupt" && existing !== undefined;
     // Written once a run has started on it; not again while the same assistant runs it (a run
     // writes no record it needs not).
     const learnsGraph = async () => {
@@ -149,6 +155,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // queue takes it (a background run would be accepted and then fail).
     const noSecret = missingSecrets(graph.spec, body.context ?? undefined);
     if (noSecret) throw refusalError({ ...noSecret, message: noSecret.message, phase: "input" });
+    if (interrupting) await interruptRunsOn(p, stored, c.req.raw.signal);
     const keep = body.on_completion === "keep";
     c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
     // A context is never stored in plaintext: sealed with the records key, or, without one,
@@ -174,6 +181,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
           keep,
           modes,
           subgraphs: body.stream_subgraphs ?? false,
+          multitaskStrategy: strategy,
         },
         asked.metadata,
         held,
@@ -193,6 +201,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       modes,
       subgraphs: body.stream_subgraphs ?? false,
       metadata: asked.metadata ?? {},
+      multitaskStrategy: strategy,
       capReading,
     });
     await learnsGraph();
@@ -294,7 +303,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       updated_at: now,
       status: "pending",
       metadata,
-      multitask_strategy: "reject",
+      multitask_strategy: request.multitaskStrategy ?? "reject",
     };
     const queued = await p.store.queueRun(
       {

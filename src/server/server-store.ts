@@ -19,8 +19,11 @@ export interface RunRecord {
   updated_at: string;
   status: RunStatus;
   metadata: Record<string, unknown>;
-  multitask_strategy: "reject";
+  /** What the run was sent with: `reject` (the default) or `interrupt` (multitask-interrupt.ts). */
+  multitask_strategy: MultitaskStrategy;
 }
+
+export type MultitaskStrategy = "reject" | "interrupt";
 
 export interface ThreadRecord {
   created_at: string;
@@ -39,6 +42,8 @@ export interface QueuedRequest {
     continue?: boolean;
     context?: unknown;
     checkpointId?: string;
+    goto?: string[];
+    update?: Record<string, unknown>;
   };
   /**
    * The run's context, sealed with the records key (sealed-context.ts), bound to the run's id;
@@ -50,6 +55,8 @@ export interface QueuedRequest {
   /** The `stream_mode`s asked for (kept for `joinStream`); `values` when absent (older rows). */
   modes?: ApiStreamMode[] | undefined;
   subgraphs?: boolean | undefined;
+  /** `interrupt`: the thread's run was stopped before this one was queued; `reject` when absent. */
+  multitaskStrategy?: MultitaskStrategy | undefined;
 }
 
 export interface StoredRun {

@@ -641,7 +641,16 @@ describe("each endpoint's shape", () => {
       "invalid-request",
       "multitask_strategy",
     ],
-    ...["interrupt", "rollback", "enqueue"].map(
+    // `interrupt` is taken (test/server/multitask-interrupt.test.ts): on an idle thread, a 200.
+    [
+      "POST",
+      "/threads/t/runs/wait",
+      { assistant_id: "three-steps", multitask_strategy: "interrupt" },
+      200,
+      undefined,
+      undefined,
+    ],
+    ...["rollback", "enqueue"].map(
       (multitask_strategy): Case => [
         "POST",
         "/threads/t/runs/wait",
