@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gates } from "../support/gates.js";
 import { collect, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -206,9 +207,6 @@ describe("checkpoints through the SDK", () => {
     await expect(client.threads.get(id)).rejects.toThrow(/404/);
   });
 });
-
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
 async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 5));

@@ -5,7 +5,8 @@
  * the default (a 409), and `rollback` and `enqueue` are refused, saying what to use instead. The
  * `gated` graph's node waits until the test lets it go.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gates, openGatesAfterEach } from "../support/gates.js";
 import { collect, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -15,14 +16,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
 });
-// A test that failed with its run at the gate does not leave it there for the next one.
-afterEach(() => {
-  for (const open of gates().splice(0)) open();
-});
-
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
+openGatesAfterEach();
 
 /** A thread with a background run waiting at its gate: the thread and the run. */
 async function busyThread() {

@@ -8,7 +8,8 @@
  */
 import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gates, openGatesAfterEach } from "../support/gates.js";
 import { type Harness, startHarness } from "./harness.js";
 
 const HANDLER = join(import.meta.dirname, "../fixtures/server/auth/watchers.ts:auth");
@@ -19,14 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.stop();
 });
-// A test that failed with its run at the gate does not leave it there for the next one.
-afterEach(() => {
-  for (const open of gates().splice(0)) open();
-});
-
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
+openGatesAfterEach();
 
 const as = (token: "owner" | "watcher") =>
   new Client({

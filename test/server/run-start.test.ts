@@ -6,6 +6,7 @@
  * `stream()` has no such event of its own.)
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { gates } from "../support/gates.js";
 import { type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -16,10 +17,6 @@ afterAll(async () => {
   for (const open of gates().splice(0)) open();
   await h?.stop();
 });
-
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
 it.each(["updates", "values", "debug"] as const)(
   "runs.stream (%s) gets the run's metadata while its first node still runs",

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Client as LatestClient } from "@langchain/langgraph-sdk";
 import { Client as OldestClient } from "@langchain/langgraph-sdk-oldest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gates } from "../support/gates.js";
 import { collect, type Harness, startHarness } from "./harness.js";
 
 const versionOf = (pkg: string) =>
@@ -219,9 +220,6 @@ describe.each(clients)("%s against graphspec's server", (_name, connect) => {
     expect(await client.runs.join(thread.thread_id, next.run_id)).toMatchObject({ done: true });
   });
 });
-
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
 async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 5));

@@ -4,6 +4,7 @@
  * search, delete, `runs.wait`, a background run joined from a second client, a busy thread.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gates } from "../support/gates.js";
 import { collect, type Harness, startHarness } from "./harness.js";
 
 let h: Harness;
@@ -182,9 +183,6 @@ describe("the SDK Client against graphspec's server", () => {
     expect(await client.runs.join(thread.thread_id, runId)).toMatchObject({ done: true });
   });
 });
-
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
 async function until(ok: () => boolean): Promise<void> {
   while (!ok()) await new Promise((r) => setTimeout(r, 5));

@@ -9,9 +9,10 @@
  */
 import type { Client } from "@langchain/langgraph-sdk";
 import type { Page, Request } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/index.js";
 import { PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import { gates, openGatesAfterEach } from "../support/gates.js";
 import { type PageServer, startPageServer } from "../support/page-server.js";
 
 let env: PageServer | undefined;
@@ -25,14 +26,8 @@ beforeAll(async () => {
   ({ server, page, client } = env);
 }, 60_000);
 afterAll(() => env?.close());
-// A test that failed with its run at the gate does not leave it there for the next one.
-afterEach(() => {
-  for (const open of gates().splice(0)) open();
-});
+openGatesAfterEach();
 
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 const RUN_STREAM = /\/threads\/[^/]+\/runs\/stream$/;
 const isRunStream = (r: Request) => RUN_STREAM.test(new URL(r.url()).pathname);
 const isStateRead = (r: Request) => /\/threads\/[^/]+\/state$/.test(new URL(r.url()).pathname);

@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/index.js";
 import { PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import { gates } from "../support/gates.js";
 import { type PageServer, startPageServer } from "../support/page-server.js";
 
 let env: PageServer | undefined;
@@ -23,10 +24,6 @@ beforeAll(async () => {
   ({ server, page, client } = env);
 }, 60_000);
 afterAll(() => env?.close());
-
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
 const nodeStatus = (id: string) =>
   page.locator(`figure g.node[data-node-id="${id}"]`).getAttribute("data-status");

@@ -11,6 +11,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/index.js";
 import { PAGE_TESTS_SKIPPED } from "../support/browser.js";
+import { gates } from "../support/gates.js";
 import { type PageServer, startPageServer } from "../support/page-server.js";
 
 let env: PageServer | undefined;
@@ -128,7 +129,3 @@ describe.skipIf(PAGE_TESTS_SKIPPED)("the threads view", () => {
     await expect(client.threads.get(id)).rejects.toThrow(/404/);
   });
 });
-
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);

@@ -28,7 +28,7 @@ import { join } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExecutor, folderCatalog, type RunningServer, startServer } from "../../src/index.js";
 import { GRAPHS as SERVER_GRAPHS } from "../server/harness.js";
 import {
@@ -37,6 +37,7 @@ import {
   PAGE_TESTS_SKIPPED,
   type PageSession,
 } from "../support/browser.js";
+import { gates, openGatesAfterEach } from "../support/gates.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const USER = "u-7";
@@ -117,10 +118,7 @@ beforeAll(async () => {
   });
   browser = await launchBrowser();
 }, 60_000);
-// A test that failed with its run at the gate does not leave it there for the next one.
-afterEach(() => {
-  for (const open of gates().splice(0)) open();
-});
+openGatesAfterEach();
 afterAll(async () => {
   await browser?.close();
   await agents?.close(1000);
@@ -170,10 +168,6 @@ async function settled(page: Page): Promise<Seen> {
   await expect.poll(async () => (await seen(page)).isLoading, { timeout: 20_000 }).toBe(false);
   return seen(page);
 }
-
-/** The gate node's waiting runs (test/fixtures/server/nodes/gate.mjs): call one to let it go. */
-const gates = (): (() => void)[] =>
-  ((globalThis as { __graphspecGates?: (() => void)[] }).__graphspecGates ??= []);
 
 describe.skipIf(PAGE_TESTS_SKIPPED)(
   "useStream (the SDK's React hook) on graphspec's server",
