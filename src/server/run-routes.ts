@@ -18,6 +18,7 @@ import { followRemote, remoteEnd } from "./follow-remote.js";
 import { interruptRunsOn } from "./multitask-interrupt.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
+import { commandOf } from "./run-command.js";
 import { type RunFailure, runFailure } from "./run-failure.js";
 import { runLimits } from "./run-limits.js";
 import { eventsNotKept, type LiveRun, type RunRecord } from "./run-registry.js";
@@ -467,39 +468,3 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
 /** A query flag as the SDK sends it ("1"/"0"), or as a person types it ("true"). */
 const truthy = (v: string | undefined) => v === "1" || v === "true";
-
-/**
- * A run's `command` besides its `resume`: LangGraph's `goto` (node names) and `update` (channel
- * values), which the executor checks against the graph. LangGraph's own `Command.toJSON()` (what
- * RemoteGraph sends) writes `goto: []` for a plain resume: an empty goto and a null update are none.
- */
-function commandOf(
-  command: RunCreate["command"],
-): { goto?: string[]; update?: Record<string, unknown> } | undefined {
-  if (!command) return undefined;
-  const { goto, update } = command;
-  const out: { goto?: string[]; update?: Record<string, unknown> } = {};
-  if (goto != null) {
-    const names = Array.isArray(goto) ? goto : [goto];
-    if (!names.every((n) => typeof n === "string"))
-      throw new ApiError(422, "unsupported", "command.goto with a Send is not supported", {
-        field: "command.goto",
-        hint: "go to nodes by name; a Send's fan-out belongs in the graph (a `map` node)",
-      });
-    if (names.length) out.goto = names as string[];
-  }
-  if (update != null) {
-    if (typeof update !== "object" || Array.isArray(update))
-      throw new ApiError(
-        422,
-        "invalid-request",
-        "command.update must be an object of channel values",
-        {
-          field: "command.update",
-          hint: 'write it as { "channel": value }',
-        },
-      );
-    out.update = update as Record<string, unknown>;
-  }
-  return out.goto || out.update ? out : undefined;
-}
