@@ -18,7 +18,11 @@ import { threadSnapshot } from "./thread-snapshot.js";
 /** What a resume of `graph` runs, with the version of the graph the resume took. */
 export type ResumeInput = (
   graph: string,
-  opts: ResumeOptions & { checkpointId?: string },
+  opts: ResumeOptions & {
+    checkpointId?: string;
+    /** Nothing pending on a thread that has run: run nothing and complete (`stream`'s `continue`). */
+    idleCompletes?: boolean;
+  },
   loaded: Loaded,
 ) => Promise<unknown>;
 
@@ -37,7 +41,7 @@ export function resumeInputOf(parts: ResumeParts): ResumeInput {
    */
   async function resumeInput(
     graph: string,
-    opts: ResumeOptions & { checkpointId?: string },
+    opts: Parameters<ResumeInput>[1],
     loaded: Loaded,
   ): Promise<unknown> {
     const { graph: compiled, spec } = loaded;
@@ -70,6 +74,8 @@ export function resumeInputOf(parts: ResumeParts): ResumeInput {
       return { ...result, status: "failed", error: command.error } satisfies RunResult;
     }
     const pending = before.next.length > 0 || before.tasks.some((t) => t.interrupts?.length);
+    // LangGraph's invoke(null) on a thread whose run has ended runs nothing and answers its state.
+    if (before.config?.configurable?.checkpoint_id && !pending && opts.idleCompletes) return null;
     // A goto runs its nodes on a thread that has nothing pending too, as LangGraph's Command does.
     if (!before.config?.configurable?.checkpoint_id || (!pending && !command.goto)) {
       const result = await inspect();

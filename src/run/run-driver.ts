@@ -108,7 +108,10 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
   /** A run (or with `resume`, a resume) on a thread claimed for it, events to `onEvent`. */
   async function runOnThread(
     graph: string,
-    opts: ((RunOptions & { resume?: undefined }) | (ResumeOptions & { resume: true })) & {
+    opts: (
+      | (RunOptions & { resume?: undefined })
+      | (ResumeOptions & { resume: true; idleCompletes?: boolean })
+    ) & {
       checkpointId?: string;
     },
     onEvent?: (event: RunEvent) => void,
@@ -181,6 +184,9 @@ export function runDriver(parts: DriverParts): Pick<Executor, "stream" | "run" |
               ...(resume !== undefined ? { value: resume } : {}),
               ...(goto !== undefined ? { goto } : {}),
               ...(update !== undefined ? { update } : {}),
+              // `continue` on a thread whose run has ended runs nothing and completes with its
+              // state, as LangGraph's invoke(null) does (a resume of one is refused instead).
+              ...(resume === undefined && !command ? { idleCompletes: true } : {}),
             },
             push,
             graphStream,
