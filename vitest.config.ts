@@ -31,6 +31,7 @@ const ISOLATED = [
   "test/server/on-disconnect.test.ts",
   "test/web/use-stream.e2e.test.ts",
   "test/server/multitask-interrupt.test.ts",
+  "test/server/multitask-enqueue.test.ts",
   "test/web/run-follow.test.ts",
   "test/security/tenant-fair-share.test.ts",
   // Nests YAML until the parser runs out of stack: how much stack is left depends on what ran in

@@ -27,6 +27,8 @@ export function runQueue(p: ServerParts): RunQueue {
   const held = new Map<string, { context: unknown; queued: boolean }>();
   /** Runs being started: each waits for its first step (its tenant's turn), so they start at once. */
   const launching = new Set<Promise<void>>();
+  /** Runs refused for a busy thread when taken: not taken again before this time. */
+  const notBefore = new Map<string, number>();
   let stopped = false;
   let looking: Promise<void> | undefined;
   let again = false;
@@ -38,6 +40,18 @@ export function runQueue(p: ServerParts): RunQueue {
     while (!stopped && driving() + launching.size < QUEUE_SLOTS) {
       const queued = await store.takeQueued(p.runs.replica, p.caps.maxRunning);
       if (!queued) return;
+      // Its thread was busy a moment ago (the oldest queued run, so it would be taken again at
+      // once): back to the queue until the next poll.
+      const wait = notBefore.get(queued.record.run_id);
+      if (wait !== undefined) {
+        notBefore.delete(queued.record.run_id);
+        if (wait > Date.now()) {
+          await store.requeue(queued.record.run_id, queued.request!);
+          // Taken and given back: the running counts moved (and moved back).
+          p.runs.tookQueued();
+          return;
+        }
+      }
       p.runs.tookQueued();
       // Not awaited: a run starts once its first step has had a turn (cpu-turns.ts), and a
       // busy tenant's run waiting for one must not hold another tenant's queued run back.
@@ -135,10 +149,18 @@ export function runQueue(p: ServerParts): RunQueue {
           createdAt: queued.record.created_at,
           // Not handed back to the queue on SIGTERM when pinned: its context would not go along.
           request: queued.pinned === undefined ? request : undefined,
+          whenBusy: request,
         },
       })
-      // Refused when taken (its thread busy, …): the run's record says so (status error).
-      .catch(() => undefined);
+      // Refused when taken: its thread busy (back in the queue, its context held here again if
+      // pinned, not taken again before the next poll), or anything else (its record says so).
+      .catch((e: unknown) => {
+        if ((e as { code?: unknown })?.code !== "thread-busy") return undefined;
+        notBefore.set(queued.record.run_id, Date.now() + POLL_MS);
+        if (queued.pinned !== undefined && options.context !== undefined)
+          held.set(queued.record.run_id, { context: options.context, queued: true });
+        return undefined;
+      });
     if (!run) return;
     mine.add(run);
     run.done.then(async () => {

@@ -77,7 +77,16 @@ export interface StartRun {
    * A run taken from the queue: its id and record exist already; `request` is what to queue
    * again should this replica stop before it ends (none: it ends `interrupted` then).
    */
-  queued?: { runId: string; createdAt: string; request: QueuedRequest | undefined };
+  queued?: {
+    runId: string;
+    createdAt: string;
+    request: QueuedRequest | undefined;
+    /**
+     * What to queue again if its thread turns out busy when it is taken (a run started on it
+     * another way, not recorded yet): it waits its turn again, as `enqueue` promises.
+     */
+    whenBusy: QueuedRequest;
+  };
   /** What `refuseOverCap` read for this request: not read again when nothing changed since. */
   capReading?: CapReading | undefined;
 }
@@ -259,6 +268,7 @@ export class RunRegistry {
       ? (await this.store.unfinishedOn(s.storedThreadId)).includes("pending")
       : false;
     if (this.running(s.storedThreadId) || queuedHere) {
+      if (s.queued) await this.store.requeue(s.queued.runId, s.queued.whenBusy);
       throw new ApiError(
         409,
         "thread-busy",
@@ -390,7 +400,8 @@ export class RunRegistry {
               });
             markStarted(refusal?.error);
             if (refusal) {
-              if (!s.queued) this.forget(run);
+              // Taken while its thread was busy: back to the queue (below), not a run here.
+              if (!s.queued || refusal.error?.code === "thread-busy") this.forget(run);
               run.result = refusal;
               break;
             }
@@ -425,7 +436,11 @@ export class RunRegistry {
         const error = run.result?.error ?? run.thrown;
         // Its end, and its thread's record moving up in search (newest update first): one write.
         let touched = !ran;
-        if (run.handBack && run.request && error?.code === "cancelled") {
+        if (s.queued && error?.code === "thread-busy" && run.result?.status === "failed") {
+          // Taken while its thread was busy: back in the queue, to wait its turn.
+          run.record.status = "pending";
+          await this.store.requeue(run.record.run_id, s.queued.whenBusy).catch(() => {});
+        } else if (run.handBack && run.request && error?.code === "cancelled") {
           // This replica stops: the run goes back to the queue, to go on from its checkpoint.
           run.record.status = "pending";
           // From its own last checkpoint: not again from the one it was started at.

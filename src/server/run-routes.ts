@@ -2,7 +2,7 @@
  * Runs: stream (server-sent events), wait, create in the background, list, get, join, follow,
  * cancel — on a thread, or stateless (`/runs/…`: a thread of its own, deleted after unless
  * `on_completion: "keep"`). `multitask_strategy` is `reject` (a second run on a busy thread is a
- * 409) or `interrupt` (the thread's run is stopped first).
+ * 409), `interrupt` (the thread's run is stopped first) or `enqueue` (queued behind it).
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
@@ -14,7 +14,7 @@ import { ApiError, notFound, refusalError } from "./api-error.js";
 import { assistantWithGraph } from "./assistant-lookup.js";
 import { matchesFilters } from "./auth-filters.js";
 import { clientFailure } from "./client-text.js";
-import { followRemote, remoteEnd } from "./follow-remote.js";
+import { followRemote, REMOTE_POLL_MS, remoteEnd } from "./follow-remote.js";
 import { interruptRunsOn } from "./multitask-interrupt.js";
 import { checkpointOf, jsonBody, parsed, RunCreate } from "./request-body.js";
 import { runChoices } from "./run-choices.js";
@@ -74,14 +74,14 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       : given;
     const graph = saved ? { ...served, assistantId: saved.assistant_id } : served;
     const strategy = body.multitask_strategy ?? "reject";
-    if (strategy !== "reject" && strategy !== "interrupt")
+    if (strategy === "rollback")
       throw new ApiError(
         422,
         "unsupported",
         `multitask_strategy \`${strategy}\` is not supported`,
         {
           field: "multitask_strategy",
-          hint: "use `reject` (the default: wait for the thread's run, or cancel it, then start the next) or `interrupt` (the thread's run is stopped first)",
+          hint: "use `reject` (the default: wait for the thread's run, or cancel it, then start the next), `interrupt` (the thread's run is stopped first) or `enqueue` (this run waits for it)",
         },
       );
     const commanded = commandOf(body.command);
@@ -163,7 +163,11 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // held in this replica's memory — the run then pinned to it (sealed-context.ts).
     const { context, ...plain } = options;
     const hasContext = context !== undefined && Object.keys(context).length > 0;
-    if (background && p.queue) {
+    // `enqueue` on a busy thread: queued behind its runs, streamed or waited for once it runs.
+    const queuing =
+      background ||
+      (strategy === "enqueue" && existing !== undefined && (await p.runs.active(stored)));
+    if (queuing && p.queue) {
       const runId = randomUUID();
       const sealed = hasContext && p.recordsKey && p.store.shared;
       const held = hasContext && !sealed ? p.queue.hold(runId, context) : undefined;
@@ -189,7 +193,12 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       );
       c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/${record.run_id}`);
       await learnsGraph();
-      return { record, storedThreadId: stored, live: undefined };
+      return {
+        record,
+        storedThreadId: stored,
+        live: undefined,
+        cancelOnDisconnect: body.on_disconnect === "cancel",
+      };
     }
     const run = await p.runs.start({
       exec: p.exec,
@@ -231,7 +240,9 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
 
   /** Stops a run: here, or — driven by another replica — through its record (run-queue.ts). */
   async function cancel(run: RunView): Promise<void> {
-    if (run.live) run.live.abort.abort();
+    // Queued when the view was made, maybe driven here since.
+    const live = run.live ?? p.runs.get(run.record.run_id);
+    if (live) live.abort.abort();
     else await p.store.requestCancel(run.record.run_id);
   }
 
@@ -245,7 +256,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     left.addEventListener(
       "abort",
       () => {
-        if (run.live?.finished) return;
+        if ((run.live ?? p.runs.get(run.record.run_id))?.finished) return;
         cancel(run).catch(() => {
           // A record store gone (the server stopping): the run ends with the server.
         });
@@ -286,7 +297,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     metadata: Record<string, unknown>,
     pinned: boolean,
   ): Promise<RunRecord> {
-    if (await p.runs.active(stored))
+    if (request.multitaskStrategy !== "enqueue" && (await p.runs.active(stored)))
       throw new ApiError(
         409,
         "thread-busy",
@@ -355,6 +366,16 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     return interrupts.length ? { ...values, __interrupt__: interrupts } : values;
   }
 
+  /** A queued run once this replica drives it; undefined once another does, or it has ended. */
+  async function takenHere(runId: string, signal: AbortSignal): Promise<LiveRun | undefined> {
+    for (;;) {
+      const live = p.runs.get(runId);
+      if (live || signal.aborted) return live;
+      if ((await p.store.getRun(runId))?.record.status !== "pending") return p.runs.get(runId);
+      await p.runs.startedHere(runId, REMOTE_POLL_MS, signal);
+    }
+  }
+
   const sse = (c: C, run: RunView, from: number) =>
     streamSSE(c, async (stream) => {
       const gone = new AbortController();
@@ -362,7 +383,9 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
       // cancelled then.
       stream.onAbort(() => gone.abort());
       cancelWhenLeft(run, gone.signal);
-      if (!run.live) {
+      // Queued: followed live once this replica takes it (all its events, from the first).
+      const live = run.live ?? (await takenHere(run.record.run_id, gone.signal));
+      if (!live) {
         const stored = await p.store.getRun(run.record.run_id);
         let i = 0;
         if (stored)
@@ -374,7 +397,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
             });
         return;
       }
-      for await (const [i, e] of p.runs.follow(run.live, from, gone.signal)) {
+      for await (const [i, e] of p.runs.follow(live, from, gone.signal)) {
         await stream.writeSSE({
           id: String(i),
           event: e.event,

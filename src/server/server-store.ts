@@ -19,11 +19,14 @@ export interface RunRecord {
   updated_at: string;
   status: RunStatus;
   metadata: Record<string, unknown>;
-  /** What the run was sent with: `reject` (the default) or `interrupt` (multitask-interrupt.ts). */
+  /**
+   * What the run was sent with: `reject` (the default), `interrupt` (multitask-interrupt.ts) or
+   * `enqueue` (queued behind the thread's runs).
+   */
   multitask_strategy: MultitaskStrategy;
 }
 
-export type MultitaskStrategy = "reject" | "interrupt";
+export type MultitaskStrategy = "reject" | "interrupt" | "enqueue";
 
 export interface ThreadRecord {
   created_at: string;
@@ -55,7 +58,10 @@ export interface QueuedRequest {
   /** The `stream_mode`s asked for (kept for `joinStream`); `values` when absent (older rows). */
   modes?: ApiStreamMode[] | undefined;
   subgraphs?: boolean | undefined;
-  /** `interrupt`: the thread's run was stopped before this one was queued; `reject` when absent. */
+  /**
+   * `interrupt`: the thread's run was stopped before this one was queued; `enqueue`: it was queued
+   * behind the thread's runs; `reject` when absent.
+   */
   multitaskStrategy?: MultitaskStrategy | undefined;
 }
 
@@ -351,15 +357,21 @@ export function memoryStore(): ServerStore {
       for (const r of unfinished)
         if (r.record.status === "running") running.set(r.tenant, (running.get(r.tenant) ?? 0) + 1);
       const load = (r: StoredRun) => running.get(r.tenant) ?? 0;
+      // One run a thread, in the order they came (multitask_strategy "enqueue"): none while a
+      // run of its thread is running, nor before an older one queued on it.
+      const busy = new Set<string>();
+      const first = new Map<string, StoredRun>();
+      for (const r of unfinished) {
+        if (r.record.status === "running") busy.add(r.storedThreadId);
+        if (r.record.status !== "pending") continue;
+        const o = first.get(r.storedThreadId);
+        if (!o || before(r, o)) first.set(r.storedThreadId, r);
+      }
       const next = [...unfinished]
         .filter((r) => r.record.status === "pending" && r.request && load(r) < maxRunning)
+        .filter((r) => !busy.has(r.storedThreadId) && first.get(r.storedThreadId) === r)
         .filter((r) => r.pinned === undefined || r.pinned === owner)
-        .sort(
-          (a, b) =>
-            load(a) - load(b) ||
-            a.record.created_at.localeCompare(b.record.created_at) ||
-            a.record.run_id.localeCompare(b.record.run_id),
-        )[0];
+        .sort((a, b) => load(a) - load(b) || (before(a, b) ? -1 : 1))[0];
       if (!next) return undefined;
       next.record.status = "running";
       next.owner = owner;
@@ -394,3 +406,8 @@ export function memoryStore(): ServerStore {
     async close() {},
   };
 }
+
+/** Whether run `a` came before `b` (queued earlier; the run id breaks a tie). */
+const before = (a: StoredRun, b: StoredRun) =>
+  a.record.created_at < b.record.created_at ||
+  (a.record.created_at === b.record.created_at && a.record.run_id < b.record.run_id);

@@ -508,6 +508,12 @@ export function sqlStore(sql: Sql): ServerStore {
         WHERE q.status = 'pending' AND q.request IS NOT NULL
           AND (q.pinned IS NULL OR q.pinned = $1)
           AND COALESCE(busy.n, 0) < $2
+          -- One run a thread, in the order they came (multitask_strategy "enqueue"): none while
+          -- a run of its thread is running, nor before an older one queued on it.
+          AND NOT EXISTS (SELECT 1 FROM graphspec_server_runs o
+            WHERE o.thread_id = q.thread_id AND (o.status = 'running'
+              OR (o.status = 'pending' AND (o.created_at < q.created_at
+                OR (o.created_at = q.created_at AND o.run_id < q.run_id)))))
         ORDER BY COALESCE(busy.n, 0), q.created_at, q.run_id
         LIMIT 1${pg ? " FOR UPDATE OF q SKIP LOCKED" : ""}`;
       const rows = await sql.queueStatement(

@@ -641,16 +641,18 @@ describe("each endpoint's shape", () => {
       "invalid-request",
       "multitask_strategy",
     ],
-    // `interrupt` is taken (test/server/multitask-interrupt.test.ts): on an idle thread, a 200.
-    [
-      "POST",
-      "/threads/t/runs/wait",
-      { assistant_id: "three-steps", multitask_strategy: "interrupt" },
-      200,
-      undefined,
-      undefined,
-    ],
-    ...["rollback", "enqueue"].map(
+    // `interrupt` and `enqueue` are taken (test/server/multitask-*.test.ts): on an idle thread, a 200.
+    ...["interrupt", "enqueue"].map(
+      (multitask_strategy): Case => [
+        "POST",
+        "/threads/t/runs/wait",
+        { assistant_id: "three-steps", multitask_strategy },
+        200,
+        undefined,
+        undefined,
+      ],
+    ),
+    ...["rollback"].map(
       (multitask_strategy): Case => [
         "POST",
         "/threads/t/runs/wait",
