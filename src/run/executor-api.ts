@@ -142,7 +142,10 @@ export interface StreamOptions extends RunOptions {
   goto?: string | string[];
   /** With `threadId`: LangGraph's `Command({ update })`, as in ResumeOptions. */
   update?: Record<string, unknown>;
-  /** With `threadId` and no `resume`: go on from the last checkpoint (a stopped run). */
+  /**
+   * With `threadId` and no `resume`: go on from the last checkpoint (a stopped run); on a thread
+   * whose run has ended, run nothing and complete with its state (LangGraph's `invoke(null)`).
+   */
   continue?: boolean;
   /**
    * LangGraph's own stream output to report besides the run events, as plain data (messages as

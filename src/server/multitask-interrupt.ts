@@ -27,9 +27,9 @@ export async function interruptRunsOn(
       await Promise.race([here.done, sleep(until - Date.now())]);
       continue;
     }
-    const going = (await p.store.runsOfThread(storedThreadId)).filter((r) =>
-      ["pending", "running"].includes(r.record.status),
-    );
+    const going = await p.store.runsOfThread(storedThreadId, {
+      statuses: ["pending", "running"],
+    });
     if (!going.length) return;
     // Driven by another replica (or queued): its worker sees the request and stops it.
     for (const r of going)

@@ -40,19 +40,15 @@ export function runQueue(p: ServerParts): RunQueue {
     while (!stopped && driving() + launching.size < QUEUE_SLOTS) {
       const queued = await store.takeQueued(p.runs.replica, p.caps.maxRunning);
       if (!queued) return;
+      p.runs.tookQueued();
       // Its thread was busy a moment ago (the oldest queued run, so it would be taken again at
       // once): back to the queue until the next poll.
       const wait = notBefore.get(queued.record.run_id);
-      if (wait !== undefined) {
-        notBefore.delete(queued.record.run_id);
-        if (wait > Date.now()) {
-          await store.requeue(queued.record.run_id, queued.request!);
-          // Taken and given back: the running counts moved (and moved back).
-          p.runs.tookQueued();
-          return;
-        }
+      notBefore.delete(queued.record.run_id);
+      if (wait !== undefined && wait > Date.now()) {
+        await store.requeue(queued.record.run_id, queued.request!);
+        return;
       }
-      p.runs.tookQueued();
       // Not awaited: a run starts once its first step has had a turn (cpu-turns.ts), and a
       // busy tenant's run waiting for one must not hold another tenant's queued run back.
       const launched = launch(queued)

@@ -437,8 +437,10 @@ export class RunRegistry {
         // Its end, and its thread's record moving up in search (newest update first): one write.
         let touched = !ran;
         if (s.queued && error?.code === "thread-busy" && run.result?.status === "failed") {
-          // Taken while its thread was busy: back in the queue, to wait its turn.
+          // Taken while its thread was busy: back in the queue, to wait its turn. Nothing happened
+          // to the thread: its record is not touched (a retry every poll would move it up).
           run.record.status = "pending";
+          touched = true;
           await this.store.requeue(run.record.run_id, s.queued.whenBusy).catch(() => {});
         } else if (run.handBack && run.request && error?.code === "cancelled") {
           // This replica stops: the run goes back to the queue, to go on from its checkpoint.

@@ -118,9 +118,6 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // by id, `graph_id` for one given by graph name).
     const ranBy = { graph_id: graph.name, assistant_id: graph.assistantId };
     if (!existing) await p.store.ensureThread(stored, { ...ranBy, ...(asked.metadata ?? {}) });
-    // The thread's run going on is stopped first, once the request is known to be good (below,
-    // what is checked before it needs no stop): see multitask-interrupt.ts.
-    const interrupting = strategy === "interrupt" && existing !== undefined;
     // Written once a run has started on it; not again while the same assistant runs it (a run
     // writes no record it needs not).
     const learnsGraph = async () => {
@@ -156,7 +153,8 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     // queue takes it (a background run would be accepted and then fail).
     const noSecret = missingSecrets(graph.spec, body.context ?? undefined);
     if (noSecret) throw refusalError({ ...noSecret, message: noSecret.message, phase: "input" });
-    if (interrupting) await interruptRunsOn(p, stored, c.req.raw.signal);
+    // The thread's run going on is stopped once the request is known to be good.
+    if (strategy === "interrupt" && existing) await interruptRunsOn(p, stored, c.req.raw.signal);
     const keep = body.on_completion === "keep";
     c.header("Content-Location", `/threads/${encodeURIComponent(client)}/runs/`);
     // A context is never stored in plaintext: sealed with the records key, or, without one,
@@ -238,10 +236,12 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     };
   }
 
+  /** The run driven here, if it is: queued when the view was made, maybe taken here since. */
+  const liveOf = (run: RunView) => run.live ?? p.runs.get(run.record.run_id);
+
   /** Stops a run: here, or — driven by another replica — through its record (run-queue.ts). */
   async function cancel(run: RunView): Promise<void> {
-    // Queued when the view was made, maybe driven here since.
-    const live = run.live ?? p.runs.get(run.record.run_id);
+    const live = liveOf(run);
     if (live) live.abort.abort();
     else await p.store.requestCancel(run.record.run_id);
   }
@@ -256,7 +256,7 @@ export function runRoutes(p: ServerParts, allow: Allow): Hono<ServerEnv> {
     left.addEventListener(
       "abort",
       () => {
-        if ((run.live ?? p.runs.get(run.record.run_id))?.finished) return;
+        if (liveOf(run)?.finished) return;
         cancel(run).catch(() => {
           // A record store gone (the server stopping): the run ends with the server.
         });

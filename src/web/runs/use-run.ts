@@ -5,7 +5,7 @@
  * goes through the SDK `client`.
  */
 import type { Command } from "@langchain/langgraph-sdk";
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { client } from "../api.js";
 import type { JsonSchema } from "../forms/schema-fields.js";
 import { hrefOf, parseRoute } from "../route.js";
@@ -137,11 +137,11 @@ export function useRun(
    * joined one (below): the runs go on at the server, and the tab does not hold a connection for
    * each — a browser has six to a server, and the page's own reads wait behind them.
    */
-  const leaving = useRef(new AbortController());
+  const leaving = useMemo(() => new AbortController(), []);
   useEffect(
     () => () => {
       alive.current = false;
-      leaving.current.abort();
+      leaving.abort();
     },
     [],
   );
@@ -244,7 +244,7 @@ export function useRun(
           ...runPayload(runOptions.current.options, runOptions.current.choices, chosen.current),
           streamMode: [...RUN_STREAM_MODES],
           streamSubgraphs: true,
-          signal: leaving.current.signal,
+          signal: leaving.signal,
         }),
       );
     },
